@@ -1,0 +1,1 @@
+"""Reports: additive statistics of a run, and their tables."""

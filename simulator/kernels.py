@@ -1,0 +1,383 @@
+"""Numba kernels of the hot path: per-deal randomness, dealing, the play rules, play policies, scoring.
+
+Everything here takes plain integers and arrays and writes into ``out`` arrays; no Python objects,
+no module settings. Rule options arrive as small integers (constants below), so one compiled
+version serves every rule set.
+
+Card ids are ``suit * 16 + strength`` (strength 0 = weakest rank of the rule set), so a hand is a
+``uint64`` bitmask with one 16-bit lane per suit.
+"""
+
+import numba
+import numpy as np
+
+# Rule options as the kernels see them.
+PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW = 0, 1, 2
+POLICY_RANDOM, POLICY_GREEDY = 0, 1
+# Independent random streams of one deal.
+STREAM_DEAL, STREAM_PLAY, STREAM_BID = 1, 2, 3
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_LANE = np.uint64(0xFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+def jit(*args, **kwargs):
+    """The project's one numba decorator: disk cache on, no GIL, numpy error model."""
+    return numba.njit(*args, cache=True, nogil=True, error_model="numpy", **kwargs)
+
+
+def jit_inline(function):
+    """``jit`` for tiny helpers called once per card: inlined so no call survives in the loop."""
+    return jit(inline="always")(function)
+
+
+# --- randomness -------------------------------------------------------------------------------
+
+
+@jit_inline
+def mix64(z):
+    """splitmix64 finaliser: a bijective 64-bit hash of ``z`` (uint64)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit_inline
+def stream_state(seed, cards, deal, stream):
+    """Start state of one random stream of one deal, from ``(seed, hand size, deal index, stream)`` only.
+
+    This is what makes runs reproducible whatever the chunking: no state crosses deals.
+    """
+    z = mix64(np.uint64(seed) + _GAMMA * np.uint64(cards))
+    z = mix64(z + _GAMMA * np.uint64(deal))
+    return mix64(z + _GAMMA * np.uint64(stream))
+
+
+@jit_inline
+def next_state(state):
+    """Advance a splitmix64 counter."""
+    return state + _GAMMA
+
+
+@jit_inline
+def below(state, n):
+    """A number in ``0..n-1`` from the state's output (bias below n / 2**32, negligible for n <= 64)."""
+    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@jit
+def uniform_batch(seed, cards, deals, stream, out):
+    """Fill ``out`` (float64[row, draw]) with uniforms in [0, 1) from stream ``stream`` of deal ``deals[row]``."""
+    for d in range(out.shape[0]):
+        state = stream_state(seed, cards, deals[d], stream)
+        for j in range(out.shape[1]):
+            state = next_state(state)
+            out[d, j] = np.float64(mix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# --- bit helpers --------------------------------------------------------------------------------
+
+
+@jit_inline
+def popcount(x):
+    """Number of set bits of a uint64 (portable bit trick)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit_inline
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return popcount((x & (_ZERO - x)) - _ONE)
+
+
+@jit_inline
+def highest_bit(x):
+    """Index of the highest set bit of a non-zero uint64 (binary search)."""
+    i = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if x >> np.uint64(shift):
+            x >>= np.uint64(shift)
+            i += shift
+    return i
+
+
+@jit_inline
+def lane(hand, suit):
+    """The 16-bit lane of one suit of a hand, as uint64."""
+    return (hand >> np.uint64(16 * suit)) & _LANE
+
+
+@jit_inline
+def above(strength):
+    """Lane mask of the strengths above ``strength`` (every strength when ``strength`` is -1)."""
+    return _LANE & ~((_ONE << np.uint64(strength + 1)) - _ONE)
+
+
+# --- dealing -------------------------------------------------------------------------------------
+
+
+@jit
+def deal_batch(seed, cards, first_deal, deck, hands, trump_card):
+    """Shuffle and deal ``hands.shape[0]`` deals of ``cards`` cards to ``hands.shape[1]`` players.
+
+    deck: int64[deck_size] card ids. Deal ``i`` (``first_deal + row``) has dealer ``i % players``;
+    cards go one at a time from the mano round to the dealer. Outputs: ``hands`` uint64[deals, seat]
+    bitmasks; ``trump_card`` int64[deals]: the next card turned up, or the dealer's last card when
+    the deal takes the whole deck.
+    """
+    players = hands.shape[1]
+    size = deck.shape[0]
+    dealt = cards * players
+    draws = dealt + 1 if dealt < size else dealt
+    order = deck.copy()
+    for d in range(hands.shape[0]):
+        deal = first_deal + d
+        state = stream_state(seed, cards, deal, STREAM_DEAL)
+        order[:] = deck
+        for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
+            if j & 1 == 0:
+                state = next_state(state)
+                bits = mix64(state)
+            else:
+                bits <<= np.uint64(32)
+            r = j + np.int64(((bits >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))
+            order[j], order[r] = order[r], order[j]
+        for s in range(players):
+            hands[d, s] = _ZERO
+        seat = (deal + 1) % players  # the mano
+        for j in range(dealt):
+            hands[d, seat] |= _ONE << np.uint64(order[j])
+            seat += 1
+            if seat == players:
+                seat = 0
+        trump_card[d] = order[dealt] if dealt < size else order[dealt - 1]
+
+
+# --- the play rules ------------------------------------------------------------------------------
+
+
+@jit_inline
+def legal_mask(hand, led, trump, best_led, best_trump, play_rule):
+    """Cards of ``hand`` that may be played to a trick.
+
+    led: suit led (-1 when leading: any card). best_led / best_trump: strongest strength of the led
+    suit / of trumps already on the trick, -1 for none. play_rule: PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW.
+    """
+    if led < 0:
+        return hand
+    following = lane(hand, led)
+    if following:
+        if play_rule == PLAY_POCHA and not (led != trump and best_trump >= 0):
+            beating = following & above(best_led)
+            if beating:
+                return beating << np.uint64(16 * led)
+        return following << np.uint64(16 * led)
+    if play_rule != PLAY_FOLLOW:
+        ruffing = lane(hand, trump) & above(best_trump)
+        if ruffing:
+            return ruffing << np.uint64(16 * trump)
+    return hand
+
+
+@jit_inline
+def winning_mask(led, trump, best_led, best_trump):
+    """Cards that would take the lead of a trick in its current state (every card when leading)."""
+    if led < 0:
+        return ~_ZERO
+    trumps = above(best_trump) << np.uint64(16 * trump)
+    if best_trump >= 0:
+        return trumps
+    return trumps | (above(best_led) << np.uint64(16 * led))
+
+
+@jit_inline
+def score(bid, won, exact, per_trick, miss_per_trick):
+    """Points of one player: ``exact + per_trick * won`` when ``won == bid``, else ``miss_per_trick * |won - bid|``."""
+    if won == bid:
+        return exact + per_trick * won
+    return miss_per_trick * abs(won - bid)
+
+
+# --- play policies -------------------------------------------------------------------------------
+
+
+@jit_inline
+def cheapest(cards, trump):
+    """Weakest card of a non-empty mask: the lowest non-trump strength (lowest suit on ties), else the lowest trump."""
+    plain = cards & ~(_LANE << np.uint64(16 * trump))
+    if plain == _ZERO:
+        return lowest_bit(cards)
+    strengths = lane(plain, 0) | lane(plain, 1) | lane(plain, 2) | lane(plain, 3)
+    low = lowest_bit(strengths)
+    for suit in range(4):
+        if (plain >> np.uint64(16 * suit + low)) & _ONE:
+            return 16 * suit + low
+    return -1  # unreachable
+
+
+@jit_inline
+def dearest(cards, trump):
+    """Strongest card of a non-empty mask: the highest trump, else the highest strength (lowest suit on ties)."""
+    trumps = cards & (_LANE << np.uint64(16 * trump))
+    if trumps:
+        return highest_bit(trumps)
+    strengths = lane(cards, 0) | lane(cards, 1) | lane(cards, 2) | lane(cards, 3)
+    high = highest_bit(strengths)
+    for suit in range(4):
+        if (cards >> np.uint64(16 * suit + high)) & _ONE:
+            return 16 * suit + high
+    return -1  # unreachable
+
+
+@jit_inline
+def nth_card(cards, n):
+    """The ``n``-th lowest (0-based) card id of a mask."""
+    for _ in range(n):
+        cards &= cards - _ONE
+    return lowest_bit(cards)
+
+
+@jit_inline
+def choose_card(policy, legal, winning, leading, short, trump, state):
+    """One card from the non-empty ``legal`` mask by the play policy.
+
+    random: uniform among legal cards.
+    greedy (bid-aware; ``short`` = fewer tricks won than bid; ``winning`` = cards that would take
+    the lead of the trick as it stands):
+      - leading: the strongest card while short, else the weakest;
+      - short: the weakest legal card that takes the lead, or the weakest legal card if none does;
+      - bid made: the strongest legal card that does not take the lead, or the weakest if all do.
+    "Weakest/strongest" order trumps above other suits, then by strength (see ``cheapest``).
+    """
+    if policy == POLICY_RANDOM:
+        return nth_card(legal, below(state, popcount(legal)))
+    if leading:
+        return dearest(legal, trump) if short else cheapest(legal, trump)
+    if short:
+        takers = legal & winning
+        return cheapest(takers if takers else legal, trump)
+    duckers = legal & ~winning
+    return dearest(duckers, trump) if duckers else cheapest(legal, trump)
+
+
+# --- playing deals -------------------------------------------------------------------------------
+
+
+@jit_inline
+def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, plays, leaders):
+    """Play deal ``d`` out from ``hands`` (uint64[seat], consumed); tricks are counted into ``won[d]``.
+
+    The play is recorded when ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card
+    ids from the leader on, ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]``
+    the winner of the last one.
+    """
+    players = hands.shape[0]
+    record = plays.shape[0] > 0
+    tricks = popcount(hands[0])
+    for t in range(tricks):
+        led = -1
+        best_led = -1
+        best_trump = -1
+        winner = leader
+        if record:
+            leaders[d, t] = leader
+        seat = leader
+        for j in range(players):
+            hand = hands[seat]
+            legal = legal_mask(hand, led, trump, best_led, best_trump, play_rule)
+            if legal & (legal - _ONE):
+                state = next_state(state)
+                winning = winning_mask(led, trump, best_led, best_trump)
+                card = choose_card(policy, legal, winning, j == 0, won[d, seat] < bids[d, seat], trump, state)
+            else:
+                card = lowest_bit(legal)
+            hands[seat] = hand ^ (_ONE << np.uint64(card))
+            if record:
+                plays[d, t, j] = card
+            suit = card >> 4
+            strength = card & 15
+            if j == 0:
+                led = suit
+            if suit == trump:
+                if strength > best_trump:
+                    best_trump = strength
+                    winner = seat
+                if suit == led and strength > best_led:
+                    best_led = strength
+            elif suit == led and strength > best_led:
+                best_led = strength
+                if best_trump < 0:
+                    winner = seat
+            seat += 1
+            if seat == players:
+                seat = 0
+        won[d, winner] += 1
+        leader = winner
+    if record:
+        leaders[d, tricks] = leader
+
+
+@jit
+def play_batch(seed, cards, first_deal, hands, trump_card, bids, play_rule, policy, scoring, won, points, plays, leaders):
+    """Play a batch of deals and score them.
+
+    hands uint64[deal, seat] (not modified); trump_card int64[deal]; bids int64[deal, seat];
+    scoring int64[3] = (exact, per_trick, miss_per_trick). Outputs: won, points int64[deal, seat];
+    plays int64[deal, trick, order] and leaders int64[deal, trick + 1] when recording, else of length 0.
+    A choice among several legal cards draws from stream STREAM_PLAY of the deal; forced plays draw nothing.
+    """
+    players = hands.shape[1]
+    own = np.empty(players, np.uint64)
+    for d in range(hands.shape[0]):
+        deal = first_deal + d
+        for s in range(players):
+            own[s] = hands[d, s]
+            won[d, s] = 0
+        state = stream_state(seed, cards, deal, STREAM_PLAY)
+        play_deal(d, own, trump_card[d] >> 4, (deal + 1) % players, bids, play_rule, policy, state, won, plays, leaders)
+        for s in range(players):
+            points[d, s] = score(bids[d, s], won[d, s], scoring[0], scoring[1], scoring[2])
+
+
+# --- statistics ----------------------------------------------------------------------------------
+
+# Fields of the per-seat tally, last axis of ``seat_stats``.
+SEAT_FIELDS = ("hands", "points", "points_sq", "exact", "bid", "won", "abs_error")
+
+
+@jit
+def tally_batch(first_deal, size_index, bids, won, points, seat_group, seat_stats, group_stats):
+    """Add a batch of scored deals to integer accumulators (exact, so chunks merge in any order).
+
+    bids, won, points: int64[deal, seat]. seat_group: int64[seat], the strategy group of each seat.
+    seat_stats: int64[seat, position, size, SEAT_FIELDS] (position 0 = first bidder).
+    group_stats: int64[group, size, 3] = deals, sum and sum of squares of the group's points per deal.
+    """
+    players = bids.shape[1]
+    groups = group_stats.shape[0]
+    total = np.zeros(groups, np.int64)
+    for d in range(bids.shape[0]):
+        mano = (first_deal + d + 1) % players
+        total[:] = 0
+        for s in range(players):
+            position = s - mano if s >= mano else s - mano + players
+            p = points[d, s]
+            b = bids[d, s]
+            w = won[d, s]
+            seat_stats[s, position, size_index, 0] += 1
+            seat_stats[s, position, size_index, 1] += p
+            seat_stats[s, position, size_index, 2] += p * p
+            seat_stats[s, position, size_index, 3] += b == w
+            seat_stats[s, position, size_index, 4] += b
+            seat_stats[s, position, size_index, 5] += w
+            seat_stats[s, position, size_index, 6] += abs(w - b)
+            total[seat_group[s]] += p
+        for g in range(groups):
+            group_stats[g, size_index, 0] += 1
+            group_stats[g, size_index, 1] += total[g]
+            group_stats[g, size_index, 2] += total[g] * total[g]

@@ -1,0 +1,120 @@
+"""The bidding contract: what a strategy sees (``BidContext``) and what it returns.
+
+A strategy bids for one bidding position of a whole chunk of deals at once: ``bid(ctx)`` returns
+one bid per deal (int64 array). The engine checks every bid; nothing is silently fixed.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from simulator import kernels
+from simulator.rules import Rules
+
+_LANE = np.uint64(0xFFFF)
+
+
+@dataclass
+class BidContext:
+    """What the bidder at one position knows, for ``m`` deals at once.
+
+    Arrays are indexed by deal (axis 0). Card ids and hand masks are as in ``simulator.cards``.
+    """
+
+    rules: Rules
+    cards: int  # hand size k: bids are 0..k
+    position: int  # 0 = first bidder (the mano) .. players-1 = the dealer
+    hands: np.ndarray  # uint64[m]: the bidder's hand
+    trump_card: np.ndarray  # int64[m]: the card naming trump (turned up, or the dealer's last card)
+    earlier_bids: np.ndarray  # int64[m, position]: bids already made, in bidding order
+    forbidden: np.ndarray  # int64[m]: the bid the hook rule forbids, -1 for none
+    seed: int  # the run's seed
+    deals: np.ndarray  # int64[m]: deal numbers within the hand size, for per-deal random streams
+    _draws: int = field(default=0, repr=False)
+
+    @property
+    def size(self) -> int:
+        """Number of deals ``m``."""
+        return len(self.hands)
+
+    @cached_property
+    def trump(self) -> np.ndarray:
+        """int64[m]: the trump suit."""
+        return self.trump_card >> 4
+
+    @cached_property
+    def lanes(self) -> np.ndarray:
+        """uint64[m, 4]: the hand's cards of each suit as a strength bitmask (bit = strength)."""
+        shifts = np.arange(4, dtype=np.uint64) * np.uint64(16)
+        return (self.hands[:, None] >> shifts) & _LANE
+
+    @cached_property
+    def suit_lengths(self) -> np.ndarray:
+        """int64[m, 4]: cards held in each suit."""
+        return np.bitwise_count(self.lanes).astype(np.int64)
+
+    @cached_property
+    def is_trump(self) -> np.ndarray:
+        """bool[m, 4]: which suit is trump."""
+        return np.arange(4) == self.trump[:, None]
+
+    @cached_property
+    def trumps(self) -> np.ndarray:
+        """int64[m]: trumps held."""
+        return self.suit_lengths[self.is_trump]
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """uint64[m, 4]: per suit, the deck's cards the bidder does not see (not in hand, not turned up).
+
+        The dealer's shown last card (full deals) counts as unseen: its holder plays it like any other.
+        """
+        full = self.cards * self.rules.players == self.rules.deck_size
+        deck_lane = np.uint64((1 << len(self.rules.ranks)) - 1)
+        unseen = deck_lane & ~self.lanes
+        if not full:
+            turned = np.uint64(1) << (self.trump_card & 15).astype(np.uint64)
+            unseen[self.is_trump] &= ~turned
+        return unseen
+
+    def uniform(self, draws: int = 1) -> np.ndarray:
+        """float64[m, draws] uniforms in [0, 1); each call gives fresh numbers.
+
+        They depend only on (seed, hand size, deal, position, call number), so results do not depend
+        on how the run is cut into chunks.
+        """
+        out = np.empty((self.size, draws))
+        stream = kernels.STREAM_BID + 64 * (self.position + 1) + self._draws
+        self._draws += 1
+        kernels.uniform_batch(self.seed, self.cards, self.deals, stream, out)
+        return out
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A bidding strategy: a ``name`` and a vectorised ``bid``."""
+
+    name: str
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        """One bid per deal of ``ctx``: int64[m], each in 0..ctx.cards and never ``ctx.forbidden``."""
+        ...
+
+
+def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
+    """Round estimates to bids (halves up), clipped to 0..k; a forbidden bid moves one step toward the estimate.
+
+    "Toward the estimate" means up when the estimate is at or above the rounded bid, down when below;
+    when that step leaves 0..k the other one is taken.
+    """
+    estimate = np.asarray(estimate, dtype=np.float64)
+    bid = np.clip(np.floor(estimate + 0.5), 0, ctx.cards).astype(np.int64)
+    hit = bid == ctx.forbidden
+    if hit.any():
+        step = np.where(estimate >= bid, 1, -1)
+        moved = bid + step
+        moved = np.where((moved < 0) | (moved > ctx.cards), bid - step, moved)
+        bid = np.where(hit, moved, bid)
+    return bid

@@ -1,0 +1,106 @@
+"""The shipped bidding heuristics. Each docstring is the exact definition."""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from typing import ClassVar
+
+import numpy as np
+
+from strategies.base import BidContext, nearest_legal
+
+
+@dataclass(frozen=True)
+class RandomBid:
+    """Uniform among the legal bids: 0..k, without the one the hook rule forbids."""
+
+    name: ClassVar[str] = "random"
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        restricted = ctx.forbidden >= 0
+        choices = ctx.cards + 1 - restricted
+        bid = np.floor(ctx.uniform()[:, 0] * choices).astype(np.int64)
+        return bid + (restricted & (bid >= ctx.forbidden))
+
+
+@dataclass(frozen=True)
+class ZeroBid:
+    """Bids 0; 1 when 0 is forbidden."""
+
+    name: ClassVar[str] = "zero"
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return nearest_legal(np.zeros(ctx.size), ctx)
+
+
+@dataclass(frozen=True)
+class FairShare:
+    """Bids k / players, rounded half up (the estimate for ``nearest_legal``)."""
+
+    name: ClassVar[str] = "fair-share"
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return nearest_legal(np.full(ctx.size, ctx.cards / ctx.rules.players), ctx)
+
+
+@dataclass(frozen=True)
+class AcesTrumps:
+    """Bids the number of trumps held plus the number of aces of the other suits (the ace of trumps counts once)."""
+
+    name: ClassVar[str] = "aces-trumps"
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        ranks = ctx.rules.ranks
+        ace = np.uint64(1 << (len(ranks) - 1 - ranks.index(1))) if 1 in ranks else np.uint64(0)
+        side_aces = (((ctx.lanes & ace) != 0) & ~ctx.is_trump).sum(axis=1)
+        return nearest_legal(ctx.trumps + side_aces, ctx)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """Bids the sum over the hand of each card's estimated chance of taking a trick, plus ``bias``.
+
+    The chance of a card with ``h`` unseen stronger cards of its suit and ``g`` weaker cards of its
+    suit in the hand ("guards") is P(X <= g), X ~ Binomial(h, f): the card survives while the
+    stronger cards that opponents hold can be drawn by its guards. ``f = (players - 1) * k / U`` is
+    the chance that an unseen card is in an opponent's hand (U unseen cards: the deck less the hand
+    and the turned-up card). A card that is not a trump is further multiplied by the chance that no
+    opponent can ruff its suit, ``(1 - v_s * t) ** (players - 1)``, with ``v_s = (1 - u_s / U) ** k``
+    the chance an opponent is void in the suit (u_s unseen cards of the suit) and
+    ``t = 1 - (1 - u_T / U) ** k`` the chance it holds a trump. The sum plus ``bias`` goes to
+    ``nearest_legal``.
+    """
+
+    name: ClassVar[str] = "expected"
+    bias: float = 0.0  # added to the estimate before rounding: > 0 bids more, < 0 less
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return nearest_legal(expected_tricks(ctx) + self.bias, ctx)
+
+
+@lru_cache(maxsize=256)
+def _survival_table(f: float) -> np.ndarray:
+    """table[h, g] = P(Binomial(h, f) <= g) for h, g in 0..15."""
+    pmf = [[comb(h, x) * f**x * (1 - f) ** (h - x) if x <= h else 0.0 for x in range(16)] for h in range(16)]
+    return np.cumsum(np.array(pmf), axis=1)
+
+
+def expected_tricks(ctx: BidContext) -> np.ndarray:
+    """float64[m]: the ``expected`` strategy's estimate of the tricks the hand takes (see ``Expected``)."""
+    rules, k = ctx.rules, ctx.cards
+    opponents = rules.players - 1
+    unseen_count = rules.deck_size - k - (k * rules.players < rules.deck_size)
+    survive = _survival_table(min(1.0, opponents * k / unseen_count))
+    per_suit = np.bitwise_count(ctx.unseen).astype(np.float64) / unseen_count
+    void = (1 - per_suit) ** k
+    holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
+    not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
+    total = np.zeros(ctx.size)
+    one = np.uint64(1)
+    for strength in range(len(rules.ranks)):
+        shift = np.uint64(strength)
+        held = (ctx.lanes >> shift) & one
+        stronger = np.bitwise_count(ctx.unseen >> (shift + one))
+        guards = np.bitwise_count(ctx.lanes & ((one << shift) - one))
+        total += (held * survive[stronger, guards] * not_ruffed).sum(axis=1)
+    return total

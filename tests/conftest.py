@@ -1,0 +1,41 @@
+"""Shared helpers: positions are written in card notation, under the default 4-player rules."""
+
+import numpy as np
+import pytest
+
+from simulator.cards import mask_of, parse_cards
+from simulator.rules import Rules, make_rules
+
+LUDOTEKA = make_rules("ludoteka", 4)
+
+
+def ids(text: str, rules: Rules = LUDOTEKA) -> list[int]:
+    """Card ids of a notation list such as ``"1O 3C 12E"``."""
+    return parse_cards(text, rules.ranks)
+
+
+def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
+    """Hand mask of a notation list."""
+    return np.uint64(mask_of(ids(text, rules)))
+
+
+@pytest.fixture
+def rules() -> Rules:
+    return LUDOTEKA
+
+
+def play_hand_built(
+    hands: list[str], trump_card: str, dealer: int, bids: list[int], rules: Rules = LUDOTEKA, policy: str = "greedy"
+):
+    """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal."""
+    from simulator.engine import Chunk, play_chunk
+
+    chunk = Chunk(
+        cards=len(ids(hands[0], rules)),
+        first_deal=dealer,  # deal i has dealer i % players
+        hands=np.array([[mask(h, rules) for h in hands]], np.uint64),
+        trump_card=np.array(ids(trump_card, rules), np.int64),
+        bids=np.array([bids], np.int64),
+    )
+    won, points, plays, leaders = play_chunk(rules, seed=0, policy=policy, chunk=chunk, record=True)
+    return won[0].tolist(), points[0].tolist(), plays[0], leaders[0]

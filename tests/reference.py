@@ -1,0 +1,98 @@
+"""A slow, obvious pure-Python version of the play rules and the greedy policy, to check the kernels.
+
+Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops.
+"""
+
+from simulator.rules import Scoring
+
+
+def suit(card: int) -> int:
+    return card // 16
+
+
+def strength(card: int) -> int:
+    return card % 16
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` beats ``best``, the card winning the trick so far."""
+    if suit(card) == suit(best):
+        return strength(card) > strength(best)
+    return suit(card) == trump
+
+
+def trick_winner(trick: list[int], trump: int) -> int:
+    """Index in ``trick`` of the winning card."""
+    winner = 0
+    for i, card in enumerate(trick):
+        if beats(card, trick[winner], trump):
+            winner = i
+    return winner
+
+
+def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> list[int]:
+    """The cards of ``hand`` that may be played to ``trick``, by RULES.md."""
+    if not trick:
+        return list(hand)
+    led = suit(trick[0])
+    following = [c for c in hand if suit(c) == led]
+    trump_on_trick = any(suit(c) == trump for c in trick)
+    if following:
+        if play == "pocha" and not (led != trump and trump_on_trick):
+            top = max(strength(c) for c in trick if suit(c) == led)
+            higher = [c for c in following if strength(c) > top]
+            if higher:
+                return higher
+        return following
+    if play in ("pocha", "trump"):
+        trumps_played = [strength(c) for c in trick if suit(c) == trump]
+        top = max(trumps_played) if trumps_played else -1
+        overtrumps = [c for c in hand if suit(c) == trump and strength(c) > top]
+        if overtrumps:
+            return overtrumps
+    return list(hand)
+
+
+def cheapest(cards: list[int], trump: int) -> int:
+    return min(cards, key=lambda c: (suit(c) == trump, strength(c), suit(c)))
+
+
+def dearest(cards: list[int], trump: int) -> int:
+    return max(cards, key=lambda c: (suit(c) == trump, strength(c), -suit(c)))
+
+
+def greedy_card(legal: list[int], trick: list[int], trump: int, short: bool) -> int:
+    """The greedy policy as its docstring in ``simulator.kernels`` states it."""
+    if not trick:
+        return dearest(legal, trump) if short else cheapest(legal, trump)
+    best = trick[trick_winner(trick, trump)]
+    takers = [c for c in legal if beats(c, best, trump)]
+    if short:
+        return cheapest(takers or legal, trump)
+    duckers = [c for c in legal if c not in takers]
+    return dearest(duckers, trump) if duckers else cheapest(legal, trump)
+
+
+def score(bid: int, won: int, scoring: Scoring) -> int:
+    if bid == won:
+        return scoring.exact + scoring.per_trick * won
+    return scoring.miss_per_trick * abs(won - bid)
+
+
+def play_greedy(hands: list[list[int]], trump: int, leader: int, bids: list[int], play: str) -> list[tuple[int, list[int]]]:
+    """A whole deal under the greedy policy: ``[(leader, cards in play order), ...]``."""
+    hands = [list(h) for h in hands]
+    won = [0] * len(hands)
+    tricks = []
+    for _ in range(len(hands[0])):
+        trick: list[int] = []
+        for j in range(len(hands)):
+            seat = (leader + j) % len(hands)
+            legal = legal_cards(hands[seat], trick, trump, play)
+            card = greedy_card(legal, trick, trump, won[seat] < bids[seat])
+            hands[seat].remove(card)
+            trick.append(card)
+        tricks.append((leader, trick))
+        leader = (leader + trick_winner(trick, trump)) % len(hands)
+        won[leader] += 1
+    return tricks

@@ -1,0 +1,31 @@
+"""A user strategy outside the package, loaded by spec in the tests."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from strategies.base import BidContext, nearest_legal
+
+
+@dataclass(frozen=True)
+class Cautious:
+    """Bids ``level`` whatever the hand."""
+
+    name = "cautious"
+    level: int = 0
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return nearest_legal(np.full(ctx.size, float(self.level)), ctx)
+
+
+@dataclass(frozen=True)
+class Broken:
+    """Returns whatever it was told to, to test the engine's checks."""
+
+    name = "broken"
+    value: int = 99
+    as_float: bool = False
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        bids = np.full(ctx.size, self.value)
+        return bids.astype(float) if self.as_float else bids

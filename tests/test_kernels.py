@@ -1,0 +1,144 @@
+"""The kernels against the slow reference in ``reference.py``, on many random positions and deals."""
+
+import numpy as np
+import pytest
+import reference
+from conftest import LUDOTEKA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import kernels
+from simulator.cards import cards_of, mask_of
+from simulator.engine import PLAY_CODES, deal_chunk, play_chunk
+from simulator.rules import PRESETS, make_rules
+
+DECK = [int(c) for c in LUDOTEKA.deck()]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    order=st.permutations(DECK),
+    hand_size=st.integers(1, 10),
+    trick_size=st.integers(0, 3),
+    trump=st.integers(0, 3),
+    play=st.sampled_from(["pocha", "trump", "follow"]),
+)
+def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play):
+    hand, trick = order[:hand_size], order[hand_size : hand_size + trick_size]
+    led = trick[0] >> 4 if trick else -1
+    best_led = max((c & 15 for c in trick if c >> 4 == led), default=-1)
+    best_trump = max((c & 15 for c in trick if c >> 4 == trump), default=-1)
+    got = kernels.legal_mask(np.uint64(mask_of(hand)), led, trump, best_led, best_trump, PLAY_CODES[play])
+    assert sorted(cards_of(got)) == sorted(reference.legal_cards(hand, trick, trump, play))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, (1 << 64) - 1), st.data())
+def test_bit_helpers(x, data):
+    bits = [i for i in range(64) if x >> i & 1]
+    value = np.uint64(x)
+    assert kernels.popcount(value) == len(bits)
+    assert kernels.lowest_bit(value) == bits[0]
+    assert kernels.highest_bit(value) == bits[-1]
+    n = data.draw(st.integers(0, len(bits) - 1))
+    assert kernels.nth_card(value, n) == bits[n]
+
+
+def replay_deal(rules, hands, trump_card, dealer, bids, plays, leaders, won, points, greedy):
+    """Check one recorded deal with the reference: every card legal, winners, tricks, points; greedy plays exact."""
+    trump = int(trump_card) >> 4
+    held = [cards_of(h) for h in hands]
+    players, cards = len(held), len(held[0])
+    if greedy:
+        expected = reference.play_greedy(held, trump, (dealer + 1) % players, list(bids), rules.play)
+        assert [(leader, trick) for leader, trick in expected] == [
+            (int(leaders[t]), [int(c) for c in plays[t]]) for t in range(cards)
+        ]
+    counted = [0] * players
+    leader = (dealer + 1) % players
+    for t in range(cards):
+        assert leaders[t] == leader
+        trick: list[int] = []
+        for j in range(players):
+            seat = (leader + j) % players
+            card = int(plays[t, j])
+            assert card in reference.legal_cards(held[seat], trick, trump, rules.play)
+            held[seat].remove(card)
+            trick.append(card)
+        leader = (leader + reference.trick_winner(trick, trump)) % players
+        counted[leader] += 1
+    assert leaders[cards] == leader
+    assert list(won) == counted and sum(counted) == cards
+    assert list(points) == [reference.score(b, w, rules.scoring) for b, w in zip(bids, counted, strict=True)]
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize(("preset", "players"), [("ludoteka", 4), ("turkish", 3), ("oh-hell", 5), ("italian", 8)])
+def test_whole_deals_match_the_reference(preset, players, policy):
+    rules = make_rules(preset, players)
+    rng = np.random.default_rng(players)
+    for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
+        chunk = deal_chunk(rules, seed=11, cards=cards, first_deal=0, size=60)
+        chunk.bids[:] = rng.integers(0, cards + 1, chunk.bids.shape)
+        won, points, plays, leaders = play_chunk(rules, 11, policy, chunk, record=True)
+        for d in range(len(chunk.hands)):
+            replay_deal(
+                rules, chunk.hands[d], chunk.trump_card[d], d % players, chunk.bids[d],
+                plays[d], leaders[d], won[d], points[d], greedy=policy == "greedy",
+            )  # fmt: skip
+
+
+@pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
+def test_dealing(players, cards):
+    rules = make_rules(players=players)
+    chunk = deal_chunk(rules, seed=3, cards=cards, first_deal=0, size=500)
+    deck = set(DECK if players == 4 else (int(c) for c in rules.deck()))
+    full = cards * players == rules.deck_size
+    for d, (hands, trump_card) in enumerate(zip(chunk.hands, chunk.trump_card, strict=True)):
+        held = [set(cards_of(h)) for h in hands]
+        assert all(len(h) == cards for h in held)
+        assert set().union(*held) <= deck and sum(map(len, held)) == cards * players
+        dealer = d % players
+        if full:  # the dealer's last card names trump and stays in the dealer's hand
+            assert trump_card in held[dealer]
+        else:  # the next card is turned up and belongs to nobody
+            assert trump_card in deck and not any(trump_card in h for h in held)
+
+
+def test_deals_are_uniform():
+    """Each card lands in each seat with chance k / deck, and every suit is trump a quarter of the time.
+
+    Tolerance: 5 standard deviations of a binomial count, per cell.
+    """
+    rules = make_rules(players=4)
+    deals, cards = 40_000, 3
+    chunk = deal_chunk(rules, seed=5, cards=cards, first_deal=0, size=deals)
+    bits = (chunk.hands[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    counts = bits.sum(axis=0)[:, DECK]  # [seat, card]
+    p = cards / 40
+    assert np.all(np.abs(counts - deals * p) < 5 * np.sqrt(deals * p * (1 - p)))
+    trumps = np.bincount(chunk.trump_card >> 4, minlength=4)
+    assert np.all(np.abs(trumps - deals / 4) < 5 * np.sqrt(deals * 0.25 * 0.75))
+
+
+def test_a_deal_depends_only_on_seed_size_and_number():
+    rules = make_rules(players=4)
+    whole = deal_chunk(rules, seed=9, cards=7, first_deal=0, size=20)
+    part = deal_chunk(rules, seed=9, cards=7, first_deal=5, size=10)
+    assert np.array_equal(whole.hands[5:15], part.hands)
+    assert np.array_equal(whole.trump_card[5:15], part.trump_card)
+    other = deal_chunk(rules, seed=10, cards=7, first_deal=0, size=20)
+    assert not np.array_equal(whole.hands, other.hands)
+
+
+def test_uniforms_are_per_deal():
+    out_all = np.empty((10, 3))
+    kernels.uniform_batch(1, 5, np.arange(10, dtype=np.int64), 7, out_all)
+    out_some = np.empty((2, 3))
+    kernels.uniform_batch(1, 5, np.array([3, 8], dtype=np.int64), 7, out_some)
+    assert np.array_equal(out_all[[3, 8]], out_some)
+    assert 0 <= out_all.min() and out_all.max() < 1
+
+
+def test_every_preset_has_kernel_codes():
+    assert {make_rules(name).play for name in PRESETS} <= set(PLAY_CODES)

@@ -1,0 +1,107 @@
+"""Every play rule of RULES.md on positions built by hand (default deck: 1 3 12 11 10 7 6 5 4 2, strongest first)."""
+
+import pytest
+from conftest import LUDOTEKA, ids, mask, play_hand_built
+
+from simulator import kernels
+from simulator.cards import SUITS, card_name, cards_of
+from simulator.engine import PLAY_CODES
+
+
+def legal(hand: str, trick: str, trump: str, play: str = "pocha") -> set[str]:
+    """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
+    trump_suit = SUITS.index(trump)
+    played = ids(trick)
+    led = played[0] >> 4 if played else -1
+    best_led = max((c & 15 for c in played if c >> 4 == led), default=-1)
+    best_trump = max((c & 15 for c in played if c >> 4 == trump_suit), default=-1)
+    result = kernels.legal_mask(mask(hand), led, trump_suit, best_led, best_trump, PLAY_CODES[play])
+    return {card_name(c, LUDOTEKA.ranks) for c in cards_of(result)}
+
+
+# The strict Pocha rule, its four cases.
+def test_pocha_following_must_beat_the_led_suit_when_it_can():
+    assert legal("4C 12C 3C 1E", "5C", trump="O") == {"12C", "3C"}
+    assert legal("4C 12C 3C 1E", "5C 11C", trump="O") == {"12C", "3C"}  # beat the highest, not the first
+
+
+def test_pocha_following_that_cannot_beat_plays_any_card_of_the_suit():
+    assert legal("4C 12C 1E", "1C", trump="O") == {"4C", "12C"}
+
+
+def test_pocha_following_after_a_trump_on_the_trick_plays_any_card_of_the_suit():
+    assert legal("4C 12C 7O", "5C 2O", trump="O") == {"4C", "12C"}
+
+
+def test_pocha_void_must_trump_over_the_trumps_on_the_trick():
+    assert legal("2O 1O 7E", "5C", trump="O") == {"2O", "1O"}  # no trump yet: any trump
+    assert legal("2O 1O 7E", "5C 7O", trump="O") == {"1O"}  # only the trumps that beat the 7
+
+
+def test_pocha_void_without_a_higher_trump_plays_any_card():
+    assert legal("7O 4E", "5C 1O", trump="O") == {"7O", "4E"}  # a lower trump included
+    assert legal("7E 4B", "5C", trump="O") == {"7E", "4B"}
+
+
+def test_leading_is_free():
+    assert legal("7O 4E 1C", "", trump="O") == {"7O", "4E", "1C"}
+
+
+def test_led_suit_is_trump():
+    assert legal("7O 2O 1C", "5O", trump="O") == {"7O"}
+    assert legal("2O 4O 1C", "5O", trump="O") == {"2O", "4O"}
+    assert legal("1C 4E", "5O", trump="O") == {"1C", "4E"}
+
+
+def test_trump_rule_follows_without_duty_to_beat_but_must_trump():
+    assert legal("4C 12C 1O", "5C", trump="O", play="trump") == {"4C", "12C"}
+    assert legal("2O 1O 7E", "5C 7O", trump="O", play="trump") == {"1O"}
+    assert legal("7O 4E", "5C 1O", trump="O", play="trump") == {"7O", "4E"}
+
+
+def test_follow_rule_only_follows_suit():
+    assert legal("4C 12C 1O", "5C", trump="O", play="follow") == {"4C", "12C"}
+    assert legal("1O 4E", "5C", trump="O", play="follow") == {"1O", "4E"}
+
+
+@pytest.mark.parametrize(
+    ("hands", "trump_card", "winner"),
+    [
+        (["5C", "1C", "3O", "12C"], "7O", 2),  # the only trump wins
+        (["5C", "1C", "3E", "12C"], "7O", 1),  # no trump: highest of the led suit
+        (["5C", "4C", "1E", "2C"], "7O", 0),  # an off-suit card never wins, even the ace
+        (["2O", "1O", "3O", "12C"], "7O", 1),  # trump led: highest trump
+        (["5C", "2O", "4O", "1C"], "7O", 2),  # over-trumped
+    ],
+)
+def test_trick_winner(hands, trump_card, winner):
+    # dealer 3, so seat 0 leads and the cards fall in seat order
+    won, *_ = play_hand_built(hands, trump_card, dealer=3, bids=[0, 0, 0, 0])
+    assert won == [int(s == winner) for s in range(4)]
+
+
+def test_the_winner_leads_the_next_trick():
+    # Bids made, seat 0 leads its weakest card, 4C; each must beat it: 5C, 6C, 7C, so seat 3 wins and
+    # leads 4E; seat 0, void in espadas, must trump with 1O and wins the last trick.
+    won, _, plays, leaders = play_hand_built(["1O 4C", "2O 5C", "3E 6C", "4E 7C"], "10O", dealer=3, bids=[0] * 4)
+    assert [[card_name(c, LUDOTEKA.ranks) for c in trick] for trick in plays] == [["4C", "5C", "6C", "7C"], ["4E", "1O", "2O", "3E"]]
+    assert leaders.tolist() == [0, 3, 0]
+    assert won == [1, 0, 0, 1]
+
+
+def test_the_mano_bids_first_and_leads_the_first_trick():
+    *_, leaders = play_hand_built(["1O", "2O", "3E", "4E"], "7O", dealer=1, bids=[0] * 4)
+    assert leaders[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("bid", "won", "points"),
+    [(0, 0, 10), (3, 3, 25), (2, 4, -10), (4, 1, -15), (1, 0, -5)],
+)
+def test_scoring(bid, won, points):
+    assert kernels.score(bid, won, 10, 5, -5) == points
+
+
+def test_scoring_numbers_are_options():
+    assert kernels.score(2, 2, 20, 2, -10) == 24
+    assert kernels.score(2, 5, 20, 2, -10) == -30

@@ -1,0 +1,119 @@
+import pytest
+
+from simulator import PochaError
+from simulator.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "full"),
+    [(3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (8, 48, 6)],
+)
+def test_default_deck_by_player_count(players, size, full):
+    rules = make_rules("ludoteka", players)
+    assert (rules.deck_size, rules.full_deal) == (size, full)
+
+
+def test_three_and_six_players_drop_the_twos_and_eight_players_add_eights_and_nines():
+    assert 2 not in make_rules(players=3).ranks
+    assert 2 not in make_rules(players=6).ranks
+    assert {8, 9} <= set(make_rules(players=8).ranks)
+    assert make_rules(players=6, deck="48").full_deal == 8  # the 48-card reading of text 003 is one option away
+
+
+@pytest.mark.parametrize("players", [2, 7, 9])
+def test_counts_without_a_default_deck_are_refused(players):
+    with pytest.raises(PochaError, match="no deck for"):
+        make_rules("ludoteka", players)
+
+
+def test_explicit_deck_allows_other_counts():
+    rules = make_rules("ludoteka", 7, deck="40")
+    assert rules.full_deal == 5  # 35 of 40 cards: the deck does not split evenly, hands stay below a full deal
+
+
+def test_preset_player_counts():
+    with pytest.raises(PochaError, match="polish"):
+        make_rules("polish", 5)
+    assert make_rules("polish", 3).deck_size == 36
+
+
+def test_a_deck_too_small_for_the_table_is_refused():
+    with pytest.raises(PochaError, match="does not give"):
+        make_rules("ludoteka", 9, deck="1,3")
+
+
+@pytest.mark.parametrize("deck", ["1,1,3", "1,13", "fifty", "44"])
+def test_bad_decks_are_refused(deck):
+    with pytest.raises(PochaError):
+        make_rules("ludoteka", 4, deck=deck)
+
+
+def test_presets_as_in_rules_md():
+    table = {
+        "ludoteka": ("ace-three", "pocha", "except-one-card"),
+        "polish": ("ace-three", "pocha", "except-one-card"),
+        "portuguese": ("ace-three", "pocha", "always"),
+        "italian": ("natural", "pocha", "always"),
+        "turkish": ("natural", "trump", "always"),
+        "oh-hell": ("ace-three", "follow", "always"),
+    }
+    assert set(PRESETS) == set(table)
+    for name, (order, play, hook) in table.items():
+        preset = PRESETS[name]
+        assert (preset.rank_order, preset.play, preset.hook) == (order, play, hook)
+    assert make_rules("italian").ranks == (1, 12, 11, 10, 7, 6, 5, 4, 3, 2)
+    assert make_rules("ludoteka").ranks == (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
+
+
+def test_single_options_override_the_preset():
+    rules = make_rules("italian", 4, hook="never", play="follow", schedule="short", scoring=parse_scoring("20,2,-10"))
+    assert (rules.hook, rules.play, rules.schedule) == ("never", "follow", "short")
+    assert rules.scoring == Scoring(20, 2, -10)
+    assert rules.ranks == make_rules("italian", 4).ranks
+
+
+@pytest.mark.parametrize(("field", "value"), [("play", "bridge"), ("hook", "sometimes"), ("schedule", "long")])
+def test_unknown_options_name_the_field(field, value):
+    with pytest.raises(PochaError, match=field):
+        make_rules("ludoteka", 4, **{field: value})
+
+
+def test_to_dict_round_trips_and_holds_the_trace_fields():
+    rules = make_rules("turkish", 5, hook="never")
+    data = rules.to_dict()
+    assert {"ranks", "play", "hook", "scoring"} <= set(data)
+    assert data["scoring"] == {"exact": 10, "per_trick": 5, "miss_per_trick": -5}
+    assert Rules.from_dict(data) == rules
+    with pytest.raises(PochaError, match="unknown field"):
+        Rules.from_dict({**data, "jokers": 2})
+
+
+def test_schedules():
+    rules = make_rules(players=4)
+    assert rules.hand_sizes() == [*range(1, 10), 10, 10, 10, 10, *range(9, 0, -1)]
+    assert len(rules.hand_sizes()) == 22
+    assert make_rules(players=4, schedule="short").hand_sizes() == list(range(1, 11))
+    assert make_rules(players=3, schedule="full-only").hand_sizes() == [12, 12, 12]
+
+
+@pytest.mark.parametrize(
+    ("hook", "one_card", "more_cards"),
+    [("except-one-card", False, True), ("always", True, True), ("never", False, False)],
+)
+def test_when_the_hook_applies(hook, one_card, more_cards):
+    rules = make_rules(hook=hook)
+    assert (rules.hook_applies(1), rules.hook_applies(5)) == (one_card, more_cards)
+
+
+def test_hand_size_checks():
+    rules = make_rules(players=4)
+    rules.check_cards(10)
+    for cards in (0, 11):
+        with pytest.raises(PochaError, match="1..10"):
+            rules.check_cards(cards)
+
+
+@pytest.mark.parametrize("text", ["10,5", "a,b,c", "10;5;-5"])
+def test_bad_scoring_text(text):
+    with pytest.raises(PochaError, match="scoring"):
+        parse_scoring(text)

@@ -1,0 +1,151 @@
+import importlib.metadata
+
+import numpy as np
+import pytest
+from conftest import LUDOTEKA, ids, mask
+
+from simulator import PochaError
+from simulator.engine import forbidden_bids
+from simulator.rules import Rules, make_rules
+from strategies import registry
+from strategies.base import BidContext, nearest_legal
+from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
+
+
+def context(
+    hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA
+) -> BidContext:
+    """The context of the bidder after ``earlier`` bids, one deal per hand in ``hands``."""
+    cards = len(ids(hands[0], rules))
+    earlier_bids = np.array([earlier or []] * len(hands), np.int64).reshape(len(hands), -1)
+    return BidContext(
+        rules=rules,
+        cards=cards,
+        position=earlier_bids.shape[1],
+        hands=np.array([mask(h, rules) for h in hands], np.uint64),
+        trump_card=np.array(ids(trump_card, rules) * len(hands), np.int64),
+        earlier_bids=earlier_bids,
+        forbidden=forbidden_bids(rules, cards, earlier_bids),
+        seed=0,
+        deals=np.arange(len(hands), dtype=np.int64),
+    )
+
+
+def with_forbidden(ctx: BidContext, forbidden: int) -> BidContext:
+    ctx.forbidden = np.full(ctx.size, forbidden, np.int64)
+    return ctx
+
+
+DEALER_AFTER = [1, 1, 1]  # three bids of 1 before the dealer: with 5 cards, 2 is forbidden
+
+
+def test_forbidden_bid_only_for_the_dealer_and_only_if_reachable():
+    five = "1O 3O 12O 11O 10O"
+    assert context([five], "7C", [1, 1]).forbidden.tolist() == [-1]  # not the dealer
+    assert context([five], "7C", DEALER_AFTER).forbidden.tolist() == [2]
+    assert context([five], "7C", [3, 2, 1]).forbidden.tolist() == [-1]  # bids already over 5
+
+
+@pytest.mark.parametrize(("hook", "forbidden"), [("except-one-card", -1), ("always", 1), ("never", -1)])
+def test_hook_with_one_card(hook, forbidden):
+    rules = make_rules(hook=hook)
+    assert context(["1O"], "7C", [0, 0, 0], rules).forbidden.tolist() == [forbidden]
+
+
+def test_nearest_legal_rounds_half_up_and_steps_toward_the_estimate():
+    ctx = context(["1O 3O 12O 11O 10O"] * 5, "7C")
+    assert nearest_legal(np.array([0.2, 2.5, 2.49, 7.0, -1.0]), ctx).tolist() == [0, 3, 2, 5, 0]
+    with_forbidden(ctx, 2)
+    assert nearest_legal(np.array([2.4, 1.6, 2.0, 2.5, 0.0]), ctx).tolist() == [3, 1, 3, 3, 0]
+    with_forbidden(ctx, 5)
+    assert nearest_legal(np.array([6.0]), context(["1O 3O 12O 11O 10O"], "7C")).tolist() == [5]
+    assert nearest_legal(np.array([5.2] * 5), ctx).tolist() == [4] * 5  # no bid above 5: step down
+
+
+def test_zero():
+    assert ZeroBid().bid(context(["1O 3O 12O 11O 10O"], "7C")).tolist() == [0]
+    assert ZeroBid().bid(with_forbidden(context(["1O 3O 12O 11O 10O"], "7C"), 0)).tolist() == [1]
+
+
+def test_fair_share():
+    assert FairShare().bid(context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O"], "7C")).tolist() == [3]  # 10 / 4 = 2.5
+    assert FairShare().bid(context(["1O 3O 12O"], "7C")).tolist() == [1]  # 0.75
+    assert FairShare().bid(with_forbidden(context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O"], "7C"), 3)).tolist() == [2]
+
+
+def test_aces_trumps():
+    # trumps oros: 1O 3O 7O, and the ace of copas; the ace of trumps counts once
+    assert AcesTrumps().bid(context(["1O 3O 7O 1C 5E"], "2O")).tolist() == [4]
+    assert AcesTrumps().bid(context(["4C 5E 6B 7C 2E"], "2O")).tolist() == [0]
+
+
+def test_expected_on_clear_hands():
+    full = "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O"
+    assert Expected().bid(context([full], "2O")).tolist() == [10]  # every trump in a full deal
+    weakest = "2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"
+    assert Expected().bid(context([weakest], "2O")).tolist() == [0]
+    assert Expected().bid(context(["1O"], "7O")).tolist() == [1]  # a one-card hand with the ace of trumps
+    assert Expected().bid(context(["2C"], "7O")).tolist() == [0]
+
+
+def test_expected_grows_with_strength_and_bias():
+    hands = ["4O 5C 6E 7B 2C", "1O 5C 6E 7B 2C", "1O 3O 6E 7B 2C", "1O 3O 1C 1E 2C"]
+    estimates = expected_tricks(context(hands, "2O"))
+    assert np.all(np.diff(estimates) > 0)
+    low, high = (Expected(bias).bid(context(["1O 3O 6E 7B 2C"], "2O"))[0] for bias in (-1.0, 1.0))
+    assert high - low == 2
+
+
+def test_random_is_legal_uniform_and_reproducible():
+    ctx = with_forbidden(context(["1O 3O 12O 11O 10O"] * 60_000, "7C"), 2)
+    bids = RandomBid().bid(ctx)
+    counts = np.bincount(bids, minlength=6)
+    assert counts[2] == 0 and bids.min() >= 0 and bids.max() <= 5
+    # 5 legal bids, 12,000 each expected; 5 standard deviations of a binomial count
+    assert np.all(np.abs(np.delete(counts, 2) - 12_000) < 5 * np.sqrt(60_000 * 0.2 * 0.8))
+    again = RandomBid().bid(with_forbidden(context(["1O 3O 12O 11O 10O"] * 60_000, "7C"), 2))
+    assert np.array_equal(bids, again)
+
+
+def test_registry_specs_and_labels():
+    label, strategy = registry.load("expected:bias=0.30")
+    assert label == "expected:bias=0.3" and strategy == Expected(0.3)
+    assert registry.load(" aces-trumps ")[0] == "aces-trumps"
+    assert registry.load("expected")[1] == Expected()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("expectd", "did you mean 'expected'"),
+        ("expected:bais=1", "unknown parameter 'bais'; expected takes: bias"),
+        ("expected:bias=high", "'high' is not a float"),
+        ("expected:bias", "has no value"),
+        ("random:x=1", "random takes: none"),
+        ("no_such_module:Thing", "cannot import no_such_module"),
+        ("sample_strategy:Missing", "has no 'Missing'"),
+    ],
+)
+def test_registry_errors(spec, message):
+    with pytest.raises(PochaError, match=message):
+        registry.load(spec)
+
+
+def test_user_classes_load_by_module_and_class():
+    label, strategy = registry.load("sample_strategy:Cautious:level=2")
+    assert label == "sample_strategy:Cautious:level=2"
+    assert strategy.bid(context(["1O 3O 12O"], "7C")).tolist() == [2]
+
+
+def test_entry_points_are_read_only_for_unknown_names(monkeypatch):
+    calls = []
+
+    def fake_entry_points(group):
+        calls.append(group)
+        return [importlib.metadata.EntryPoint("cautious", "sample_strategy:Cautious", group)]
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    registry.load("zero")
+    assert calls == []
+    label, strategy = registry.load("cautious:level=1")
+    assert calls == ["pocha.strategies"] and label == "cautious:level=1" and strategy.level == 1
