@@ -47,7 +47,9 @@ class Tally:
 
     def add(self, size_index: int, first_deal: int, bids: np.ndarray, won: np.ndarray, points: np.ndarray) -> None:
         """Count a batch of scored deals (int64[deal, seat] arrays) of hand size ``sizes[size_index]``."""
-        kernels.tally_batch(first_deal, size_index, bids, won, points, self.seat_group, self.seat_stats, self.group_stats)
+        kernels.tally_batch(
+            first_deal, size_index, bids, won, points, self.seat_group, self.seat_stats, self.group_stats
+        )
 
     def merge(self, other: "Tally") -> "Tally":
         """The tally of both runs' deals (same line-up and sizes)."""

@@ -9,8 +9,11 @@ from simulator.atomic import atomic_open
 
 
 def terminal_table(frame: pd.DataFrame, by: str) -> str:
-    """Aligned text of the summary rows along one axis: ``by`` is "position" (one hand size or all)
-    or "cards" (all positions), the other axis held at its single value or "all"."""
+    """Aligned text of the summary rows along one axis.
+
+    ``by`` is "position" (rows per bidding position) or "cards" (rows per hand size); the other axis
+    is held at "all", or at its single value.
+    """
     other = "cards" if by == "position" else "position"
     held = frame[other].unique()
     rows = frame[frame[other] == ("all" if "all" in held else held[0])]

@@ -52,7 +52,13 @@ def user_errors() -> Iterator[None]:
 
 
 def build_rules(
-    preset: str, players: int, deck: str | None, play_rule: str | None, hook: str | None, scoring: str | None, schedule: str | None
+    preset: str,
+    players: int,
+    deck: str | None,
+    play_rule: str | None,
+    hook: str | None,
+    scoring: str | None,
+    schedule: str | None,
 ) -> Rules:
     """The rule set the options describe."""
     points = parse_scoring(scoring) if scoring is not None else None
@@ -92,6 +98,7 @@ class ProgressBar:
         self.total, self.done, self.start, self.bar = total, 0, time.monotonic(), None
 
     def __call__(self, deals: int) -> None:
+        """Count a finished chunk; start the bar once the run has lasted a second."""
         self.done += deals
         if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
             from rich.console import Console
@@ -120,12 +127,16 @@ class ProgressBar:
 )
 def simulate(
     players: Players = 4,
-    cards: Annotated[str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")] = "all",
+    cards: Annotated[
+        str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")
+    ] = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 200_000,
     strategy: Annotated[
         list[str] | None,
         typer.Option(
-            "--strategy", "-s", help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or once per seat."
+            "--strategy",
+            "-s",
+            help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or once per seat.",
         ),
     ] = None,
     play: Annotated[str, typer.Option(help="Card-play policy of every seat: random or greedy (bid-aware).")] = "greedy",
@@ -135,12 +146,18 @@ def simulate(
     hook: Hook = None,
     scoring: Scoring = None,
     schedule: Schedule = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")
+    ] = 0,
     out: Annotated[str | None, typer.Option(help="Also write the full results table to this CSV file.")] = None,
-    trace: Annotated[str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")] = None,
+    trace: Annotated[
+        str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")
+    ] = None,
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
     output_format: Format = "table",
-    chunk_size: Annotated[int, typer.Option(help="Deals per batch (memory vs overhead; results do not change).")] = DEFAULT_CHUNK,
+    chunk_size: Annotated[
+        int, typer.Option(help="Deals per batch (memory vs overhead; results do not change).")
+    ] = DEFAULT_CHUNK,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
     with user_errors():
@@ -217,7 +234,10 @@ def run_heading(run: dict[str, Any]) -> str:
 
 @app.command(
     name="rules",
-    epilog="Examples:\n\n  pocha rules\n\n  pocha rules --players 6 --deck 48\n\n  pocha rules --preset turkish --players 3",
+    epilog=(
+        "Examples:\n\n  pocha rules\n\n  pocha rules --players 6 --deck 48\n\n"
+        "  pocha rules --preset turkish --players 3"
+    ),
 )
 def show_rules(
     players: Players = 4,
@@ -243,12 +263,12 @@ def show_rules(
     lines = {
         "preset": f"{preset} (text {PRESETS[preset].source})",
         "players": str(rules.players),
-        "deck": f"{rules.deck_size} cards, ranks strongest first: {' '.join(map(str, rules.ranks))} in each suit O C E B",
+        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first) in suits O C E B",
         "full deal": f"{rules.full_deal} cards each"
         + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
         "play": rules.play,
         "hook": rules.hook,
-        "scoring": f"exact bid {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
+        "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
         "schedule": f"{rules.schedule}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
     }
     for name, text in lines.items():

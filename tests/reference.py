@@ -79,7 +79,9 @@ def score(bid: int, won: int, scoring: Scoring) -> int:
     return scoring.miss_per_trick * abs(won - bid)
 
 
-def play_greedy(hands: list[list[int]], trump: int, leader: int, bids: list[int], play: str) -> list[tuple[int, list[int]]]:
+def play_greedy(
+    hands: list[list[int]], trump: int, leader: int, bids: list[int], play: str
+) -> list[tuple[int, list[int]]]:
     """A whole deal under the greedy policy: ``[(leader, cards in play order), ...]``."""
     hands = [list(h) for h in hands]
     won = [0] * len(hands)

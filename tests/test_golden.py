@@ -39,7 +39,11 @@ def test_golden_deal(header, deal):
     players, cards = rules.players, deal["cards"]
 
     # the bids keep the hook rule
-    forbidden = forbidden_bids(rules, cards, np.array([deal["bids"][(deal["dealer"] + 1 + p) % players] for p in range(players - 1)]).reshape(1, -1))
+    forbidden = forbidden_bids(
+        rules,
+        cards,
+        np.array([deal["bids"][(deal["dealer"] + 1 + p) % players] for p in range(players - 1)]).reshape(1, -1),
+    )
     assert deal["bids"][deal["dealer"]] != forbidden[0]
 
     # the reference accepts the whole deal
@@ -68,6 +72,15 @@ def test_golden_deal(header, deal):
     )
     kernel_won, points, plays, leaders = play_chunk(rules, 0, "greedy", chunk, record=True)
     (record,) = trace.deal_records(
-        rules, deal["deal"], deal["dealer"], chunk.hands, chunk.trump_card, chunk.bids, plays, leaders, kernel_won, points
+        rules,
+        deal["deal"],
+        deal["dealer"],
+        chunk.hands,
+        chunk.trump_card,
+        chunk.bids,
+        plays,
+        leaders,
+        kernel_won,
+        points,
     )
     assert record == {key: value for key, value in deal.items() if key != "note"}

@@ -137,7 +137,7 @@ def test_uniforms_are_per_deal():
     out_some = np.empty((2, 3))
     kernels.uniform_batch(1, 5, np.array([3, 8], dtype=np.int64), 7, out_some)
     assert np.array_equal(out_all[[3, 8]], out_some)
-    assert 0 <= out_all.min() and out_all.max() < 1
+    assert out_all.min() >= 0 and out_all.max() < 1
 
 
 def test_every_preset_has_kernel_codes():

@@ -84,7 +84,10 @@ def test_the_winner_leads_the_next_trick():
     # Bids made, seat 0 leads its weakest card, 4C; each must beat it: 5C, 6C, 7C, so seat 3 wins and
     # leads 4E; seat 0, void in espadas, must trump with 1O and wins the last trick.
     won, _, plays, leaders = play_hand_built(["1O 4C", "2O 5C", "3E 6C", "4E 7C"], "10O", dealer=3, bids=[0] * 4)
-    assert [[card_name(c, LUDOTEKA.ranks) for c in trick] for trick in plays] == [["4C", "5C", "6C", "7C"], ["4E", "1O", "2O", "3E"]]
+    assert [[card_name(c, LUDOTEKA.ranks) for c in trick] for trick in plays] == [
+        ["4C", "5C", "6C", "7C"],
+        ["4E", "1O", "2O", "3E"],
+    ]
     assert leaders.tolist() == [0, 3, 0]
     assert won == [1, 0, 0, 1]
 

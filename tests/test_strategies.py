@@ -12,9 +12,7 @@ from strategies.base import BidContext, nearest_legal
 from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
 
 
-def context(
-    hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA
-) -> BidContext:
+def context(hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA) -> BidContext:
     """The context of the bidder after ``earlier`` bids, one deal per hand in ``hands``."""
     cards = len(ids(hands[0], rules))
     earlier_bids = np.array([earlier or []] * len(hands), np.int64).reshape(len(hands), -1)

@@ -1,0 +1,124 @@
+import io
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simulator.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_simulate_prints_a_table_by_position_and_by_hand_size():
+    result = invoke("simulate", "--deals", "300")
+    assert result.exit_code == 0, result.output
+    for text in ("expected", "aces-trumps", "fair-share", "random", "By bidding position", "By hand size", "±95%"):
+        assert text in result.stdout
+
+
+def test_simulate_one_size_csv_and_file_agree(tmp_path):
+    out = tmp_path / "results.csv"
+    result = invoke("simulate", "-k", "5", "-n", "400", "-s", "expected", "--format", "csv", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == result.stdout
+    frame = pd.read_csv(io.StringIO(result.stdout))
+    assert list(frame.columns[:5]) == ["strategy", "cards", "position", "deals", "hands"]
+    assert set(frame.position.astype(str)) == {"1", "2", "3", "4", "all"}
+    assert set(frame.strategy) == {"expected"}
+
+
+def test_simulate_json():
+    result = invoke("simulate", "-k", "2", "-n", "100", "-p", "3", "--format", "json", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["run"]["seed"] == 5 and data["run"]["rules"]["players"] == 3
+    assert {row["strategy"] for row in data["results"]} == {"expected", "aces-trumps", "fair-share"}
+
+
+def test_trace_file(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    result = invoke("simulate", "-k", "3", "-n", "100", "--trace", str(path), "--trace-deals", "10")
+    assert result.exit_code == 0, result.output
+    header, *deals = (json.loads(line) for line in path.read_text().splitlines())
+    assert header["format"] == "pocha-trace/1" and header["seed"] == 0
+    assert len(deals) == 10 and deals[0]["cards"] == 3 and len(deals[0]["tricks"]) == 3
+
+
+def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
+    outputs = []
+    for chunk in ("5", "64", "16384"):
+        csv, trace = tmp_path / f"r{chunk}.csv", tmp_path / f"t{chunk}.jsonl"
+        args = ["simulate", "-n", "150", "--seed", "3", "--out", str(csv), "--trace", str(trace), "--chunk-size", chunk]
+        assert invoke(*args).exit_code == 0
+        outputs.append((csv.read_bytes(), trace.read_bytes()))
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "2"], "no deck for 2 players"),
+        (["--players", "7"], "no deck for 7 players"),
+        (["--preset", "polish", "--players", "5"], "preset 'polish' has no deck for 5 players"),
+        (["--preset", "poker"], "unknown preset 'poker'"),
+        (["--cards", "11"], "1..10"),
+        (["--cards", "lots"], "neither a hand size nor 'all'"),
+        (["--players", "9", "--deck", "1,3"], "does not give 9 players a card each"),
+        (["--deck", "44"], "no 44-card Spanish deck"),
+        (["-s", "expectd"], "did you mean 'expected'"),
+        (["-s", "expected:boldness=2"], "unknown parameter 'boldness'"),
+        (["-s", "random", "-s", "zero"], "2 given for 4 players"),
+        (["--deals", "0"], "deals: must be at least 1"),
+        (["--play", "clever"], "play: unknown 'clever'"),
+        (["--hook", "sometimes"], "hook: unknown rule 'sometimes'"),
+        (["--format", "xml"], "format: unknown 'xml'"),
+        (["--out", "no/such/folder/r.csv"], "folder 'no/such/folder' does not exist"),
+        (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_1(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("simulate", "-n", "10", "--out", "results.csv", *args)
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []  # no partial or empty output file
+
+
+def test_a_failing_run_leaves_no_files(tmp_path):
+    out, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
+    # every seat bids 1 of 4: the dealer's bid is forbidden, in the first chunk
+    args = ["-k", "4", "-s", "sample_strategy:Broken:value=1", "--out", str(out), "--trace", str(trace)]
+    result = invoke("simulate", "-n", "10", *args)
+    assert result.exit_code == 1 and "hook rule forbids" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rules_command():
+    result = invoke("rules")
+    assert result.exit_code == 0
+    assert "40 cards" in result.stdout and "10 cards each" in result.stdout and "(22 hands)" in result.stdout
+    six = invoke("rules", "--players", "6", "--deck", "48").stdout
+    assert "48 cards" in six and "8 cards each" in six
+    data = json.loads(invoke("rules", "--preset", "turkish", "--players", "3", "--format", "json").stdout)
+    assert data["rules"]["play"] == "trump" and data["rules"]["ranks"][:2] == [1, 12] and len(data["hand_sizes"]) == 25
+    bad = invoke("rules", "--players", "7")
+    assert bad.exit_code == 1 and bad.stderr.startswith("Error: ")
+
+
+def test_bench_prints_the_workloads():
+    result = invoke("bench", "--deals", "2000", "--repeats", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4 and "random bids + random play, 4 x 10" in lines[1]
+
+
+def test_help_has_examples():
+    result = invoke("simulate", "--help")
+    assert result.exit_code == 0 and "Examples" in result.stdout and "--strategy" in result.stdout

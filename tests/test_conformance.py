@@ -1,0 +1,75 @@
+"""One test every preset and every shipped strategy runs: random deals, then the invariants of RULES.md."""
+
+import io
+import json
+
+import pytest
+import reference
+
+from simulator.cards import parse_card, parse_cards
+from simulator.engine import Seat, simulate
+from simulator.rules import PRESETS, Rules, make_rules
+from strategies.registry import BUILTIN, load
+
+
+def check_deal(rules: Rules, deal: dict) -> None:
+    players, cards = rules.players, deal["cards"]
+    hands = [parse_cards(" ".join(h), rules.ranks) for h in deal["hands"]]
+    trump_card = parse_card(deal["trump_card"], rules.ranks)
+    trump = trump_card >> 4
+    dealt = [c for h in hands for c in h]
+    assert all(len(h) == cards for h in hands) and len(set(dealt)) == len(dealt)
+    if cards * players == rules.deck_size:
+        assert trump_card in hands[deal["dealer"]]
+    else:
+        assert trump_card not in dealt
+    bids = deal["bids"]
+    assert all(0 <= b <= cards for b in bids)
+    if rules.hook_applies(cards):
+        assert sum(bids) != cards  # the dealer never lets every bid come true
+    held = [list(h) for h in hands]
+    won = [0] * players
+    leader = (deal["dealer"] + 1) % players
+    for trick in deal["tricks"]:
+        assert trick["leader"] == leader
+        played: list[int] = []
+        for j, name in enumerate(trick["cards"]):
+            seat = (leader + j) % players
+            card = parse_card(name, rules.ranks)
+            legal = reference.legal_cards(held[seat], played, trump, rules.play)
+            assert legal and card in legal
+            held[seat].remove(card)
+            played.append(card)
+        leader = (leader + reference.trick_winner(played, trump)) % players
+        assert trick["winner"] == leader
+        won[leader] += 1
+    assert deal["won"] == won and sum(won) == cards
+    assert deal["points"] == [reference.score(b, w, rules.scoring) for b, w in zip(bids, won, strict=True)]
+
+
+@pytest.mark.parametrize("strategy", sorted(BUILTIN))
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_conformance(preset, strategy):
+    players = 3 if preset == "polish" else 5
+    rules = make_rules(preset, players)
+    stream = io.StringIO()
+    seats = [Seat(*load(strategy))] * players
+    sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
+    for policy in ("random", "greedy"):
+        simulate(rules, seats, sizes, 25, seed=len(preset), policy=policy, trace_stream=stream)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    deals = [line for line in lines if "format" not in line]
+    assert len(deals) == 2 * 4 * 25
+    for deal in deals:
+        check_deal(rules, deal)
+
+
+def test_mixed_line_up_and_explicit_deck():
+    rules = make_rules("ludoteka", 7, deck="40", hook="always")
+    seats = [
+        Seat(*load(spec)) for spec in ("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
+    ]
+    stream = io.StringIO()
+    simulate(rules, seats, list(range(1, rules.full_deal + 1)), 20, seed=1, trace_stream=stream)
+    for line in stream.getvalue().splitlines()[1:]:
+        check_deal(rules, json.loads(line))
