@@ -69,6 +69,11 @@ def mean_and_error(count: np.ndarray, total: np.ndarray, total_sq: np.ndarray) -
     return mean, np.where(count > 1, error, np.nan)
 
 
+def per_hand(total: int, hands: int) -> float:
+    """A mean per hand; NaN when there is no hand (a position never reached in a tiny run)."""
+    return float(total / hands) if hands else float("nan")
+
+
 def summary(tally: Tally) -> pd.DataFrame:
     """One row per (strategy, hand size, bidding position), plus ``all`` margins; the tidy results table.
 
@@ -109,10 +114,10 @@ def summary(tally: Tally) -> pd.DataFrame:
                         "se_points": float(error),
                         "ci_low": float(mean - Z95 * error),
                         "ci_high": float(mean + Z95 * error),
-                        "exact_rate": fields[FIELD["exact"]] / hands,
-                        "mean_bid": fields[FIELD["bid"]] / hands,
-                        "mean_won": fields[FIELD["won"]] / hands,
-                        "mean_abs_error": fields[FIELD["abs_error"]] / hands,
+                        "exact_rate": per_hand(fields[FIELD["exact"]], hands),
+                        "mean_bid": per_hand(fields[FIELD["bid"]], hands),
+                        "mean_won": per_hand(fields[FIELD["won"]], hands),
+                        "mean_abs_error": per_hand(fields[FIELD["abs_error"]], hands),
                     }
                 )
     return pd.DataFrame(rows)

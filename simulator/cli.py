@@ -130,7 +130,7 @@ def simulate(
     cards: Annotated[
         str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")
     ] = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 200_000,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 250_000,
     strategy: Annotated[
         list[str] | None,
         typer.Option(
@@ -196,7 +196,7 @@ def simulate(
     else:
         typer.echo(run_heading(run))
         by_position = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
-        typer.echo(f"\nBy bidding position ({by_position}; 1 bids first and leads, {players} deals):")
+        typer.echo(f"\nBy bidding position ({by_position}; 1 bids first and leads, {players} is the dealer):")
         typer.echo(terminal_table(frame, "position"))
         if len(sizes) > 1:
             typer.echo("\nBy hand size (all positions):")

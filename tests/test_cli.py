@@ -122,3 +122,10 @@ def test_bench_prints_the_workloads():
 def test_help_has_examples():
     result = invoke("simulate", "--help")
     assert result.exit_code == 0 and "Examples" in result.stdout and "--strategy" in result.stdout
+
+
+def test_a_run_too_small_to_reach_every_position():
+    result = invoke("simulate", "-k", "1", "-n", "3", "--format", "csv")
+    assert result.exit_code == 0 and "Warning" not in result.output
+    frame = pd.read_csv(io.StringIO(result.stdout))
+    assert frame[frame.hands == 0].mean_points.isna().all()
