@@ -19,15 +19,16 @@ from simulator.rules import Rules
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 
 
-def golden_deals():
+def golden_deals() -> list:
+    deals = []
     for path in GOLDEN:
-        header, *deals = (json.loads(line) for line in path.read_text().splitlines())
-        for deal in deals:
-            yield pytest.param(header, deal, id=f"{path.stem}-{deal['deal']}")
+        header, *records = (json.loads(line) for line in path.read_text().splitlines())
+        deals += [pytest.param(header, deal, id=f"{path.stem}-{deal['deal']}") for deal in records]
+    return deals
 
 
 def test_there_are_golden_deals():
-    assert len(list(golden_deals())) >= 7
+    assert len(golden_deals()) >= 7
 
 
 @pytest.mark.parametrize(("header", "deal"), golden_deals())
