@@ -95,7 +95,8 @@ class ProgressBar:
     """Deals done, on stderr: only on a terminal, and only once a run has lasted a second."""
 
     def __init__(self, total: int) -> None:
-        self.total, self.done, self.start, self.bar = total, 0, time.monotonic(), None
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.bar: Any = None  # a rich Progress once shown
 
     def __call__(self, deals: int) -> None:
         """Count a finished chunk; start the bar once the run has lasted a second."""

@@ -174,7 +174,7 @@ def simulate(
             record = trace_stream is not None and number < traced
             won, points, plays, leaders = play_chunk(rules, seed, policy, chunk, record)
             tally.add(size_index, first, chunk.bids, won, points)
-            if record:
+            if record and trace_stream is not None:
                 keep = min(size, traced - number)
                 records = trace.deal_records(
                     rules, number, first, chunk.hands[:keep], chunk.trump_card[:keep], chunk.bids[:keep],

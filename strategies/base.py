@@ -96,7 +96,10 @@ class BidContext:
 class Strategy(Protocol):
     """A bidding strategy: a ``name`` and a vectorised ``bid``."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Short name (a class attribute is enough)."""
+        ...
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         """One bid per deal of ``ctx``: int64[m], each in 0..ctx.cards and never ``ctx.forbidden``."""
