@@ -57,15 +57,16 @@ def collect_bids(rules: Rules, seats: Sequence[Seat], seed: int, chunk: Chunk) -
     size = len(chunk.hands)
     deals = chunk.first_deal + np.arange(size, dtype=np.int64)
     rows = np.arange(size)
-    labels = [seat.label for seat in seats]
-    groups = {label: [s for s, other in enumerate(labels) if other == label] for label in labels}
-    group_of_seat = np.array([list(groups).index(label) for label in labels])
+    strategies: dict[str, Strategy] = {}  # one strategy object per label: seats sharing a label bid together
+    for each in seats:
+        strategies.setdefault(each.label, each.strategy)
+    group_of_seat = np.array([list(strategies).index(each.label) for each in seats])
     by_position = np.zeros((size, players), np.int64)
     for position in range(players):
         seat = (deals + 1 + position) % players
         forbidden = forbidden_bids(rules, cards, by_position[:, :position])
-        for g, label in enumerate(groups):
-            picked = slice(None) if len(groups) == 1 else np.flatnonzero(group_of_seat[seat] == g)
+        for g, (label, strategy) in enumerate(strategies.items()):
+            picked = slice(None) if len(strategies) == 1 else np.flatnonzero(group_of_seat[seat] == g)
             ctx = BidContext(
                 rules=rules,
                 cards=cards,
@@ -77,7 +78,7 @@ def collect_bids(rules: Rules, seats: Sequence[Seat], seed: int, chunk: Chunk) -
                 seed=seed,
                 deals=deals[picked],
             )
-            by_position[picked, position] = checked_bids(label, seats[groups[label][0]].strategy.bid(ctx), ctx)
+            by_position[picked, position] = checked_bids(label, strategy.bid(ctx), ctx)
         chunk.bids[rows, seat] = by_position[:, position]
 
 
