@@ -1,10 +1,14 @@
-"""Additive statistics of a run and the summary derived from them.
+"""Additive statistics of a run and the estimates derived from them.
 
-Accumulators are integer counts and sums (of points, squared points, bids, ...), so chunks merge
-exactly and in any order. Means come with a standard error and a 95% normal confidence interval.
+The unit of independence is the *board*: one deal with all its plays (one play in plain seating,
+one per rotation of the seating in duplicate). Per board and per (strategy, bidding position) the
+accumulators add the strategy's points T and hands H; means are ratios sum(T) / sum(H) and their
+standard errors come from the board-level residuals T - r H (the ratio estimator), so hands
+that share a board are never counted as independent. All accumulators are integers: chunks merge
+exactly, in any order. Intervals are normal 95% intervals: mean +- 1.96 standard errors.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -12,61 +16,140 @@ import pandas as pd
 from simulator import kernels
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
-FIELD = {name: i for i, name in enumerate(kernels.SEAT_FIELDS)}
+MOMENTS = ("T", "T2", "H", "H2", "TH")  # first axis of ``Tally.moments``
+FIELD = {name: i for i, name in enumerate(kernels.HAND_FIELDS)}
+RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
 
 
 @dataclass
 class Tally:
-    """Accumulators of a run: per (seat, bidding position, hand size) and per (strategy, hand size).
+    """Accumulators of a run, by strategy, bidding position and hand size.
 
-    seat_stats: int64[seat, position, size, SEAT_FIELDS]; group_stats: int64[strategy, size, 3]
-    (deals, sum and sum of squares of the strategy's total points per deal, over its seats).
+    moments: int64[MOMENTS, strategy, position + 1, size]: sums over boards of T, T^2, H, H^2 and T*H
+    (position index ``players`` = all positions). cross: int64[size, strategy, strategy]: sums over
+    boards of T_a * T_b (all positions), for paired differences. hand_fields: int64[strategy,
+    position, size, HAND_FIELDS]; errors: int64[strategy, size, won - bid + max size].
     """
 
-    labels: tuple[str, ...]  # strategy label of each seat
+    strategies: tuple[str, ...]  # labels, in line-up order
+    players: int
     sizes: tuple[int, ...]  # hand sizes of the run, in order
-    seat_stats: np.ndarray
-    group_stats: np.ndarray
+    boards: np.ndarray = field(repr=False)  # int64[size]
+    moments: np.ndarray = field(repr=False)
+    cross: np.ndarray = field(repr=False)
+    hand_fields: np.ndarray = field(repr=False)
+    errors: np.ndarray = field(repr=False)
 
     @classmethod
-    def empty(cls, labels: tuple[str, ...], sizes: tuple[int, ...]) -> "Tally":
-        """Zeroed accumulators for a line-up and the hand sizes of a run."""
-        players, groups = len(labels), len(dict.fromkeys(labels))
-        seats = np.zeros((players, players, len(sizes), len(kernels.SEAT_FIELDS)), np.int64)
-        return cls(tuple(labels), tuple(sizes), seats, np.zeros((groups, len(sizes), 3), np.int64))
-
-    @property
-    def strategies(self) -> list[str]:
-        """Distinct strategy labels, in seat order of first appearance."""
-        return list(dict.fromkeys(self.labels))
-
-    @property
-    def seat_group(self) -> np.ndarray:
-        """int64[seat]: index into ``strategies`` of each seat's strategy."""
-        return np.array([self.strategies.index(label) for label in self.labels], np.int64)
-
-    def add(self, size_index: int, first_deal: int, bids: np.ndarray, won: np.ndarray, points: np.ndarray) -> None:
-        """Count a batch of scored deals (int64[deal, seat] arrays) of hand size ``sizes[size_index]``."""
-        kernels.tally_batch(
-            first_deal, size_index, bids, won, points, self.seat_group, self.seat_stats, self.group_stats
+    def empty(cls, strategies: tuple[str, ...], players: int, sizes: tuple[int, ...]) -> "Tally":
+        """Zeroed accumulators."""
+        g, s, k = len(strategies), len(sizes), max(sizes)
+        return cls(
+            tuple(strategies),
+            players,
+            tuple(sizes),
+            boards=np.zeros(s, np.int64),
+            moments=np.zeros((len(MOMENTS), g, players + 1, s), np.int64),
+            cross=np.zeros((s, g, g), np.int64),
+            hand_fields=np.zeros((g, players, s, len(kernels.HAND_FIELDS)), np.int64),
+            errors=np.zeros((g, s, 2 * k + 1), np.int64),
         )
 
+    def board_arrays(self, boards: int) -> tuple[np.ndarray, np.ndarray]:
+        """Zeroed per-board points and hands, int64[board, strategy, position + 1], for ``tally_plays``."""
+        shape = (boards, len(self.strategies), self.players + 1)
+        return np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+
+    def add_play(
+        self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
+        points: np.ndarray, board_points: np.ndarray, board_hands: np.ndarray,
+    ) -> None:  # fmt: skip
+        """Count one play of a batch of deals (see ``kernels.tally_plays``) into per-board arrays."""
+        kernels.tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands,
+                            self.hand_fields, self.errors)  # fmt: skip
+
+    def add_boards(self, size_index: int, board_points: np.ndarray, board_hands: np.ndarray) -> None:
+        """Close a batch of boards: add their totals to the moments."""
+        kernels.close_boards(size_index, board_points, board_hands, self.moments, self.cross)
+        self.boards[size_index] += len(board_points)
+
     def merge(self, other: "Tally") -> "Tally":
-        """The tally of both runs' deals (same line-up and sizes)."""
-        if (self.labels, self.sizes) != (other.labels, other.sizes):
-            raise ValueError("only tallies of the same line-up and hand sizes merge")
-        return Tally(self.labels, self.sizes, self.seat_stats + other.seat_stats, self.group_stats + other.group_stats)
+        """The tally of both runs' boards (same strategies, players and sizes)."""
+        if (self.strategies, self.players, self.sizes) != (other.strategies, other.players, other.sizes):
+            raise ValueError("only tallies of the same strategies, players and hand sizes merge")
+        return Tally(
+            self.strategies, self.players, self.sizes, self.boards + other.boards, self.moments + other.moments,
+            self.cross + other.cross, self.hand_fields + other.hand_fields, self.errors + other.errors,
+        )  # fmt: skip
 
 
-def mean_and_error(count: np.ndarray, total: np.ndarray, total_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and standard error of the mean from count, sum and sum of squares (NaN error below 2 values)."""
-    count = np.asarray(count, np.float64)
-    total = np.asarray(total, np.float64)
+def ratio_and_error(boards, t, t2, h, h2, th) -> tuple[np.ndarray, np.ndarray]:
+    """Mean per hand ``sum T / sum H`` and its standard error from board sums (ratio estimator).
+
+    All arguments are arrays (or numbers) of sums over ``boards`` boards. The error is NaN with
+    fewer than 2 boards; the mean is NaN with no hand.
+    """
+    boards, t, t2, h, h2, th = (np.asarray(x, np.float64) for x in (boards, t, t2, h, h2, th))
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = total / count
-        variance = (np.asarray(total_sq, np.float64) - total * mean) / (count - 1)
-        error = np.sqrt(np.maximum(variance, 0.0) / count)
-    return mean, np.where(count > 1, error, np.nan)
+        ratio = t / h
+        residual = t2 - 2 * ratio * th + ratio * ratio * h2
+        error = np.sqrt(np.maximum(residual, 0.0) / (boards - 1) * boards) / h
+    return ratio, np.where(boards > 1, error, np.nan)
+
+
+def stratified(weights: np.ndarray, means: np.ndarray, errors: np.ndarray) -> tuple[float, float]:
+    """Combine per-size estimates into an all-sizes one: weighted mean, sqrt(sum of w^2 se^2).
+
+    Hand sizes are fixed by the run, not drawn, so the all-sizes error has no between-size part.
+    """
+    used = weights > 0
+    w = weights[used] / weights[used].sum() if used.any() else weights[used]
+    if not used.any():
+        return float("nan"), float("nan")
+    return float(np.sum(w * means[used])), float(np.sqrt(np.sum(w * w * errors[used] ** 2)))
+
+
+def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
+    """(label, size indexes) of each hand size, then ``all`` when there are several."""
+    choices = [(str(k), [i]) for i, k in enumerate(tally.sizes)]
+    if len(tally.sizes) > 1:
+        choices.append(("all", list(range(len(tally.sizes)))))
+    return choices
+
+
+def summary(tally: Tally) -> pd.DataFrame:
+    """The results table: one row per (strategy, hand size, bidding position), with ``all`` margins.
+
+    Columns: strategy; cards (hand size or "all"); position (1 = first bidder .. players = dealer,
+    or "all"); deals (boards); hands (hands bid by the strategy); mean_points, se_points, ci_low,
+    ci_high (95%); exact_rate; mean_bid; mean_won; mean_abs_error (mean |won - bid|).
+    """
+    players = tally.players
+    means, errors = ratio_and_error(tally.boards, *tally.moments)  # [strategy, position + 1, size]
+    hands = tally.moments[MOMENTS.index("H")]
+    rows = []
+    for g, label in enumerate(tally.strategies):
+        for cards, sizes in size_labels(tally):
+            for p in range(players + 1):
+                n_hands = int(hands[g, p, sizes].sum())
+                mean, error = stratified(hands[g, p, sizes].astype(float), means[g, p, sizes], errors[g, p, sizes])
+                positions = slice(None) if p == players else [p]
+                fields = tally.hand_fields[g, positions][:, sizes].sum(axis=(0, 1))
+                rows.append(
+                    {
+                        "strategy": label,
+                        "cards": cards,
+                        "position": "all" if p == players else str(p + 1),
+                        "deals": int(tally.boards[sizes].sum()),
+                        "hands": n_hands,
+                        "mean_points": mean,
+                        "se_points": error,
+                        "ci_low": mean - Z95 * error,
+                        "ci_high": mean + Z95 * error,
+                        **{name: per_hand(fields[FIELD[key]], n_hands) for name, key in RATES.items()},
+                    }
+                )
+    return pd.DataFrame(rows)
 
 
 def per_hand(total: int, hands: int) -> float:
@@ -74,50 +157,77 @@ def per_hand(total: int, hands: int) -> float:
     return float(total / hands) if hands else float("nan")
 
 
-def summary(tally: Tally) -> pd.DataFrame:
-    """One row per (strategy, hand size, bidding position), plus ``all`` margins; the tidy results table.
+def pair_differences(tally: Tally) -> pd.DataFrame:
+    """Paired differences of mean points per hand, for every pair of strategies and hand size.
 
-    Columns: strategy; cards (hand size or "all"); position (1 = first bidder .. players = dealer,
-    or "all"); deals; hands (hands bid by the strategy); mean_points, se_points, ci_low, ci_high
-    (95%); exact_rate; mean_bid; mean_won; mean_abs_error (mean |won - bid|).
+    Per board, d = T_a / c_a - T_b / c_b (c = the strategy's hands per board, fixed by the
+    seating); the mean of d and its standard error over boards give the paired interval.
+    Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high.
     """
-    players = len(tally.labels)
-    seat_group = tally.seat_group
-    size_choices = [(str(k), [i]) for i, k in enumerate(tally.sizes)]
-    if len(tally.sizes) > 1:
-        size_choices.append(("all", list(range(len(tally.sizes)))))
+    every = tally.players
+    m = tally.moments[:, :, every, :]  # [moment, strategy, size]
+    boards = tally.boards.astype(np.float64)
+    rows = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_board = m[MOMENTS.index("H")] / boards  # c per strategy and size
+        mean = m[MOMENTS.index("T")] / boards
+        for a in range(len(tally.strategies)):
+            for b in range(a + 1, len(tally.strategies)):
+                ca, cb = per_board[a], per_board[b]
+                var_a = (m[MOMENTS.index("T2"), a] - boards * mean[a] ** 2) / (boards - 1)
+                var_b = (m[MOMENTS.index("T2"), b] - boards * mean[b] ** 2) / (boards - 1)
+                cov = (tally.cross[:, a, b] - boards * mean[a] * mean[b]) / (boards - 1)
+                diff = mean[a] / ca - mean[b] / cb
+                var = var_a / ca**2 + var_b / cb**2 - 2 * cov / (ca * cb)
+                error = np.where(boards > 1, np.sqrt(np.maximum(var, 0.0) / boards), np.nan)
+                for cards, sizes in size_labels(tally):
+                    value, se = stratified(boards[sizes], diff[sizes], error[sizes])
+                    rows.append(
+                        {
+                            "strategy_a": tally.strategies[a],
+                            "strategy_b": tally.strategies[b],
+                            "cards": cards,
+                            "deals": int(boards[sizes].sum()),
+                            "mean_diff": value,
+                            "se_diff": se,
+                            "ci_low": value - Z95 * se,
+                            "ci_high": value + Z95 * se,
+                        }
+                    )
+    return pd.DataFrame(rows)
+
+
+def verdict(row: pd.Series) -> str:
+    """Plain words for one pair: who is ahead by how much, or that no difference was detected."""
+    a, b, diff, half = row.strategy_a, row.strategy_b, row.mean_diff, row.ci_high - row.mean_diff
+    if not np.isfinite(half):
+        return f"{a} vs {b}: too few deals to tell"
+    if row.ci_low > 0:
+        return f"{a} ahead of {b} by {diff:.2f} ± {half:.2f} points per hand"
+    if row.ci_high < 0:
+        return f"{b} ahead of {a} by {-diff:.2f} ± {half:.2f} points per hand"
+    return f"{a} vs {b}: no difference detected ({diff:+.2f} ± {half:.2f})"
+
+
+def error_distribution(tally: Tally) -> pd.DataFrame:
+    """How far bids miss: hands per value of won - bid, per strategy and hand size (with ``all``).
+
+    Columns: strategy, cards, won_minus_bid, hands, share (of the strategy's hands at that size).
+    """
+    offset = tally.errors.shape[2] // 2
     rows = []
     for g, label in enumerate(tally.strategies):
-        seats = seat_group == g
-        for cards, size_index in size_choices:
-            cells = tally.seat_stats[seats][:, :, size_index].sum(axis=(0, 2))  # [position, field]
-            per_deal = tally.group_stats[g, size_index].sum(axis=0)
-            for position in [*range(players), "all"]:
-                if position == "all":
-                    fields = cells.sum(axis=0)
-                    deals = per_deal[0]
-                    mean, error = mean_and_error(deals, per_deal[1], per_deal[2])
-                    mean, error = mean / seats.sum(), error / seats.sum()
-                else:
-                    fields = cells[position]
-                    deals = fields[FIELD["hands"]]
-                    mean, error = mean_and_error(deals, fields[FIELD["points"]], fields[FIELD["points_sq"]])
-                hands = fields[FIELD["hands"]]
+        for cards, sizes in size_labels(tally):
+            counts = tally.errors[g, sizes].sum(axis=0)
+            total = counts.sum()
+            for i in np.flatnonzero(counts):
                 rows.append(
                     {
                         "strategy": label,
                         "cards": cards,
-                        "position": position if position == "all" else str(position + 1),
-                        "deals": int(deals),
-                        "hands": int(hands),
-                        "mean_points": float(mean),
-                        "se_points": float(error),
-                        "ci_low": float(mean - Z95 * error),
-                        "ci_high": float(mean + Z95 * error),
-                        "exact_rate": per_hand(fields[FIELD["exact"]], hands),
-                        "mean_bid": per_hand(fields[FIELD["bid"]], hands),
-                        "mean_won": per_hand(fields[FIELD["won"]], hands),
-                        "mean_abs_error": per_hand(fields[FIELD["abs_error"]], hands),
+                        "won_minus_bid": int(i - offset),
+                        "hands": int(counts[i]),
+                        "share": counts[i] / total,
                     }
                 )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["strategy", "cards", "won_minus_bid", "hands", "share"])

@@ -1,44 +1,83 @@
-"""The results table as text for the terminal, CSV and JSON."""
+"""The results as aligned text for the terminal, and as JSON."""
 
 import json
 from typing import Any
 
 import pandas as pd
 
-from simulator.atomic import atomic_open
+from reports.stats import verdict
+
+
+def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
+    """Rows at the ``all`` margin of a column, or at its single value when there is no margin."""
+    values = set(frame[column])
+    return frame[frame[column] == ("all" if "all" in values else frame[column].iloc[0])]
+
+
+def _number(format_: str):
+    return lambda value: "" if pd.isna(value) else format_.format(value)
 
 
 def terminal_table(frame: pd.DataFrame, by: str) -> str:
-    """Aligned text of the summary rows along one axis.
-
-    ``by`` is "position" (rows per bidding position) or "cards" (rows per hand size); the other axis
-    is held at "all", or at its single value.
-    """
-    other = "cards" if by == "position" else "position"
-    held = frame[other].unique()
-    rows = frame[frame[other] == ("all" if "all" in held else held[0])]
+    """Summary rows along one axis: ``by`` is "position", "cards" or "strategy" (the others at their margin)."""
+    rows = frame
+    for other in {"position", "cards"} - {by}:
+        rows = headline(rows, other)
+    columns = {"strategy": rows["strategy"]}
+    if by != "strategy":
+        columns[by] = rows[by]
     shown = pd.DataFrame(
         {
-            "strategy": rows["strategy"],
-            by: rows[by],
+            **columns,
             "hands": rows["hands"].map("{:,}".format),
-            "points": rows["mean_points"].map("{:.2f}".format),
-            "±95%": (rows["ci_high"] - rows["mean_points"]).map("{:.2f}".format),
-            "exact": rows["exact_rate"].map("{:.1%}".format),
-            "bid": rows["mean_bid"].map("{:.2f}".format),
-            "won": rows["mean_won"].map("{:.2f}".format),
-            "|won-bid|": rows["mean_abs_error"].map("{:.2f}".format),
+            "points": rows["mean_points"].map(_number("{:.2f}")),
+            "±95%": (rows["ci_high"] - rows["mean_points"]).map(_number("{:.2f}")),
+            "exact": rows["exact_rate"].map(_number("{:.1%}")),
+            "bid": rows["mean_bid"].map(_number("{:.2f}")),
+            "won": rows["mean_won"].map(_number("{:.2f}")),
+            "|won-bid|": rows["mean_abs_error"].map(_number("{:.2f}")),
         }
     )
     return shown.to_string(index=False, justify="right")
 
 
-def write_csv(frame: pd.DataFrame, path: str) -> None:
-    """Write the summary as CSV, whole or not at all."""
-    with atomic_open(path) as stream:
-        frame.to_csv(stream, index=False, lineterminator="\n")
+def verdicts(pairs: pd.DataFrame) -> str:
+    """One plain sentence per pair of strategies (all hand sizes)."""
+    return "\n".join(verdict(row) for _, row in headline(pairs).iterrows())
 
 
-def to_json(frame: pd.DataFrame, run: dict[str, Any]) -> str:
-    """The run's description and summary rows as one JSON document."""
-    return json.dumps({"run": run, "results": json.loads(frame.to_json(orient="records"))}, indent=2)
+def pairs_by_size(pairs: pd.DataFrame) -> str:
+    """Paired differences (a - b, points per hand) as a hand size x pair grid of ``diff ± half-width``."""
+    cells = pairs.assign(
+        pair=pairs.strategy_a + " - " + pairs.strategy_b,
+        value=[f"{d:+.2f} ± {h - d:.2f}" for d, h in zip(pairs.mean_diff, pairs.ci_high, strict=True)],
+    )
+    grid = cells.pivot(index="cards", columns="pair", values="value")
+    order = list(dict.fromkeys(cells.cards))
+    return grid.loc[order, list(dict.fromkeys(cells.pair))].to_string()
+
+
+def game_table(games: pd.DataFrame) -> str:
+    """Win rate and final score per strategy, with intervals and score quantiles."""
+    shown = pd.DataFrame(
+        {
+            "strategy": games.strategy,
+            "games": games.games.map("{:,}".format),
+            "win": games.win_rate.map("{:.1%}".format),
+            "±95%": (games.win_ci_high - games.win_rate).map("{:.1%}".format),
+            "score": games.mean_score.map("{:.1f}".format),
+            "±95% ": (games.score_ci_high - games.mean_score).map("{:.1f}".format),
+            "p5": games.score_p05.map("{:.0f}".format),
+            "p25": games.score_p25.map("{:.0f}".format),
+            "median": games.score_median.map("{:.0f}".format),
+            "p75": games.score_p75.map("{:.0f}".format),
+            "p95": games.score_p95.map("{:.0f}".format),
+        }
+    )
+    return shown.to_string(index=False, justify="right")
+
+
+def to_json(run: dict[str, Any], tables: dict[str, pd.DataFrame]) -> str:
+    """The run's description and its tables as one JSON document."""
+    data = {name: json.loads(frame.to_json(orient="records")) for name, frame in tables.items()}
+    return json.dumps({"run": run, **data}, indent=2)

@@ -22,15 +22,22 @@ def check_writable(path: str | os.PathLike[str], what: str) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
-    """Open a text file for writing that replaces ``path`` only if the block ends without error."""
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; it replaces ``path`` only if the block ends without error."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(handle)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            yield stream
+        yield Path(temporary)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """Open a text file for writing that replaces ``path`` only if the block ends without error."""
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8", newline="\n") as stream:
+        yield stream

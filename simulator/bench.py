@@ -5,7 +5,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from simulator.engine import Seat, simulate
+from simulator.engine import Lineup, Seat, simulate
 from simulator.rules import make_rules
 from strategies.registry import load
 
@@ -35,9 +35,9 @@ WORKLOADS = (
 def measure(workload: Workload, deals: int, seed: int = 0) -> float:
     """Deals per second of one run of the workload (bidding, play and tally included)."""
     rules = make_rules(players=workload.players)
-    seats = [Seat(*load(workload.bids))] * workload.players
+    lineup = Lineup((Seat(*load(workload.bids)),) * workload.players)
     start = time.perf_counter()
-    simulate(rules, seats, [workload.cards], deals, seed=seed, policy=workload.play)
+    simulate(rules, lineup, [workload.cards], deals, seed=seed, policy=workload.play)
     return deals / (time.perf_counter() - start)
 
 

@@ -3,15 +3,15 @@
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from simulator import PochaError, __version__
 from simulator.atomic import atomic_open, check_writable
-from simulator.engine import DEFAULT_CHUNK, POLICIES, Seat
-from simulator.engine import simulate as run_simulation
+from simulator.engine import DEFAULT_CHUNK, POLICIES, Lineup, Seat
 from simulator.rules import PRESETS, Rules, make_rules, parse_scoring
 
 app = typer.Typer(
@@ -23,6 +23,7 @@ app = typer.Typer(
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
 FORMATS = ("table", "csv", "json")
+MAX_COMPARED = 8
 
 Preset = Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")]
 Players = Annotated[
@@ -38,7 +39,26 @@ Scoring = Annotated[
     str | None, typer.Option(help="Override the scoring: EXACT,PER_TRICK,MISS_PER_TRICK (default 10,5,-5).")
 ]
 Schedule = Annotated[str | None, typer.Option(help="Override the game schedule: full, short or full-only.")]
+Cards = Annotated[str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")]
+Play = Annotated[str, typer.Option(help="Card-play policy of every seat: random or greedy (bid-aware).")]
+Seed = Annotated[int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")]
+Out = Annotated[
+    str | None,
+    typer.Option(help="Write the results: a folder (tables as CSV, run.json, figures with --plot), or FILE.csv."),
+]
+Plot = Annotated[bool, typer.Option(help="With --out FOLDER, also draw the figures as PNG files.")]
 Format = Annotated[str, typer.Option("--format", help="What to print on stdout: table, csv or json.")]
+ChunkSize = Annotated[int, typer.Option(help="Deals per batch (memory vs overhead; results do not change).")]
+Strategies = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--strategy", "-s", help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or per seat."
+    ),
+]
+
+
+class Interrupted(Exception):  # noqa: N818 - a signal to unwind, not an error
+    """Ctrl-C stopped a run: its partial results are shown and no file is written."""
 
 
 @contextlib.contextmanager
@@ -52,14 +72,9 @@ def user_errors() -> Iterator[None]:
 
 
 def build_rules(
-    preset: str,
-    players: int,
-    deck: str | None,
-    play_rule: str | None,
-    hook: str | None,
-    scoring: str | None,
+    preset: str, players: int, deck: str | None, play_rule: str | None, hook: str | None, scoring: str | None,
     schedule: str | None,
-) -> Rules:
+) -> Rules:  # fmt: skip
     """The rule set the options describe."""
     points = parse_scoring(scoring) if scoring is not None else None
     return make_rules(preset, players, deck, play=play_rule, hook=hook, scoring=points, schedule=schedule)
@@ -75,14 +90,15 @@ def parse_sizes(cards: str, rules: Rules) -> list[int]:
     return [int(cards)]
 
 
-def build_seats(specs: list[str], players: int) -> list[Seat]:
-    """One strategy per seat from ``--strategy`` given once (every seat) or once per seat."""
+def seat_lineup(specs: list[str] | None, players: int) -> Lineup:
+    """One strategy per seat from ``--strategy`` given once (every seat) or once per seat; else the default line-up."""
     from strategies.registry import load
 
+    specs = specs or [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
     if len(specs) not in (1, players):
         raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
     loaded = {spec: Seat(*load(spec)) for spec in specs}
-    return [loaded[spec] for spec in (specs * players)[:players]]
+    return Lineup(tuple(loaded[spec] for spec in (specs * players)[:players]))
 
 
 def check_choice(value: str, accepted: tuple[str, ...] | list[str], what: str) -> None:
@@ -91,22 +107,39 @@ def check_choice(value: str, accepted: tuple[str, ...] | list[str], what: str) -
         raise PochaError(f"{what}: unknown '{value}'; accepted: {', '.join(accepted)}")
 
 
-class ProgressBar:
-    """Deals done, on stderr: only on a terminal, and only once a run has lasted a second."""
+def check_common(play: str, output_format: str, out: str | None, plot: bool) -> None:
+    """Options every run command shares: refuse bad ones before any work."""
+    check_choice(play, list(POLICIES), "play")
+    check_choice(output_format, FORMATS, "format")
+    if out is None:
+        if plot:
+            raise PochaError("plot: figures are written into the --out folder; give --out FOLDER")
+    elif out.endswith(".csv"):
+        if plot:
+            raise PochaError("plot: figures need --out FOLDER, not a .csv file")
+        check_writable(out, "out")
+    else:
+        from reports.runs import prepare_folder
 
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.start = total, 0, time.monotonic()
+        prepare_folder(out)
+
+
+class ProgressBar:
+    """Work done, on stderr: only on a terminal, and only once a run has lasted a second."""
+
+    def __init__(self, total: int, unit: str = "deals") -> None:
+        self.total, self.unit, self.done, self.start = total, unit, 0, time.monotonic()
         self.bar: Any = None  # a rich Progress once shown
 
-    def __call__(self, deals: int) -> None:
+    def __call__(self, amount: int) -> None:
         """Count a finished chunk; start the bar once the run has lasted a second."""
-        self.done += deals
+        self.done += amount
         if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
             from rich.console import Console
             from rich.progress import Progress
 
             self.bar = Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True)
-            self.task = self.bar.add_task("deals", total=self.total)
+            self.task = self.bar.add_task(self.unit, total=self.total)
             self.bar.start()
         if self.bar is not None:
             self.bar.update(self.task, completed=self.done)
@@ -117,120 +150,308 @@ class ProgressBar:
             self.bar.stop()
 
 
+def describe_run(command: str, preset: str, rules: Rules, lineup: Lineup, play: str, seed: int,
+                 **amounts: Any) -> dict[str, Any]:  # fmt: skip
+    """Everything that fixes a run's results, as plain data (``run.json``)."""
+    return {
+        "command": command,
+        "version": __version__,
+        "preset": preset,
+        "rules": rules.to_dict(),
+        "strategies": [seat.label for seat in lineup.seats],
+        "play": play,
+        "seed": seed,
+        **amounts,
+    }
+
+
+def run_heading(run: dict[str, Any]) -> str:
+    """Two lines saying what was played."""
+    rules = run["rules"]
+    if "games" in run:
+        amount = f"{run['games']:,} games ({run['schedule']} schedule)" + (", seating rotated" if run["rotate"] else "")
+    else:
+        sizes = run["cards"]
+        size_text = f"hand sizes {sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else f"{sizes[0]} cards"
+        duplicate = f", each played {rules['players']} times, seating rotated" if run.get("duplicate") else ""
+        amount = f"{run['deals_per_size']:,} deals per hand size{duplicate}, {size_text}"
+    seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run["strategies"]))
+    return (
+        f"{rules['players']} players, {run['preset']} rules ({4 * len(rules['ranks'])} cards, play {rules['play']}, "
+        f"hook {rules['hook']}), {run['play']} play, {amount}, seed {run['seed']}\nseats {seats}"
+    )
+
+
+def finish(run: dict[str, Any], tables: dict[str, Any], main: str, out: str | None, plot: bool, output_format: str,
+           show: Callable[[], None], complete: bool) -> None:  # fmt: skip
+    """Print the results; write them unless the run was interrupted."""
+    from reports.tables import to_json
+
+    if output_format == "csv":
+        typer.echo(tables[main].to_csv(index=False, lineterminator="\n"), nl=False)
+    elif output_format == "json":
+        typer.echo(to_json(run, tables))
+    else:
+        typer.echo(run_heading(run))
+        show()
+    if not complete:
+        typer.echo("Interrupted: the results above cover the finished deals only; no file was written.", err=True)
+        raise typer.Exit(130)
+    if out is None:
+        return
+    from reports.runs import save_run, write_table
+
+    if out.endswith(".csv"):
+        write_table(tables[main], out)
+        return
+    folder = Path(out)
+    save_run(folder, run, tables)
+    if plot:
+        from reports.plots import save_figures
+
+        for path in save_figures(folder, run, tables):
+            typer.echo(f"wrote {path}", err=True)
+
+
+def show_tables(frame: Any, sizes: list[int], players: int) -> None:
+    """The per-position table, and the per-size table when there are several sizes."""
+    from reports.tables import terminal_table
+
+    by_position = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
+    typer.echo(f"\nBy bidding position ({by_position}; 1 bids first and leads, {players} is the dealer):")
+    typer.echo(terminal_table(frame, "position"))
+    if len(sizes) > 1:
+        typer.echo("\nBy hand size (all positions):")
+        typer.echo(terminal_table(frame, "cards"))
+    typer.echo("\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval.")
+
+
 @app.command(
     epilog=(
         "Examples:\n\n"
         "  pocha simulate\n\n"
         "  pocha simulate -p 5 --cards 8 -s expected -s aces-trumps -s random -s zero -s fair-share\n\n"
         "  pocha simulate -s expected:bias=0.3 --deals 1000000 --out results.csv\n\n"
+        "  pocha simulate --out run1 --plot\n\n"
         "  pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100"
     )
 )
 def simulate(
     players: Players = 4,
-    cards: Annotated[
-        str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")
-    ] = "all",
+    cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 250_000,
-    strategy: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--strategy",
-            "-s",
-            help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or once per seat.",
-        ),
-    ] = None,
-    play: Annotated[str, typer.Option(help="Card-play policy of every seat: random or greedy (bid-aware).")] = "greedy",
+    strategy: Strategies = None,
+    play: Play = "greedy",
     preset: Preset = "ludoteka",
     deck: Deck = None,
     play_rule: PlayRule = None,
     hook: Hook = None,
     scoring: Scoring = None,
     schedule: Schedule = None,
-    seed: Annotated[
-        int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")
-    ] = 0,
-    out: Annotated[str | None, typer.Option(help="Also write the full results table to this CSV file.")] = None,
+    seed: Seed = 0,
+    out: Out = None,
+    plot: Plot = False,
     trace: Annotated[
         str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")
     ] = None,
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
     output_format: Format = "table",
-    chunk_size: Annotated[
-        int, typer.Option(help="Deals per batch (memory vs overhead; results do not change).")
-    ] = DEFAULT_CHUNK,
+    chunk_size: ChunkSize = DEFAULT_CHUNK,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
+    from reports.stats import error_distribution, summary
+    from simulator.engine import simulate as run_simulation
+
     with user_errors():
         rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
         sizes = parse_sizes(cards, rules)
-        check_choice(play, list(POLICIES), "play")
-        check_choice(output_format, FORMATS, "format")
+        check_common(play, output_format, out, plot)
         if deals < 1:
             raise PochaError(f"deals: must be at least 1, not {deals}")
         if trace_deals is not None and trace_deals < 0:
             raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
-        specs = strategy or [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
-        seats = build_seats(specs, players)
-        for path, what in ((out, "out"), (trace, "trace")):
-            if path is not None:
-                check_writable(path, what)
+        lineup = seat_lineup(strategy, players)
+        if trace is not None:
+            check_writable(trace, "trace")
         progress = ProgressBar(deals * len(sizes))
-        with atomic_open(trace) if trace else contextlib.nullcontext() as stream:
-            try:
-                tally = run_simulation(
-                    rules, seats, sizes, deals, seed, play, chunk_size, stream, trace_deals, progress
-                )
-            finally:
-                progress.close()
-    from reports.stats import summary
-    from reports.tables import terminal_table, to_json, write_csv
+        try:
+            with atomic_open(trace) if trace else contextlib.nullcontext() as stream:
+                result = run_simulation(
+                    rules, lineup, sizes, deals, seed, play, chunk_size=chunk_size, trace_stream=stream,
+                    trace_deals=trace_deals, progress=progress,
+                )  # fmt: skip
+                if not result.complete:
+                    raise Interrupted
+        except Interrupted:
+            pass
+        finally:
+            progress.close()
+    frame = summary(result.tally)
+    run = describe_run("simulate", preset, rules, lineup, play, seed, cards=sizes, deals_per_size=deals)
+    tables = {"results": frame, "errors": error_distribution(result.tally)}
+    finish(
+        run, tables, "results", out, plot, output_format, lambda: show_tables(frame, sizes, players), result.complete
+    )
 
-    frame = summary(tally)
-    if out is not None:
-        write_csv(frame, out)
-    run = describe_run(preset, rules, seats, play, sizes, deals, seed)
-    if output_format == "csv":
-        typer.echo(frame.to_csv(index=False, lineterminator="\n"), nl=False)
-    elif output_format == "json":
-        typer.echo(to_json(frame, run))
-    else:
-        typer.echo(run_heading(run))
-        by_position = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
-        typer.echo(f"\nBy bidding position ({by_position}; 1 bids first and leads, {players} is the dealer):")
-        typer.echo(terminal_table(frame, "position"))
+
+@app.command(
+    epilog=(
+        "Examples:\n\n"
+        "  pocha compare expected aces-trumps fair-share random\n\n"
+        "  pocha compare expected expected:bias=0.5 --cards 8 --deals 200000\n\n"
+        "  pocha compare expected aces-trumps --no-duplicate --out cmp --plot"
+    )
+)
+def compare(
+    specs: Annotated[list[str], typer.Argument(help="2 to 8 strategy specs to compare.", show_default=False)],
+    players: Players = 4,
+    cards: Cards = "all",
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size (boards, in duplicate).")] = 100_000,
+    duplicate: Annotated[
+        bool, typer.Option(help="Replay every deal once per rotation of the seating (--no-duplicate: plain seating).")
+    ] = True,
+    play: Play = "greedy",
+    preset: Preset = "ludoteka",
+    deck: Deck = None,
+    play_rule: PlayRule = None,
+    hook: Hook = None,
+    scoring: Scoring = None,
+    schedule: Schedule = None,
+    seed: Seed = 0,
+    out: Out = None,
+    plot: Plot = False,
+    output_format: Format = "table",
+    chunk_size: ChunkSize = DEFAULT_CHUNK,
+) -> None:
+    """Compare bidding strategies on the same deals, with paired confidence intervals.
+
+    Seats take the strategies in turn; in duplicate (the default) every deal is replayed once per
+    rotation of the seating, so each strategy bids every seat's cards of every deal.
+    """
+    from reports.stats import error_distribution, pair_differences, summary
+    from reports.tables import pairs_by_size, terminal_table, verdicts
+    from simulator.engine import simulate as run_simulation
+
+    with user_errors():
+        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
+        sizes = parse_sizes(cards, rules)
+        check_common(play, output_format, out, plot)
+        if not 2 <= len(specs) <= MAX_COMPARED:
+            raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {len(specs)}")
+        if len(specs) > players:
+            raise PochaError(
+                f"compare: {len(specs)} strategies but {players} seats; a rotation seats at most {players} "
+                "(use more --players or fewer strategies)"
+            )
+        if deals < 1:
+            raise PochaError(f"deals: must be at least 1, not {deals}")
+        lineup = seat_lineup([specs[s % len(specs)] for s in range(players)], players)
+        if len(lineup.labels) != len(specs):
+            raise PochaError(f"compare: the same strategy is given twice among {', '.join(specs)}")
+        progress = ProgressBar(deals * len(sizes))
+        try:
+            result = run_simulation(
+                rules, lineup, sizes, deals, seed, play, duplicate=duplicate, chunk_size=chunk_size, progress=progress
+            )
+        finally:
+            progress.close()
+    frame, pairs = summary(result.tally), pair_differences(result.tally)
+    run = describe_run(
+        "compare", preset, rules, lineup, play, seed, cards=sizes, deals_per_size=deals, duplicate=duplicate
+    )
+    tables = {"results": frame, "pairs": pairs, "errors": error_distribution(result.tally)}
+
+    def show() -> None:
+        typer.echo(f"\nPer strategy ({'all hand sizes' if len(sizes) > 1 else f'{sizes[0]} cards'}):")
+        typer.echo(terminal_table(frame, "strategy"))
+        typer.echo("\nPairwise, paired by deal (difference in mean points per hand, 95% CI):")
+        typer.echo(verdicts(pairs))
+        show_tables(frame, sizes, players)
         if len(sizes) > 1:
-            typer.echo("\nBy hand size (all positions):")
-            typer.echo(terminal_table(frame, "cards"))
-        typer.echo("\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval.")
+            typer.echo("\nPairwise by hand size (a - b, points per hand):")
+            typer.echo(pairs_by_size(pairs))
+
+    finish(run, tables, "results", out, plot, output_format, show, result.complete)
 
 
-def describe_run(
-    preset: str, rules: Rules, seats: list[Seat], play: str, sizes: list[int], deals: int, seed: int
-) -> dict[str, Any]:
-    """Everything that fixes a run's results, as plain data."""
-    return {
-        "version": __version__,
-        "preset": preset,
-        "rules": rules.to_dict(),
-        "strategies": [seat.label for seat in seats],
-        "play": play,
-        "cards": sizes,
-        "deals_per_size": deals,
-        "seed": seed,
+@app.command(
+    epilog=(
+        "Examples:\n\n"
+        "  pocha game\n\n"
+        "  pocha game -s expected -s aces-trumps -s fair-share -s zero --games 50000\n\n"
+        "  pocha game -p 5 --schedule short --out games --plot"
+    )
+)
+def game(
+    strategy: Strategies = None,
+    players: Players = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help="Whole games to play.")] = 20_000,
+    rotate: Annotated[bool, typer.Option(help="Move the seating one seat on every game (no seat advantage).")] = True,
+    play: Play = "greedy",
+    preset: Preset = "ludoteka",
+    deck: Deck = None,
+    play_rule: PlayRule = None,
+    hook: Hook = None,
+    scoring: Scoring = None,
+    schedule: Schedule = None,
+    seed: Seed = 0,
+    out: Out = None,
+    plot: Plot = False,
+    output_format: Format = "table",
+    chunk_size: ChunkSize = DEFAULT_CHUNK,
+) -> None:
+    """Play whole games by the rules' schedule and report each strategy's chance of winning."""
+    from reports.game_stats import game_summary
+    from reports.stats import error_distribution, summary
+    from reports.tables import game_table
+    from simulator.games import play_games
+
+    with user_errors():
+        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
+        check_common(play, output_format, out, plot)
+        lineup = seat_lineup(strategy, players)
+        progress = ProgressBar(games, "games")
+        try:
+            result = play_games(rules, lineup, games, seed, play, rotate, chunk_size, progress)
+        finally:
+            progress.close()
+    played = result.games
+    run = describe_run(
+        "game", preset, rules, lineup, play, seed, games=games, rotate=rotate, schedule=rules.schedule,
+        hand_sizes=rules.hand_sizes(), tie_break_games=played.tie_break_games, tie_break_hands=played.tie_break_hands,
+    )  # fmt: skip
+    tables = {
+        "games": game_summary(played),
+        "results": summary(result.hands),
+        "errors": error_distribution(result.hands),
     }
 
+    def show() -> None:
+        typer.echo(f"\nWhole games ({len(rules.hand_sizes())} hands each; win: share of games won per seat held):")
+        typer.echo(game_table(tables["games"]))
+        share = played.tie_break_games / max(played.games, 1)
+        typer.echo(
+            f"\nTie-breaks: {played.tie_break_games:,} games ({share:.1%}) needed extra one-card hands "
+            f"({played.tie_break_hands:,} hands in all)"
+            + (f"; {played.unresolved} still tied after the limit, won by nobody." if played.unresolved else ".")
+        )
 
-def run_heading(run: dict[str, Any]) -> str:
-    """Two lines saying what was simulated."""
-    rules, sizes = run["rules"], run["cards"]
-    size_text = f"hand sizes {sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else f"{sizes[0]} cards"
-    seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run["strategies"]))
-    return (
-        f"{rules['players']} players, {run['preset']} rules ({4 * len(rules['ranks'])} cards, play {rules['play']}, "
-        f"hook {rules['hook']}), {run['play']} play, {run['deals_per_size']:,} deals per hand size, "
-        f"{size_text}, seed {run['seed']}\nseats {seats}"
-    )
+    finish(run, tables, "games", out, plot, output_format, show, result.complete)
+
+
+@app.command(epilog="Example:\n\n  pocha compare expected aces-trumps --out cmp\n\n  pocha report cmp")
+def report(
+    folder: Annotated[str, typer.Argument(help="A folder written by --out FOLDER.", show_default=False)],
+) -> None:
+    """Redraw a finished run's figures and write one self-contained report.html, without simulating."""
+    from reports.html import write_report
+    from reports.plots import save_figures
+    from reports.runs import load_run
+
+    with user_errors():
+        run, tables = load_run(folder)
+    figures = save_figures(Path(folder), run, tables)
+    typer.echo(f"wrote {write_report(Path(folder), run, tables, figures)} ({len(figures)} figures)")
 
 
 @app.command(

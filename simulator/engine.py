@@ -1,7 +1,8 @@
 """A run: deal chunks, collect bids position by position from the strategies, play, tally.
 
-Deal ``i`` of hand size ``k`` depends only on ``(seed, k, i)``; its dealer is seat ``i % players``
-and seats keep their strategies, so every strategy bids from every position in turn.
+Deal number ``i`` of hand size ``k`` depends only on ``(seed, k, i)``; its dealer is seat
+``i % players``. A ``Lineup`` seats the strategies; in duplicate every deal is played once per
+rotation of the seating, so every strategy bids every seat's cards.
 """
 
 from collections.abc import Callable, Sequence
@@ -32,41 +33,67 @@ class Seat:
     strategy: Strategy
 
 
+@dataclass(frozen=True)
+class Lineup:
+    """The strategies at the table, seat by seat; seats sharing a label are one strategy."""
+
+    seats: tuple[Seat, ...]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Distinct strategy labels, in seat order of first appearance (the tally's strategies)."""
+        return tuple(dict.fromkeys(seat.label for seat in self.seats))
+
+    @property
+    def strategies(self) -> list[Strategy]:
+        """One strategy object per label."""
+        first: dict[str, Strategy] = {}
+        for seat in self.seats:
+            first.setdefault(seat.label, seat.strategy)
+        return list(first.values())
+
+    def seating(self, rotation: int = 0) -> np.ndarray:
+        """int64[seat]: the strategy index at each seat, the line-up moved ``rotation`` seats on."""
+        index = [self.labels.index(seat.label) for seat in self.seats]
+        return np.roll(np.array(index, np.int64), rotation)
+
+
 @dataclass
 class Chunk:
-    """One chunk of deals of one hand size; arrays are indexed [deal, seat]."""
+    """A batch of deals of one hand size; arrays are indexed [deal, seat]."""
 
     cards: int
-    first_deal: int  # number of the first deal within its hand size
+    deals: np.ndarray  # int64[deal]: deal numbers (randomness and dealer)
     hands: np.ndarray  # uint64[deal, seat] as dealt
     trump_card: np.ndarray  # int64[deal]
     bids: np.ndarray  # int64[deal, seat]
 
 
-def deal_chunk(rules: Rules, seed: int, cards: int, first_deal: int, size: int) -> Chunk:
-    """Shuffle and deal ``size`` deals, bids not made yet."""
+def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
+    """Shuffle and deal the numbered deals, bids not made yet."""
+    size = len(deals)
     hands = np.empty((size, rules.players), np.uint64)
     trump_card = np.empty(size, np.int64)
-    kernels.deal_batch(seed, cards, first_deal, rules.deck(), hands, trump_card)
-    return Chunk(cards, first_deal, hands, trump_card, np.zeros((size, rules.players), np.int64))
+    kernels.deal_batch(seed, cards, deals, rules.deck(), hands, trump_card)
+    return Chunk(cards, deals, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 
-def collect_bids(rules: Rules, seats: Sequence[Seat], seed: int, chunk: Chunk) -> None:
-    """Ask each position's strategies for their bids, in bidding order, and check them into ``chunk.bids``."""
+def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seating: np.ndarray, seed: int,
+                 chunk: Chunk) -> None:  # fmt: skip
+    """Ask each position's strategies for their bids, in bidding order, and check them into ``chunk.bids``.
+
+    strategies: (label, strategy) by index; seating: int64[deal, seat], the strategy index at each seat.
+    """
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
-    deals = chunk.first_deal + np.arange(size, dtype=np.int64)
     rows = np.arange(size)
-    strategies: dict[str, Strategy] = {}  # one strategy object per label: seats sharing a label bid together
-    for each in seats:
-        strategies.setdefault(each.label, each.strategy)
-    group_of_seat = np.array([list(strategies).index(each.label) for each in seats])
     by_position = np.zeros((size, players), np.int64)
     for position in range(players):
-        seat = (deals + 1 + position) % players
+        seat = (chunk.deals + 1 + position) % players
+        acting = seating[rows, seat] if len(strategies) > 1 else None
         forbidden = forbidden_bids(rules, cards, by_position[:, :position])
-        for g, (label, strategy) in enumerate(strategies.items()):
-            picked = slice(None) if len(strategies) == 1 else np.flatnonzero(group_of_seat[seat] == g)
+        for g, (label, strategy) in enumerate(strategies):
+            picked = slice(None) if acting is None else np.flatnonzero(acting == g)
             ctx = BidContext(
                 rules=rules,
                 cards=cards,
@@ -76,9 +103,10 @@ def collect_bids(rules: Rules, seats: Sequence[Seat], seed: int, chunk: Chunk) -
                 earlier_bids=by_position[picked, :position],
                 forbidden=forbidden[picked],
                 seed=seed,
-                deals=deals[picked],
+                deals=chunk.deals[picked],
             )
-            by_position[picked, position] = checked_bids(label, strategy.bid(ctx), ctx)
+            if ctx.size:
+                by_position[picked, position] = checked_bids(label, strategy.bid(ctx), ctx)
         chunk.bids[rows, seat] = by_position[:, position]
 
 
@@ -128,60 +156,86 @@ def play_chunk(
     leaders = np.empty((recorded, chunk.cards + 1), np.int64)
     scoring = np.array([rules.scoring.exact, rules.scoring.per_trick, rules.scoring.miss_per_trick], np.int64)
     kernels.play_batch(
-        seed, chunk.cards, chunk.first_deal, chunk.hands, chunk.trump_card, chunk.bids,
+        seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, chunk.bids,
         PLAY_CODES[rules.play], POLICIES[policy], scoring, won, points, plays, leaders,
     )  # fmt: skip
     return won, points, plays, leaders
 
 
-def simulate(
-    rules: Rules,
-    seats: Sequence[Seat],
-    sizes: Sequence[int],
-    deals: int,
-    seed: int = 0,
-    policy: str = "greedy",
-    chunk_size: int = DEFAULT_CHUNK,
-    trace_stream: IO[str] | None = None,
-    trace_deals: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Tally:
-    """Play ``deals`` deals of each hand size in ``sizes`` and return the tally.
-
-    trace_stream: where to write ``pocha-trace/1`` lines (header included), for the first
-    ``trace_deals`` deals of the run (all when None). progress: called with each chunk's deal count.
-    """
-    if len(seats) != rules.players:
-        raise PochaError(f"strategy: {len(seats)} strategies for {rules.players} seats; give one, or one per seat")
-    if deals < 1:
-        raise PochaError(f"deals: must be at least 1, not {deals}")
+def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], policy: str, chunk_size: int) -> None:
+    """Refuse a run the rules or the engine cannot do, before any work."""
+    if len(lineup.seats) != rules.players:
+        raise PochaError(f"strategy: {len(lineup.seats)} strategies for {rules.players} seats")
     if chunk_size < 1:
         raise PochaError(f"chunk size: must be at least 1, not {chunk_size}")
     if policy not in POLICIES:
         raise PochaError(f"play: unknown policy '{policy}'; accepted: {', '.join(POLICIES)}")
     for cards in sizes:
         rules.check_cards(cards)
-    labels = tuple(seat.label for seat in seats)
-    tally = Tally.empty(labels, tuple(sizes))
+
+
+@dataclass
+class Result:
+    """A run's tally, and whether it ran to the end (False after Ctrl-C: the tally holds the finished boards)."""
+
+    tally: Tally
+    complete: bool = True
+
+
+def simulate(
+    rules: Rules,
+    lineup: Lineup,
+    sizes: Sequence[int],
+    deals: int,
+    seed: int = 0,
+    policy: str = "greedy",
+    duplicate: bool = False,
+    chunk_size: int = DEFAULT_CHUNK,
+    trace_stream: IO[str] | None = None,
+    trace_deals: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Result:
+    """Play ``deals`` deals (boards) of each hand size in ``sizes`` and tally them.
+
+    duplicate: play every deal once per rotation of the seating. trace_stream: where to write
+    ``pocha-trace/1`` lines (header included) for the first ``trace_deals`` deals of the run (all
+    when None; plain seating only). progress: called with each chunk's deal count. Ctrl-C stops
+    the run after the boards finished so far.
+    """
+    check_run(rules, lineup, sizes, policy, chunk_size)
+    if deals < 1:
+        raise PochaError(f"deals: must be at least 1, not {deals}")
+    if duplicate and trace_stream is not None:
+        raise PochaError("trace: deals are traced in plain seating only")
+    tally = Tally.empty(lineup.labels, rules.players, tuple(sizes))
+    strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
+    rotations = [lineup.seating(r) for r in range(rules.players if duplicate else 1)]
     traced = deals * len(sizes) if trace_deals is None else trace_deals
     if trace_stream is not None:
-        trace.write_lines(trace_stream, [trace.header(rules, labels, seed, policy)])
-    for size_index, cards in enumerate(sizes):
-        for first in range(0, deals, chunk_size):
-            size = min(chunk_size, deals - first)
-            number = size_index * deals + first  # run-wide number of the chunk's first deal
-            chunk = deal_chunk(rules, seed, cards, first, size)
-            collect_bids(rules, seats, seed, chunk)
-            record = trace_stream is not None and number < traced
-            won, points, plays, leaders = play_chunk(rules, seed, policy, chunk, record)
-            tally.add(size_index, first, chunk.bids, won, points)
-            if record and trace_stream is not None:
-                keep = min(size, traced - number)
-                records = trace.deal_records(
-                    rules, number, first, chunk.hands[:keep], chunk.trump_card[:keep], chunk.bids[:keep],
-                    plays[:keep], leaders[:keep], won[:keep], points[:keep],
-                )  # fmt: skip
-                trace.write_lines(trace_stream, records)
-            if progress is not None:
-                progress(size)
-    return tally
+        trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
+    try:
+        for size_index, cards in enumerate(sizes):
+            for first in range(0, deals, chunk_size):
+                numbers = np.arange(first, min(first + chunk_size, deals), dtype=np.int64)
+                chunk = deal_chunk(rules, seed, cards, numbers)
+                part = Tally.empty(tally.strategies, tally.players, tally.sizes)  # merged whole, or not at all
+                board_points, board_hands = part.board_arrays(len(numbers))
+                for seats in rotations:
+                    seating = np.broadcast_to(seats, chunk.hands.shape)
+                    collect_bids(rules, strategies, seating, seed, chunk)
+                    number = size_index * deals + first  # run-wide number of the chunk's first deal
+                    record = trace_stream is not None and number < traced
+                    won, points, plays, leaders = play_chunk(rules, seed, policy, chunk, record)
+                    part.add_play(size_index, numbers, seating, chunk.bids, won, points, board_points, board_hands)
+                    if record and trace_stream is not None:
+                        keep = min(len(numbers), traced - number)
+                        trace.write_lines(
+                            trace_stream, trace.deal_records(rules, number, chunk, plays, leaders, won, points, keep)
+                        )
+                part.add_boards(size_index, board_points, board_hands)
+                tally = tally.merge(part)
+                if progress is not None:
+                    progress(len(numbers))
+    except KeyboardInterrupt:
+        return Result(tally, complete=False)
+    return Result(tally)

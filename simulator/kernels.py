@@ -126,10 +126,10 @@ def above(strength):
 
 
 @jit
-def deal_batch(seed, cards, first_deal, deck, hands, trump_card):
-    """Shuffle and deal ``hands.shape[0]`` deals of ``cards`` cards to ``hands.shape[1]`` players.
+def deal_batch(seed, cards, deals, deck, hands, trump_card):
+    """Shuffle and deal the deals numbered ``deals`` (int64[row]), ``cards`` cards to each of the players.
 
-    deck: int64[deck_size] card ids. Deal ``i`` (``first_deal + row``) has dealer ``i % players``;
+    deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``;
     cards go one at a time from the mano round to the dealer. Outputs: ``hands`` uint64[deals, seat]
     bitmasks; ``trump_card`` int64[deals]: the next card turned up, or the dealer's last card when
     the deal takes the whole deck.
@@ -140,7 +140,7 @@ def deal_batch(seed, cards, first_deal, deck, hands, trump_card):
     draws = dealt + 1 if dealt < size else dealt
     order = deck.copy()
     for d in range(hands.shape[0]):
-        deal = first_deal + d
+        deal = deals[d]
         state = stream_state(seed, cards, deal, STREAM_DEAL)
         order[:] = deck
         for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
@@ -327,12 +327,11 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
 
 
 @jit
-def play_batch(
-    seed, cards, first_deal, hands, trump_card, bids, play_rule, policy, scoring, won, points, plays, leaders
-):
+def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, scoring, won, points, plays, leaders):
     """Play a batch of deals and score them.
 
-    hands uint64[deal, seat] (not modified); trump_card int64[deal]; bids int64[deal, seat];
+    deals int64[deal]: deal numbers (dealer and random stream); hands uint64[deal, seat] (not modified);
+    trump_card int64[deal]; bids int64[deal, seat];
     scoring int64[3] = (exact, per_trick, miss_per_trick). Outputs: won, points int64[deal, seat];
     plays int64[deal, trick, order] and leaders int64[deal, trick + 1] when recording, else of length 0.
     A choice among several legal cards draws from stream STREAM_PLAY of the deal; forced plays draw nothing.
@@ -340,7 +339,7 @@ def play_batch(
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
     for d in range(hands.shape[0]):
-        deal = first_deal + d
+        deal = deals[d]
         for s in range(players):
             own[s] = hands[d, s]
             won[d, s] = 0
@@ -352,38 +351,68 @@ def play_batch(
 
 # --- statistics ----------------------------------------------------------------------------------
 
-# Fields of the per-seat tally, last axis of ``seat_stats``.
-SEAT_FIELDS = ("hands", "points", "points_sq", "exact", "bid", "won", "abs_error")
+# Per-hand sums kept for each (strategy, bidding position, hand size), last axis of ``hand_fields``.
+HAND_FIELDS = ("exact", "bid", "won", "abs_error")
 
 
 @jit
-def tally_batch(first_deal, size_index, bids, won, points, seat_group, seat_stats, group_stats):
-    """Add a batch of scored deals to integer accumulators (exact, so chunks merge in any order).
+def tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands, hand_fields, errors):
+    """Add one play of a batch of deals to integer accumulators (exact, so chunks merge in any order).
 
-    bids, won, points: int64[deal, seat]. seat_group: int64[seat], the strategy group of each seat.
-    seat_stats: int64[seat, position, size, SEAT_FIELDS] (position 0 = first bidder).
-    group_stats: int64[group, size, 3] = deals, sum and sum of squares of the group's points per deal.
+    deals int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
+    bids, won, points int64[deal, seat]. Per board (the deal, over all its plays):
+    board_points, board_hands int64[deal, strategy, position + 1] get each strategy's points and
+    hands by bidding position (0 = first bidder), the last slot for all positions.
+    hand_fields int64[strategy, position, size, HAND_FIELDS]; errors int64[strategy, size, won - bid + k_max].
     """
     players = bids.shape[1]
-    groups = group_stats.shape[0]
-    total = np.zeros(groups, np.int64)
+    every = board_points.shape[2] - 1
+    offset = errors.shape[2] // 2
     for d in range(bids.shape[0]):
-        mano = (first_deal + d + 1) % players
-        total[:] = 0
+        mano = (deals[d] + 1) % players
         for s in range(players):
+            g = seating[d, s]
             position = s - mano if s >= mano else s - mano + players
-            p = points[d, s]
             b = bids[d, s]
             w = won[d, s]
-            seat_stats[s, position, size_index, 0] += 1
-            seat_stats[s, position, size_index, 1] += p
-            seat_stats[s, position, size_index, 2] += p * p
-            seat_stats[s, position, size_index, 3] += b == w
-            seat_stats[s, position, size_index, 4] += b
-            seat_stats[s, position, size_index, 5] += w
-            seat_stats[s, position, size_index, 6] += abs(w - b)
-            total[seat_group[s]] += p
-        for g in range(groups):
-            group_stats[g, size_index, 0] += 1
-            group_stats[g, size_index, 1] += total[g]
-            group_stats[g, size_index, 2] += total[g] * total[g]
+            board_points[d, g, position] += points[d, s]
+            board_points[d, g, every] += points[d, s]
+            board_hands[d, g, position] += 1
+            board_hands[d, g, every] += 1
+            hand_fields[g, position, size_index, 0] += b == w
+            hand_fields[g, position, size_index, 1] += b
+            hand_fields[g, position, size_index, 2] += w
+            hand_fields[g, position, size_index, 3] += abs(w - b)
+            errors[g, size_index, w - b + offset] += 1
+
+
+@jit
+def close_boards(size_index, board_points, board_hands, moments, cross):
+    """Add finished boards to the moments: per (strategy, position) sums of T, T^2, H, H^2, T*H.
+
+    board_points (T), board_hands (H): int64[board, strategy, position + 1], as ``tally_plays`` fills
+    them. moments int64[5, strategy, position + 1, size]; cross int64[size, strategy, strategy]
+    gets T_a * T_b over all positions (the last slot).
+    """
+    boards, strategies, slots = board_points.shape
+    for g in range(strategies):
+        for p in range(slots):
+            t1 = t2 = h1 = h2 = th = 0
+            for d in range(boards):
+                t = board_points[d, g, p]
+                h = board_hands[d, g, p]
+                t1 += t
+                t2 += t * t
+                h1 += h
+                h2 += h * h
+                th += t * h
+            moments[0, g, p, size_index] += t1
+            moments[1, g, p, size_index] += t2
+            moments[2, g, p, size_index] += h1
+            moments[3, g, p, size_index] += h2
+            moments[4, g, p, size_index] += th
+        for other in range(strategies):
+            products = 0
+            for d in range(boards):
+                products += board_points[d, g, slots - 1] * board_points[d, other, slots - 1]
+            cross[size_index, g, other] += products

@@ -2,12 +2,15 @@
 
 import json
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from simulator.cards import SUITS, card_name, cards_of
 from simulator.rules import Rules
+
+if TYPE_CHECKING:
+    from simulator.engine import Chunk
 
 FORMAT = "pocha-trace/1"
 
@@ -20,39 +23,39 @@ def header(rules: Rules, labels: Sequence[str], seed: int, policy: str) -> dict[
 def deal_records(
     rules: Rules,
     first_number: int,
-    first_deal: int,
-    hands: np.ndarray,
-    trump_card: np.ndarray,
-    bids: np.ndarray,
+    chunk: "Chunk",
     plays: np.ndarray,
     leaders: np.ndarray,
     won: np.ndarray,
     points: np.ndarray,
+    count: int,
 ) -> list[dict[str, Any]]:
-    """One record per deal of a batch (arrays as ``kernels.play_batch`` fills them).
+    """Records of the first ``count`` deals of a played chunk (arrays as ``kernels.play_batch`` fills them).
 
-    first_number: the run-wide number of the first deal; first_deal: its number within the hand
-    size, which fixes the dealer. ``leaders[d, t]`` leads trick t; ``leaders[d, k]`` won the last.
+    first_number: the run-wide number of the chunk's first deal. ``leaders[d, t]`` leads trick t;
+    ``leaders[d, k]`` won the last.
     """
     players = rules.players
-    cards = plays.shape[1]
+
+    def name(card: int) -> str:
+        return card_name(int(card), rules.ranks)
+
     records = []
-    for d in range(len(hands)):
-        name = lambda card: card_name(int(card), rules.ranks)  # noqa: E731
-        tricks = []
-        for t in range(cards):
-            leader = int(leaders[d, t])
-            tricks.append({"leader": leader, "cards": [name(c) for c in plays[d, t]], "winner": int(leaders[d, t + 1])})
+    for d in range(count):
+        tricks = [
+            {"leader": int(leaders[d, t]), "cards": [name(c) for c in plays[d, t]], "winner": int(leaders[d, t + 1])}
+            for t in range(chunk.cards)
+        ]
         records.append(
             {
                 "deal": first_number + d,
                 "players": players,
-                "cards": cards,
-                "dealer": (first_deal + d) % players,
-                "trump_card": name(trump_card[d]),
-                "trump": SUITS[int(trump_card[d]) >> 4],
-                "hands": [[name(c) for c in cards_of(hands[d, s])] for s in range(players)],
-                "bids": bids[d].tolist(),
+                "cards": chunk.cards,
+                "dealer": int(chunk.deals[d] % players),
+                "trump_card": name(chunk.trump_card[d]),
+                "trump": SUITS[int(chunk.trump_card[d]) >> 4],
+                "hands": [[name(c) for c in cards_of(chunk.hands[d, s])] for s in range(players)],
+                "bids": chunk.bids[d].tolist(),
                 "tricks": tricks,
                 "won": won[d].tolist(),
                 "points": points[d].tolist(),

@@ -19,6 +19,19 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
     return np.uint64(mask_of(ids(text, rules)))
 
 
+def lineup(*specs: str):
+    """A line-up from one spec per seat."""
+    from simulator.engine import Lineup, Seat
+    from strategies.registry import load
+
+    return Lineup(tuple(Seat(*load(spec)) for spec in specs))
+
+
+def numbers(first: int, count: int) -> np.ndarray:
+    """Deal numbers first..first+count-1."""
+    return np.arange(first, first + count, dtype=np.int64)
+
+
 @pytest.fixture
 def rules() -> Rules:
     return LUDOTEKA
@@ -32,7 +45,7 @@ def play_hand_built(
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),
-        first_deal=dealer,  # deal i has dealer i % players
+        deals=np.array([dealer], np.int64),  # deal i has dealer i % players
         hands=np.array([[mask(h, rules) for h in hands]], np.uint64),
         trump_card=np.array(ids(trump_card, rules), np.int64),
         bids=np.array([bids], np.int64),

@@ -29,3 +29,17 @@ class Broken:
     def bid(self, ctx: BidContext) -> np.ndarray:
         bids = np.full(ctx.size, self.value)
         return bids.astype(float) if self.as_float else bids
+
+
+@dataclass(frozen=True)
+class Noisy:
+    """The ``expected`` estimate plus uniform noise in [-1, 1); ``salt`` picks which of the context's draws."""
+
+    name = "noisy"
+    salt: int = 0
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        from strategies.heuristics import expected_tricks
+
+        noise = ctx.uniform(self.salt + 1)[:, self.salt]
+        return nearest_legal(expected_tricks(ctx) + 2 * noise - 1, ctx)

@@ -79,6 +79,7 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["--format", "xml"], "format: unknown 'xml'"),
         (["--out", "no/such/folder/r.csv"], "folder 'no/such/folder' does not exist"),
         (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
+        (["--plot"], "figures need --out FOLDER, not a .csv file"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_1(args, message, tmp_path, monkeypatch):
@@ -129,3 +130,81 @@ def test_a_run_too_small_to_reach_every_position():
     assert result.exit_code == 0 and "Warning" not in result.output
     frame = pd.read_csv(io.StringIO(result.stdout))
     assert frame[frame.hands == 0].mean_points.isna().all()
+
+
+def test_simulate_into_a_folder_with_figures(tmp_path):
+    folder = tmp_path / "run1"
+    result = invoke("simulate", "-n", "300", "--out", str(folder), "--plot")
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(
+        ["results.csv", "errors.csv", "run.json", "points_by_size.png", "exact_rate_by_size.png",
+         "points_by_position.png", "won_minus_bid.png"]
+    )  # fmt: skip
+    run = json.loads((folder / "run.json").read_text())
+    assert run["command"] == "simulate" and run["deals_per_size"] == 300 and run["rules"]["players"] == 4
+    assert all((folder / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names if n.endswith(".png"))
+
+
+def test_compare_reports_pairs_with_verdicts():
+    result = invoke("compare", "expected", "random", "-k", "6", "-n", "400")
+    assert result.exit_code == 0, result.output
+    assert "each played 4 times" in result.stdout
+    assert "expected ahead of random by" in result.stdout and "points per hand" in result.stdout
+
+
+def test_compare_json_and_plain_seating():
+    result = invoke("compare", "expected", "zero", "aces-trumps", "-k", "3", "-n", "200", "--no-duplicate",
+                    "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["run"]["duplicate"] is False
+    assert {(p["strategy_a"], p["strategy_b"]) for p in data["pairs"]} == {
+        ("expected", "zero"),
+        ("expected", "aces-trumps"),
+        ("zero", "aces-trumps"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["expected"], "give 2 to 8 strategies, not 1"),
+        (["a", "b", "c", "d", "e", "f", "g", "h", "i"], "give 2 to 8 strategies, not 9"),
+        (["expected", "zero", "random", "fair-share", "aces-trumps"], "5 strategies but 4 seats"),
+        (["expected", "expected"], "the same strategy is given twice"),
+        (["expected", "zero", "--schedule", "long"], "schedule: unknown rule 'long'"),
+    ],
+)
+def test_compare_bad_input(args, message):
+    result = invoke("compare", "-n", "10", *args)
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output
+
+
+def test_game_and_report(tmp_path):
+    folder = tmp_path / "games"
+    result = invoke("game", "-g", "300", "--out", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "Whole games (22 hands each" in result.stdout and "Tie-breaks:" in result.stdout
+    games = pd.read_csv(folder / "games.csv")
+    assert games.win_rate.sum() == pytest.approx(1.0) and len(games) == 4
+    report = invoke("report", str(folder))
+    assert report.exit_code == 0, report.output
+    page = (folder / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 5 and "Whole games" in page and 'src="http' not in page
+    assert (folder / "win_probability.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["game", "-g", "0"], "games: must be at least 1"),
+        (["game", "--plot"], "give --out FOLDER"),
+        (["game", "--schedule", "long"], "schedule: unknown rule 'long'"),
+        (["report", "."], "no run.json"),
+    ],
+)
+def test_game_and_report_bad_input(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*args)
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output

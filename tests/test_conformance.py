@@ -5,11 +5,12 @@ import json
 
 import pytest
 import reference
+from conftest import lineup
 
 from simulator.cards import parse_card, parse_cards
-from simulator.engine import Seat, simulate
+from simulator.engine import simulate
 from simulator.rules import PRESETS, Rules, make_rules
-from strategies.registry import BUILTIN, load
+from strategies.registry import BUILTIN
 
 
 def check_deal(rules: Rules, deal: dict) -> None:
@@ -53,7 +54,7 @@ def test_conformance(preset, strategy):
     players = 3 if preset == "polish" else 5
     rules = make_rules(preset, players)
     stream = io.StringIO()
-    seats = [Seat(*load(strategy))] * players
+    seats = lineup(*[strategy] * players)
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
     for policy in ("random", "greedy"):
         simulate(rules, seats, sizes, 25, seed=len(preset), policy=policy, trace_stream=stream)
@@ -66,9 +67,7 @@ def test_conformance(preset, strategy):
 
 def test_mixed_line_up_and_explicit_deck():
     rules = make_rules("ludoteka", 7, deck="40", hook="always")
-    seats = [
-        Seat(*load(spec)) for spec in ("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
-    ]
+    seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
     simulate(rules, seats, list(range(1, rules.full_deal + 1)), 20, seed=1, trace_stream=stream)
     for line in stream.getvalue().splitlines()[1:]:

@@ -2,31 +2,33 @@ import io
 
 import numpy as np
 import pytest
+from conftest import lineup
 
-from reports.stats import summary
+from reports.stats import pair_differences, summary
 from simulator import PochaError
-from simulator.engine import Seat, StrategyError, simulate
+from simulator.engine import StrategyError, simulate
 from simulator.rules import make_rules
-from strategies.registry import load
 
 RULES = make_rules(players=4)
-LINEUP = [Seat(*load(spec)) for spec in ("expected", "aces-trumps", "random", "zero")]
+LINEUP = lineup("expected", "aces-trumps", "random", "zero")
+ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 
-def run(chunk_size, trace_deals=None, seats=LINEUP, rules=RULES, sizes=(1, 4, 10), deals=301, policy="random"):
-    stream = io.StringIO()
-    tally = simulate(rules, seats, list(sizes), deals, seed=7, policy=policy, chunk_size=chunk_size,
-                     trace_stream=stream, trace_deals=trace_deals)  # fmt: skip
-    return tally, stream.getvalue()
+def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), deals=301, duplicate=False, **options):
+    stream = None if duplicate else io.StringIO()
+    result = simulate(RULES, seats, list(sizes), deals, seed=7, policy="random", duplicate=duplicate,
+                      chunk_size=chunk_size, trace_stream=stream, trace_deals=trace_deals, **options)  # fmt: skip
+    return result, (stream.getvalue() if stream else "")
 
 
-def test_results_do_not_depend_on_the_chunk_size():
-    base_tally, base_trace = run(1 << 14)
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_results_do_not_depend_on_the_chunk_size(duplicate):
+    base, base_trace = run(duplicate=duplicate)
     for chunk_size in (1, 7, 100):
-        tally, text = run(chunk_size)
-        assert np.array_equal(tally.seat_stats, base_tally.seat_stats)
-        assert np.array_equal(tally.group_stats, base_tally.group_stats)
-        assert summary(tally).to_csv() == summary(base_tally).to_csv()
+        result, text = run(chunk_size, duplicate=duplicate)
+        for name in ARRAYS:
+            assert np.array_equal(getattr(result.tally, name), getattr(base.tally, name)), name
+        assert summary(result.tally).to_csv() == summary(base.tally).to_csv()
         assert text == base_trace
 
 
@@ -40,18 +42,33 @@ def test_trace_covers_the_first_deals_only_when_asked():
 
 
 def test_every_size_gets_the_same_deals_and_every_strategy_every_position():
-    tally, _ = run(64, trace_deals=0)
-    frame = summary(tally)
+    result, _ = run(64, trace_deals=0)
+    frame = summary(result.tally)
     by_position = frame[(frame.position != "all") & (frame.cards != "all")]
-    # 301 deals: positions rotate with the dealer, so each gets 75 or 76
-    assert set(by_position.hands) <= {75, 76}
+    assert set(by_position.hands) <= {75, 76}  # 301 deals: positions rotate with the dealer
     assert set(frame[frame.position == "all"].deals) == {301, 903}
+
+
+def test_duplicate_seats_every_strategy_at_every_seat_of_every_deal():
+    result, _ = run(64, duplicate=True, deals=50)
+    frame = summary(result.tally)
+    per_position = frame[(frame.position != "all") & (frame.cards != "all")]
+    assert set(per_position.hands) == {50}  # each strategy bids each position of each deal once
+    assert set(frame[frame.position == "all"].hands) == {200, 600}
+
+
+def test_duplicate_removes_the_cards_from_a_comparison_of_equals():
+    """The same strategy under two labels plays the same cards the same way: every board's difference is 0."""
+    twins = lineup("expected", "expected:bias=0.0", "expected", "expected:bias=0.0")
+    result, _ = run(duplicate=True, seats=twins, deals=200)
+    pairs = pair_differences(result.tally)
+    assert np.all(pairs.mean_diff == 0) and np.all(pairs.se_diff == 0)
 
 
 def test_a_hand_size_plays_the_same_deals_in_any_run():
     one, _ = run(50, sizes=(4,))
     three, _ = run(50)
-    assert np.array_equal(one.seat_stats[:, :, 0], three.seat_stats[:, :, 1])
+    assert np.array_equal(one.tally.moments[..., 0], three.tally.moments[..., 1])
 
 
 @pytest.mark.parametrize(
@@ -64,28 +81,44 @@ def test_a_hand_size_plays_the_same_deals_in_any_run():
 )
 def test_bad_bids_name_the_strategy(spec, message):
     with pytest.raises(StrategyError, match=message):
-        run(64, seats=[Seat(*load(spec))] * 4, sizes=(4,))
+        run(64, seats=lineup(*[spec] * 4), sizes=(4,))
 
 
 def test_a_forbidden_bid_is_refused():
     # everyone bids 1 of 4: the dealer may not make it 4
     with pytest.raises(StrategyError, match="hook rule forbids"):
-        run(64, seats=[Seat(*load("sample_strategy:Broken:value=1"))] * 4, sizes=(4,))
-    run(64, seats=[Seat(*load("sample_strategy:Broken:value=1"))] * 4, sizes=(1,))  # not with one card
+        run(64, seats=lineup(*["sample_strategy:Broken:value=1"] * 4), sizes=(4,))
+    run(64, seats=lineup(*["sample_strategy:Broken:value=1"] * 4), sizes=(1,))  # not with one card
 
 
 def test_run_arguments_are_checked():
     with pytest.raises(PochaError, match="3 strategies for 4 seats"):
-        simulate(RULES, LINEUP[:3], [4], 10)
+        simulate(RULES, lineup("zero", "zero", "zero"), [4], 10)
     with pytest.raises(PochaError, match="deals"):
         simulate(RULES, LINEUP, [4], 0)
     with pytest.raises(PochaError, match="1..10"):
         simulate(RULES, LINEUP, [11], 10)
     with pytest.raises(PochaError, match="policy"):
         simulate(RULES, LINEUP, [4], 10, policy="clever")
+    with pytest.raises(PochaError, match="plain seating only"):
+        simulate(RULES, LINEUP, [4], 10, duplicate=True, trace_stream=io.StringIO())
 
 
 def test_progress_counts_every_deal():
     done = []
     simulate(RULES, LINEUP, [2, 3], 250, chunk_size=100, progress=done.append)
     assert done == [100, 100, 50, 100, 100, 50]
+
+
+def test_ctrl_c_keeps_the_finished_chunks():
+    def stop_after_two(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
+        calls.append(count)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    result = simulate(RULES, LINEUP, [3], 1000, chunk_size=100, progress=stop_after_two)
+    assert not result.complete
+    assert result.tally.boards.tolist() == [200]
+    whole = simulate(RULES, LINEUP, [3], 200, chunk_size=100)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(result.tally, name), getattr(whole.tally, name)), name

@@ -66,22 +66,11 @@ def test_golden_deal(header, deal):
     # the kernels play it the same way and the trace writer writes the same record
     chunk = Chunk(
         cards=cards,
-        first_deal=deal["dealer"],
+        deals=np.array([deal["dealer"]], np.int64),
         hands=np.array([[mask_of(h) for h in hands]], np.uint64),
         trump_card=np.array([trump_card], np.int64),
         bids=np.array([deal["bids"]], np.int64),
     )
     kernel_won, points, plays, leaders = play_chunk(rules, 0, "greedy", chunk, record=True)
-    (record,) = trace.deal_records(
-        rules,
-        deal["deal"],
-        deal["dealer"],
-        chunk.hands,
-        chunk.trump_card,
-        chunk.bids,
-        plays,
-        leaders,
-        kernel_won,
-        points,
-    )
+    (record,) = trace.deal_records(rules, deal["deal"], chunk, plays, leaders, kernel_won, points, 1)
     assert record == {key: value for key, value in deal.items() if key != "note"}

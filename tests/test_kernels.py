@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import reference
-from conftest import LUDOTEKA
+from conftest import LUDOTEKA, numbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,7 +78,7 @@ def test_whole_deals_match_the_reference(preset, players, policy):
     rules = make_rules(preset, players)
     rng = np.random.default_rng(players)
     for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
-        chunk = deal_chunk(rules, seed=11, cards=cards, first_deal=0, size=60)
+        chunk = deal_chunk(rules, seed=11, cards=cards, deals=numbers(0, 60))
         chunk.bids[:] = rng.integers(0, cards + 1, chunk.bids.shape)
         won, points, plays, leaders = play_chunk(rules, 11, policy, chunk, record=True)
         for d in range(len(chunk.hands)):
@@ -91,7 +91,7 @@ def test_whole_deals_match_the_reference(preset, players, policy):
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
 def test_dealing(players, cards):
     rules = make_rules(players=players)
-    chunk = deal_chunk(rules, seed=3, cards=cards, first_deal=0, size=500)
+    chunk = deal_chunk(rules, seed=3, cards=cards, deals=numbers(0, 500))
     deck = set(DECK if players == 4 else (int(c) for c in rules.deck()))
     full = cards * players == rules.deck_size
     for d, (hands, trump_card) in enumerate(zip(chunk.hands, chunk.trump_card, strict=True)):
@@ -112,7 +112,7 @@ def test_deals_are_uniform():
     """
     rules = make_rules(players=4)
     deals, cards = 40_000, 3
-    chunk = deal_chunk(rules, seed=5, cards=cards, first_deal=0, size=deals)
+    chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, deals))
     bits = (chunk.hands[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
     counts = bits.sum(axis=0)[:, DECK]  # [seat, card]
     p = cards / 40
@@ -123,11 +123,11 @@ def test_deals_are_uniform():
 
 def test_a_deal_depends_only_on_seed_size_and_number():
     rules = make_rules(players=4)
-    whole = deal_chunk(rules, seed=9, cards=7, first_deal=0, size=20)
-    part = deal_chunk(rules, seed=9, cards=7, first_deal=5, size=10)
+    whole = deal_chunk(rules, seed=9, cards=7, deals=numbers(0, 20))
+    part = deal_chunk(rules, seed=9, cards=7, deals=numbers(5, 10))
     assert np.array_equal(whole.hands[5:15], part.hands)
     assert np.array_equal(whole.trump_card[5:15], part.trump_card)
-    other = deal_chunk(rules, seed=10, cards=7, first_deal=0, size=20)
+    other = deal_chunk(rules, seed=10, cards=7, deals=numbers(0, 20))
     assert not np.array_equal(whole.hands, other.hands)
 
 

@@ -1,87 +1,168 @@
+"""The statistics against computations by hand (no numpy statistics, no scipy) and coverage checks."""
+
 import io
 import json
 import math
+import statistics
 
 import numpy as np
 import pytest
+from conftest import lineup, numbers
 
-from reports.stats import Z95, Tally, mean_and_error, summary
-from simulator.engine import Seat, simulate
+from reports.stats import Z95, Tally, pair_differences, ratio_and_error, stratified, summary, verdict
+from simulator.engine import collect_bids, deal_chunk, play_chunk, simulate
 from simulator.rules import make_rules
-from strategies.registry import load
 
 
-def test_mean_and_error_by_hand():
+def by_hand_ratio(totals: list[float], hands: list[float]) -> tuple[float, float]:
+    """Ratio estimator written out: r = sum T / sum H; se = sqrt(B / (B - 1) * sum (T - r H)^2) / sum H."""
+    r = sum(totals) / sum(hands)
+    boards = len(totals)
+    residual = sum((t - r * h) ** 2 for t, h in zip(totals, hands, strict=True))
+    return r, math.sqrt(boards / (boards - 1) * residual) / sum(hands)
+
+
+def sums(totals, hands):
+    return (len(totals), sum(totals), sum(t * t for t in totals), sum(hands), sum(h * h for h in hands),
+            sum(t * h for t, h in zip(totals, hands, strict=True)))  # fmt: skip
+
+
+def test_ratio_estimator_by_hand():
+    totals, hands = [10, -5, 25, 0, 15, -10], [1, 1, 2, 0, 1, 1]
+    assert ratio_and_error(*sums(totals, hands)) == pytest.approx(by_hand_ratio(totals, hands))
+    # with one hand on every board it is the mean and the standard error of the mean
     values = [10, -5, 25, 10, -15]
-    mean, error = mean_and_error(len(values), sum(values), sum(v * v for v in values))
-    expected_mean = 5.0
-    variance = sum((v - expected_mean) ** 2 for v in values) / 4
-    assert mean == pytest.approx(expected_mean)
-    assert error == pytest.approx(math.sqrt(variance / 5))
-    assert np.isnan(mean_and_error(1, 10, 100)[1])
+    mean, error = ratio_and_error(*sums(values, [1] * 5))
+    assert mean == pytest.approx(statistics.mean(values))
+    assert error == pytest.approx(statistics.stdev(values) / math.sqrt(5))
+    assert np.isnan(ratio_and_error(*sums([10], [1]))[1])
+
+
+def test_stratified_by_hand():
+    mean, error = stratified(np.array([1.0, 3.0]), np.array([2.0, 4.0]), np.array([0.4, 0.2]))
+    assert mean == pytest.approx(0.25 * 2 + 0.75 * 4)
+    assert error == pytest.approx(math.sqrt(0.25**2 * 0.16 + 0.75**2 * 0.04))
+
+
+def traced_run(seats, sizes, deals, **options):
+    rules = make_rules(players=len(seats.seats))
+    stream = io.StringIO()
+    result = simulate(
+        rules, seats, sizes, deals, seed=3, policy="random", chunk_size=33, trace_stream=stream, **options
+    )
+    return result.tally, [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
 
 
 def test_summary_matches_the_traced_deals():
     """Every figure of the summary, recomputed by hand from the trace of the same run."""
-    rules = make_rules(players=3)
-    seats = [Seat(*load(s)) for s in ("expected", "random", "expected")]
-    stream = io.StringIO()
-    tally = simulate(rules, seats, [5], 200, seed=3, policy="random", chunk_size=33, trace_stream=stream)
-    deals = [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
+    seats = lineup("expected", "random", "expected")
+    tally, deals = traced_run(seats, [5], 200)
     frame = summary(tally).set_index(["strategy", "cards", "position"])
+    for label, mine in (("expected", [0, 2]), ("random", [1])):
+        for position in [0, 1, 2, "all"]:
 
-    for label, seat_list in (("expected", [0, 2]), ("random", [1])):
-        for position in range(3):
-            hands = [(d, s) for d in deals for s in seat_list if (s - d["dealer"] - 1) % 3 == position]
-            points = [d["points"][s] for d, s in hands]
-            row = frame.loc[(label, "5", str(position + 1))]
-            mean = np.mean(points)
-            assert row.hands == len(hands)
-            assert row.mean_points == pytest.approx(mean)
-            assert row.se_points == pytest.approx(np.std(points, ddof=1) / np.sqrt(len(points)))
-            assert row.exact_rate == pytest.approx(np.mean([d["bids"][s] == d["won"][s] for d, s in hands]))
-            assert row.mean_bid == pytest.approx(np.mean([d["bids"][s] for d, s in hands]))
-            assert row.mean_won == pytest.approx(np.mean([d["won"][s] for d, s in hands]))
-            assert row.ci_high - row.mean_points == pytest.approx(Z95 * row.se_points)
-        # all positions: the CI comes from each deal's total over the strategy's seats
-        totals = [sum(d["points"][s] for s in seat_list) for d in deals]
-        row = frame.loc[(label, "5", "all")]
-        assert row.deals == 200 and row.hands == 200 * len(seat_list)
-        assert row.mean_points == pytest.approx(np.mean(totals) / len(seat_list))
-        assert row.se_points == pytest.approx(np.std(totals, ddof=1) / np.sqrt(200) / len(seat_list))
+            def at(deal, seat, mine=mine, position=position):
+                return seat in mine and (position == "all" or (seat - deal["dealer"] - 1) % 3 == position)
+
+            totals = [sum(d["points"][s] for s in range(3) if at(d, s)) for d in deals]
+            hands = [sum(1 for s in range(3) if at(d, s)) for d in deals]
+            row = frame.loc[(label, "5", "all" if position == "all" else str(position + 1))]
+            mean, error = by_hand_ratio(totals, hands)
+            assert (row.deals, row.hands) == (200, sum(hands))
+            assert row.mean_points == pytest.approx(mean) and row.se_points == pytest.approx(error)
+            assert row.ci_high - row.mean_points == pytest.approx(Z95 * error)
+            played = [(d, s) for d in deals for s in range(3) if at(d, s)]
+            assert row.exact_rate == pytest.approx(statistics.mean(d["bids"][s] == d["won"][s] for d, s in played))
+            assert row.mean_bid == pytest.approx(statistics.mean(d["bids"][s] for d, s in played))
+            assert row.mean_won == pytest.approx(statistics.mean(d["won"][s] for d, s in played))
+            assert row.mean_abs_error == pytest.approx(
+                statistics.mean(abs(d["won"][s] - d["bids"][s]) for d, s in played)
+            )
+
+
+def test_pairs_and_all_sizes_match_the_traced_deals():
+    seats = lineup("expected", "random", "expected")
+    tally, deals = traced_run(seats, [2, 6], 150)
+    pairs = pair_differences(tally).set_index("cards").iloc
+    per_size = {}
+    for cards in (2, 6):
+        diffs = [
+            statistics.mean([d["points"][0], d["points"][2]]) - d["points"][1] for d in deals if d["cards"] == cards
+        ]
+        per_size[cards] = (statistics.mean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs)))
+        row = pair_differences(tally).query(f"cards == '{cards}'").iloc[0]
+        assert (row.strategy_a, row.strategy_b) == ("expected", "random")
+        assert row.mean_diff == pytest.approx(per_size[cards][0]) and row.se_diff == pytest.approx(per_size[cards][1])
+    row = pairs[2]
+    assert row.name == "all"
+    assert row.mean_diff == pytest.approx((per_size[2][0] + per_size[6][0]) / 2)
+    assert row.se_diff == pytest.approx(math.sqrt(per_size[2][1] ** 2 + per_size[6][1] ** 2) / 2)
+
+
+def test_verdicts():
+    row = {"strategy_a": "a", "strategy_b": "b", "mean_diff": 1.32, "ci_low": 1.24, "ci_high": 1.40}
+    assert verdict(type("Row", (), row)) == "a ahead of b by 1.32 ± 0.08 points per hand"
+    row.update(mean_diff=-0.5, ci_low=-0.7, ci_high=-0.3)
+    assert verdict(type("Row", (), row)) == "b ahead of a by 0.50 ± 0.20 points per hand"
+    row.update(mean_diff=0.05, ci_low=-0.1, ci_high=0.2)
+    assert verdict(type("Row", (), row)) == "a vs b: no difference detected (+0.05 ± 0.15)"
 
 
 def test_tallies_merge_exactly():
     rules = make_rules(players=4)
-    seats = [Seat(*load("random"))] * 4
-    whole = simulate(rules, seats, [3], 100, seed=1)
-    first, second = (Tally.empty(whole.labels, whole.sizes) for _ in range(2))
-    from simulator.engine import collect_bids, deal_chunk, play_chunk
-
-    for tally, start in ((first, 0), (second, 60)):
-        chunk = deal_chunk(rules, 1, 3, start, 60 if start == 0 else 40)
-        collect_bids(rules, seats, 1, chunk)
+    seats = lineup(*["random"] * 4)
+    whole = simulate(rules, seats, [3], 100, seed=1).tally
+    parts = []
+    for start, count in ((0, 60), (60, 40)):
+        part = Tally.empty(whole.strategies, 4, whole.sizes)
+        chunk = deal_chunk(rules, 1, 3, numbers(start, count))
+        seating = np.zeros((count, 4), np.int64)
+        collect_bids(rules, list(zip(seats.labels, seats.strategies, strict=True)), seating, 1, chunk)
         won, points, _, _ = play_chunk(rules, 1, "greedy", chunk)
-        tally.add(0, start, chunk.bids, won, points)
-    merged = second.merge(first)
-    assert np.array_equal(merged.seat_stats, whole.seat_stats)
-    assert np.array_equal(merged.group_stats, whole.group_stats)
+        board_points, board_hands = part.board_arrays(count)
+        part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board_points, board_hands)
+        part.add_boards(0, board_points, board_hands)
+        parts.append(part)
+    merged = parts[1].merge(parts[0])
+    for name in ("boards", "moments", "cross", "hand_fields", "errors"):
+        assert np.array_equal(getattr(merged, name), getattr(whole, name))
 
 
-def test_confidence_intervals_cover_the_truth():
-    """Over 200 small runs, about 95% of the 95% CIs of the first bidder's mean contain the true mean.
+def coverage(estimate, truth: float, runs: int = 200) -> int:
+    return sum(low <= truth <= high for low, high in (estimate(seed) for seed in range(runs)))
 
-    With one card, 'zero' scores 10 unless it takes the trick (-5). The true mean comes from a run of
-    400,000 deals (its own error, ~0.01, is small next to the small runs' half-width of ~0.7, 100
-    hands each). Tolerance: the count of covering intervals lies within 4 binomial standard
-    deviations (+-12) of 190.
+
+def test_position_intervals_cover_the_truth():
+    """About 95% of the 95% CIs of the first bidder's mean contain the true mean.
+
+    With one card, 'zero' scores 10 unless it takes the trick (-5). The truth comes from 400,000
+    deals (its error, ~0.01, is small next to the small runs' half-width of ~0.7, 100 hands each).
+    Tolerance: of 200 intervals, the covering count lies within 4 binomial standard deviations (+-12) of 190.
     """
     rules = make_rules(players=4)
-    seats = [Seat(*load("zero"))] * 4
-    first_bidder = "position == '1'"
-    truth = summary(simulate(rules, seats, [1], 400_000, seed=12345)).query(first_bidder).mean_points.iloc[0]
-    covered = 0
-    for seed in range(200):
-        row = summary(simulate(rules, seats, [1], 400, seed=seed)).query(first_bidder).iloc[0]
-        covered += row.ci_low <= truth <= row.ci_high
-    assert abs(covered - 190) <= 12
+    seats = lineup(*["zero"] * 4)
+    first = "position == '1'"
+    truth = summary(simulate(rules, seats, [1], 400_000, seed=12345).tally).query(first).mean_points.iloc[0]
+
+    def interval(seed):
+        row = summary(simulate(rules, seats, [1], 400, seed=seed).tally).query(first).iloc[0]
+        return row.ci_low, row.ci_high
+
+    assert abs(coverage(interval, truth) - 190) <= 12
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_pair_intervals_cover_zero_between_equals(duplicate):
+    """Two labels of one noisy strategy (same law, different draws): the true difference is 0 by symmetry.
+
+    About 95% of 200 paired intervals must hold 0 (tolerance +-12, 4 binomial standard deviations).
+    """
+    rules = make_rules(players=4)
+    a, b = "sample_strategy:Noisy:salt=1", "sample_strategy:Noisy:salt=2"
+    twins = lineup(a, b, a, b)
+
+    def interval(seed):
+        row = pair_differences(simulate(rules, twins, [3], 300, seed=seed, duplicate=duplicate).tally).iloc[0]
+        return row.ci_low, row.ci_high
+
+    assert abs(coverage(interval, 0.0) - 190) <= 12

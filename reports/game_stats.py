@@ -1,0 +1,103 @@
+"""Additive statistics of whole games: wins, final scores and their distribution, tie-breaks.
+
+The unit of independence is the game: per game and strategy, the accumulators add its seats'
+wins W and final scores T (a strategy holds the same number of seats c in every game), so a win
+rate is sum(W) / (games c) with standard error sd(W) / (sqrt(games) c), and likewise for scores.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from reports.stats import Z95
+
+QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
+
+
+@dataclass
+class GameTally:
+    """Per strategy: games, seats held per game, sums of W, W^2, T, T^2; final-score counts; tie-break counts."""
+
+    strategies: tuple[str, ...]
+    seats: np.ndarray  # int64[strategy]: seats held in every game
+    games: int
+    sums: np.ndarray = field(repr=False)  # int64[4, strategy]: sums over games of W, W^2, T, T^2
+    scores: list[Counter] = field(repr=False)  # per strategy: final score -> seats
+    tie_break_games: int = 0  # games that needed extra one-card hands
+    tie_break_hands: int = 0  # extra one-card hands played in all
+    unresolved: int = 0  # games still tied after the tie-break limit (won by nobody)
+
+    @classmethod
+    def empty(cls, strategies: tuple[str, ...], seats: np.ndarray) -> "GameTally":
+        """No game yet."""
+        return cls(strategies, seats, 0, np.zeros((4, len(strategies)), np.int64), [Counter() for _ in strategies])
+
+    def add(self, seating: np.ndarray, scores: np.ndarray, wins: np.ndarray, extra_hands: np.ndarray) -> None:
+        """Count finished games: seating, final scores, wins (0/1) int64[game, seat]; extra_hands int64[game]."""
+        for g in range(len(self.strategies)):
+            mine = seating == g
+            w = (wins * mine).sum(axis=1)
+            t = (scores * mine).sum(axis=1)
+            self.sums[:, g] += [w.sum(), (w * w).sum(), t.sum(), (t * t).sum()]
+            values, counts = np.unique(scores[mine], return_counts=True)
+            self.scores[g].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        self.games += len(scores)
+        self.tie_break_games += int((extra_hands > 0).sum())
+        self.tie_break_hands += int(extra_hands.sum())
+        self.unresolved += int((wins.sum(axis=1) == 0).sum())
+
+    def merge(self, other: "GameTally") -> "GameTally":
+        """Both tallies' games together."""
+        return GameTally(
+            self.strategies, self.seats, self.games + other.games, self.sums + other.sums,
+            [a + b for a, b in zip(self.scores, other.scores, strict=True)],
+            self.tie_break_games + other.tie_break_games, self.tie_break_hands + other.tie_break_hands,
+            self.unresolved + other.unresolved,
+        )  # fmt: skip
+
+
+def quantile(counts: Counter, q: float) -> float:
+    """The ``q`` quantile of a distribution given as value -> count (the lower value at ties)."""
+    values = np.array(sorted(counts))
+    cumulative = np.cumsum([counts[v] for v in values])
+    return float(values[np.searchsorted(cumulative, q * cumulative[-1])]) if len(values) else float("nan")
+
+
+def game_summary(tally: GameTally) -> pd.DataFrame:
+    """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
+
+    Columns: strategy, games, seats (per game), win_rate, win_se, win_ci_low, win_ci_high,
+    mean_score, score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median,
+    score_p75, score_p95.
+    """
+    games = float(tally.games)
+    rows = []
+    for g, label in enumerate(tally.strategies):
+        seats = float(tally.seats[g])
+        w, w2, t, t2 = tally.sums[:, g].astype(np.float64)
+        estimates = {}
+        for name, total, squares in (("win", w, w2), ("score", t, t2)):
+            mean = total / games
+            variance = (squares - games * mean * mean) / (games - 1) if games > 1 else float("nan")
+            error = float(np.sqrt(max(variance, 0.0) / games)) / seats
+            estimates[name] = (mean / seats, error)
+        (win, win_se), (score, score_se) = estimates["win"], estimates["score"]
+        rows.append(
+            {
+                "strategy": label,
+                "games": tally.games,
+                "seats": int(seats),
+                "win_rate": win,
+                "win_se": win_se,
+                "win_ci_low": win - Z95 * win_se,
+                "win_ci_high": win + Z95 * win_se,
+                "mean_score": score,
+                "score_se": score_se,
+                "score_ci_low": score - Z95 * score_se,
+                "score_ci_high": score + Z95 * score_se,
+                **{name: quantile(tally.scores[g], q) for name, q in QUANTILES.items()},
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,77 @@
+"""``report.html``: one self-contained page (figures embedded) from a run folder's tables and ``run.json``."""
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from reports.stats import verdict
+from simulator.atomic import atomic_open
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; margin: 0.5em 0 1.5em; } code { background: #f3f3f3; padding: 0 0.2em; }
+"""
+
+
+def _run_table(run: dict[str, Any]) -> str:
+    rules = run["rules"]
+    rows = {
+        "command": f"pocha {run['command']}",
+        "preset": run["preset"],
+        "players": rules["players"],
+        "deck (ranks, strongest first)": " ".join(map(str, rules["ranks"])),
+        "play rule": rules["play"],
+        "hook": rules["hook"],
+        "scoring": ", ".join(f"{key} {value}" for key, value in rules["scoring"].items()),
+        "strategies by seat": ", ".join(run["strategies"]),
+        "play policy": run["play"],
+        "seed": run["seed"],
+        "version": run["version"],
+    }
+    for key in ("cards", "deals_per_size", "duplicate", "games", "rotate", "schedule"):
+        if key in run:
+            rows[key.replace("_", " ")] = run[key]
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>" for k, v in rows.items())
+    return f"<table>{body}</table>"
+
+
+def _frame(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep="", border=0)
+
+
+def write_report(folder: Path, run: dict[str, Any], tables: dict[str, pd.DataFrame], figures: list[Path]) -> Path:
+    """Write ``folder/report.html`` and return its path."""
+    parts = [f"<h1>pocha {html.escape(run['command'])}</h1>", "<h2>Run</h2>", _run_table(run)]
+    if "games" in tables:
+        parts += ["<h2>Whole games</h2>", _frame(tables["games"])]
+    if "pairs" in tables:
+        pairs = tables["pairs"]
+        headline = pairs[pairs.cards == ("all" if "all" in set(pairs.cards) else pairs.cards.iloc[0])]
+        verdicts = "".join(f"<li>{html.escape(verdict(row))}</li>" for _, row in headline.iterrows())
+        parts += ["<h2>Pairwise comparisons</h2>", f"<ul>{verdicts}</ul>"]
+    parts.append("<h2>Figures</h2>")
+    for path in figures:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        parts.append(f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">')
+    results = tables["results"]
+    parts += [
+        "<h2>Results per strategy and bidding position</h2>",
+        "<p>Mean points per hand with 95% confidence intervals (the full table is <code>results.csv</code>).</p>",
+        _frame(results[results.cards == ("all" if "all" in set(results.cards) else results.cards.iloc[0])]),
+    ]
+    if "pairs" in tables:
+        parts += ["<h2>Paired differences by hand size</h2>", _frame(tables["pairs"])]
+    page = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>pocha report</title>'
+        f"<style>{STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+    )
+    path = folder / "report.html"
+    with atomic_open(path) as stream:
+        stream.write(page)
+    return path

@@ -1,0 +1,65 @@
+"""A run folder: the tidy tables as CSV, ``run.json`` to reproduce the run, and figures.
+
+Files (each written whole or not at all):
+  results.csv  one row per strategy x hand size x bidding position (see ``reports.stats.summary``)
+  errors.csv   hands per value of won - bid (``reports.stats.error_distribution``)
+  pairs.csv    paired differences, ``pocha compare`` (``reports.stats.pair_differences``)
+  games.csv    whole-game results, ``pocha game`` (``reports.game_stats.game_summary``)
+  run.json     command, rules, strategies with parameters, seed, amounts, play policy, version
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simulator import PochaError
+from simulator.atomic import atomic_open
+
+TABLES = ("results", "errors", "pairs", "games")
+LABEL_COLUMNS = {"cards": str, "position": str}  # hold "all" beside numbers: read back as text
+
+
+def prepare_folder(path: str) -> Path:
+    """The output folder, created if missing (its parent must exist); refused if it is a file."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
+    if not folder.parent.is_dir():
+        raise PochaError(f"out: folder '{folder.parent}' does not exist (for '{folder}'); create it first")
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def write_table(frame: pd.DataFrame, path: Path | str) -> None:
+    """One table as CSV."""
+    with atomic_open(path) as stream:
+        frame.to_csv(stream, index=False, lineterminator="\n")
+
+
+def save_run(folder: Path, run: dict[str, Any], tables: dict[str, pd.DataFrame]) -> None:
+    """Write the tables and ``run.json`` into ``folder``."""
+    for name, frame in tables.items():
+        write_table(frame, folder / f"{name}.csv")
+    with atomic_open(folder / "run.json") as stream:
+        stream.write(json.dumps(run, indent=2) + "\n")
+
+
+def load_run(path: str) -> tuple[dict[str, Any], dict[str, pd.DataFrame]]:
+    """``run.json`` and the tables of a finished run folder."""
+    folder = Path(path)
+    if not (folder / "run.json").is_file():
+        raise PochaError(f"report: no run.json in '{folder}'; give a folder written by --out DIR")
+    try:
+        run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise PochaError(f"report: {folder / 'run.json'} is not valid JSON ({error})") from None
+    tables = {
+        name: pd.read_csv(folder / f"{name}.csv", dtype=LABEL_COLUMNS)
+        for name in TABLES
+        if (folder / f"{name}.csv").is_file()
+    }
+    if "results" not in tables:
+        raise PochaError(f"report: no results.csv in '{folder}'")
+    return run, tables
