@@ -3,6 +3,9 @@
 The unit of independence is the game: per game and strategy, the accumulators add its seats'
 wins W and final scores T (a strategy holds the same number of seats c in every game), so a win
 rate is sum(W) / (games c) with standard error sd(W) / (sqrt(games) c), and likewise for scores.
+The win rate's interval is Wilson's score interval over games x c seats, which stays inside
+0..1 and is not empty at 0 wins (seats of one strategy never win the same game together, so
+counting them as independent only widens it).
 """
 
 from collections import Counter
@@ -58,6 +61,16 @@ class GameTally:
         )  # fmt: skip
 
 
+def wilson(rate: float, trials: float) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion observed over ``trials`` trials."""
+    if trials <= 0:
+        return float("nan"), float("nan")
+    z2 = Z95 * Z95
+    center = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
+    return float(center - half), float(center + half)
+
+
 def quantile(counts: Counter, q: float) -> float:
     """The ``q`` quantile of a distribution given as value -> count (the lower value at ties)."""
     values = np.array(sorted(counts))
@@ -68,7 +81,7 @@ def quantile(counts: Counter, q: float) -> float:
 def game_summary(tally: GameTally) -> pd.DataFrame:
     """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
 
-    Columns: strategy, games, seats (per game), win_rate, win_se, win_ci_low, win_ci_high,
+    Columns: strategy, games, seats (per game), win_rate, win_se, win_ci_low, win_ci_high (Wilson),
     mean_score, score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median,
     score_p75, score_p95.
     """
@@ -84,6 +97,7 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
             error = float(np.sqrt(max(variance, 0.0) / games)) / seats
             estimates[name] = (mean / seats, error)
         (win, win_se), (score, score_se) = estimates["win"], estimates["score"]
+        win_low, win_high = wilson(win, games * seats)
         rows.append(
             {
                 "strategy": label,
@@ -91,8 +105,8 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
                 "seats": int(seats),
                 "win_rate": win,
                 "win_se": win_se,
-                "win_ci_low": win - Z95 * win_se,
-                "win_ci_high": win + Z95 * win_se,
+                "win_ci_low": win_low,
+                "win_ci_high": win_high,
                 "mean_score": score,
                 "score_se": score_se,
                 "score_ci_low": score - Z95 * score_se,

@@ -37,7 +37,11 @@ def _run_table(run: dict[str, Any]) -> str:
     for key in ("cards", "deals_per_size", "duplicate", "games", "rotate", "schedule"):
         if key in run:
             rows[key.replace("_", " ")] = run[key]
-    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>" for k, v in rows.items())
+
+    def text(value: Any) -> str:
+        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(text(v))}</td></tr>" for k, v in rows.items())
     return f"<table>{body}</table>"
 
 

@@ -92,14 +92,16 @@ def won_minus_bid(run: dict[str, Any], tables: Tables) -> Figure | None:
     """Distribution of tricks won minus tricks bid, all hand sizes, bars per strategy."""
     errors = tables["errors"]
     rows = errors[errors.cards == ("all" if "all" in set(errors.cards) else errors.cards.iloc[0])]
-    values = list(range(int(rows.won_minus_bid.min()), int(rows.won_minus_bid.max()) + 1))
+    seen = rows[rows.share >= 0.001].won_minus_bid  # the axis spans the values with at least 0.1% of hands
+    values = list(range(int(seen.min()), int(seen.max()) + 1))
+    rows = rows[rows.won_minus_bid.isin(values)]
     groups = list(dict.fromkeys(rows.strategy))
     shares = np.zeros((len(groups), len(values)))
     for row in rows.itertuples():
         shares[groups.index(row.strategy), values.index(row.won_minus_bid)] = 100 * row.share
     figure, axes = _figure("How far bids miss: tricks won minus tricks bid", run)
     _grouped_bars(axes, values, groups, shares)
-    axes.set_xlabel("tricks won - tricks bid (0 = exact; all hand sizes)")
+    axes.set_xlabel("tricks won - tricks bid (0 = exact; all hand sizes; values with at least 0.1% of hands)")
     axes.set_ylabel("share of the strategy's hands (%)")
     _legend_outside(axes)
     return figure
@@ -155,7 +157,8 @@ def pair_matrix(run: dict[str, Any], tables: Tables) -> Figure | None:
             text = "" if a == b else f"{diff[a, b]:+.2f}\n±{half[a, b]:.2f}"
             if a != b and not significant[a, b]:
                 text += "\n(no difference)"
-            axes.text(b, a, text, ha="center", va="center", fontsize=9)
+            dark = abs(shown[a, b]) > 0.55 * scale
+            axes.text(b, a, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     axes.set_xticks(range(len(names)), names, rotation=20, ha="right")
     axes.set_yticks(range(len(names)), names)
     figure.colorbar(image, ax=axes, label="points per hand (row - column)")
@@ -170,6 +173,8 @@ def win_probability(run: dict[str, Any], tables: Tables) -> Figure | None:
     figure, axes = _figure("Probability of winning a whole game (per seat, 95% intervals)", run)
     spans = np.array([100 * (games.win_rate - games.win_ci_low), 100 * (games.win_ci_high - games.win_rate)])
     axes.bar(games.strategy, 100 * games.win_rate, yerr=spans, capsize=4, color="tab:blue")
+    for x, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
+        axes.annotate(f"{100 * rate:.1f}%", (x, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
     fair = 100 / run["rules"]["players"]
     axes.axhline(fair, color="tab:red", linestyle="--", linewidth=1, label=f"fair share ({fair:.0f}%)")
     axes.set_xlabel("strategy")

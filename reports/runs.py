@@ -21,14 +21,13 @@ TABLES = ("results", "errors", "pairs", "games")
 LABEL_COLUMNS = {"cards": str, "position": str}  # hold "all" beside numbers: read back as text
 
 
-def prepare_folder(path: str) -> Path:
-    """The output folder, created if missing (its parent must exist); refused if it is a file."""
+def check_folder(path: str) -> Path:
+    """Refuse, before any work, an output folder that is a file or whose parent is missing (it is made at the end)."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
     if not folder.parent.is_dir():
         raise PochaError(f"out: folder '{folder.parent}' does not exist (for '{folder}'); create it first")
-    folder.mkdir(exist_ok=True)
     return folder
 
 
@@ -39,7 +38,8 @@ def write_table(frame: pd.DataFrame, path: Path | str) -> None:
 
 
 def save_run(folder: Path, run: dict[str, Any], tables: dict[str, pd.DataFrame]) -> None:
-    """Write the tables and ``run.json`` into ``folder``."""
+    """Write the tables and ``run.json`` into ``folder`` (made if missing)."""
+    folder.mkdir(exist_ok=True)
     for name, frame in tables.items():
         write_table(frame, folder / f"{name}.csv")
     with atomic_open(folder / "run.json") as stream:

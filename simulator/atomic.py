@@ -21,6 +21,12 @@ def check_writable(path: str | os.PathLike[str], what: str) -> Path:
     return target
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary path beside ``path`` to write to; it replaces ``path`` only if the block ends without error."""
@@ -29,6 +35,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     os.close(handle)
     try:
         yield Path(temporary)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private; outputs get the usual mode
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -119,9 +119,9 @@ def check_common(play: str, output_format: str, out: str | None, plot: bool) -> 
             raise PochaError("plot: figures need --out FOLDER, not a .csv file")
         check_writable(out, "out")
     else:
-        from reports.runs import prepare_folder
+        from reports.runs import check_folder
 
-        prepare_folder(out)
+        check_folder(out)
 
 
 class ProgressBar:

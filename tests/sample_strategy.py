@@ -43,3 +43,18 @@ class Noisy:
 
         noise = ctx.uniform(self.salt + 1)[:, self.salt]
         return nearest_legal(expected_tricks(ctx) + 2 * noise - 1, ctx)
+
+
+class Interrupting:
+    """Bids 0 (1 when forbidden), and raises KeyboardInterrupt on its ``after``-th call, as Ctrl-C would."""
+
+    name = "interrupting"
+
+    def __init__(self, after: int = 10) -> None:
+        self.after, self.calls = after, 0
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        self.calls += 1
+        if self.calls == self.after:
+            raise KeyboardInterrupt
+        return nearest_legal(np.zeros(ctx.size), ctx)

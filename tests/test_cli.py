@@ -1,5 +1,6 @@
 import io
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -26,6 +27,9 @@ def test_simulate_one_size_csv_and_file_agree(tmp_path):
     result = invoke("simulate", "-k", "5", "-n", "400", "-s", "expected", "--format", "csv", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert out.read_text() == result.stdout
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # not the private mode of a temporary file
     frame = pd.read_csv(io.StringIO(result.stdout))
     assert list(frame.columns[:5]) == ["strategy", "cards", "position", "deals", "hands"]
     assert set(frame.position.astype(str)) == {"1", "2", "3", "4", "all"}
@@ -208,3 +212,22 @@ def test_game_and_report_bad_input(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke(*args)
     assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output
+
+
+STOPPER = "sample_strategy:Interrupting:after=30"  # raises KeyboardInterrupt mid-run, as Ctrl-C would
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "-s", STOPPER, "-s", "zero", "-s", "zero", "-s", "zero", "--trace", "t.jsonl"],
+        ["compare", STOPPER, "zero"],
+    ],
+)
+def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command, "-k", "3", "-n", "1000", "--chunk-size", "100", "--out", "run", "--plot")
+    assert result.exit_code == 130, result.output
+    assert "Interrupted: the results above cover the finished deals only" in result.stderr
+    assert "By bidding position" in result.stdout and "zero" in result.stdout
+    assert list(tmp_path.iterdir()) == []

@@ -71,3 +71,12 @@ def test_bad_game_arguments():
         play_games(RULES, LINEUP, 0)
     with pytest.raises(PochaError, match="schedule"):
         make_rules(schedule="marathon")
+
+
+def test_wilson_interval_by_hand():
+    from reports.game_stats import wilson
+
+    low, high = wilson(0.0, 20_000)
+    assert low == pytest.approx(0.0, abs=1e-12) and high == pytest.approx(1.959963984540054**2 / 20_000, rel=1e-3)
+    low, high = wilson(0.5, 100)  # the textbook case: 0.404..0.596
+    assert (round(low, 3), round(high, 3)) == (0.404, 0.596)
