@@ -172,6 +172,7 @@ def win_probability(run: dict[str, Any], tables: Tables) -> Figure | None:
     games = tables["games"]
     figure, axes = _figure("Probability of winning a whole game (per seat, 95% intervals)", run)
     spans = np.array([100 * (games.win_rate - games.win_ci_low), 100 * (games.win_ci_high - games.win_rate)])
+    spans = np.maximum(spans, 0.0)  # Wilson's bounds hold the rate; only rounding can put one a hair inside
     axes.bar(games.strategy, 100 * games.win_rate, yerr=spans, capsize=4, color="tab:blue")
     for x, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
         axes.annotate(f"{100 * rate:.1f}%", (x, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
