@@ -103,9 +103,9 @@ def stratified(weights: np.ndarray, means: np.ndarray, errors: np.ndarray) -> tu
     Hand sizes are fixed by the run, not drawn, so the all-sizes error has no between-size part.
     """
     used = weights > 0
-    w = weights[used] / weights[used].sum() if used.any() else weights[used]
     if not used.any():
         return float("nan"), float("nan")
+    w = weights[used] / weights[used].sum()
     return float(np.sum(w * means[used])), float(np.sqrt(np.sum(w * w * errors[used] ** 2)))
 
 
