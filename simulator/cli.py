@@ -266,8 +266,6 @@ def simulate(
         rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
         sizes = parse_sizes(cards, rules)
         check_common(play, output_format, out, plot)
-        if deals < 1:
-            raise PochaError(f"deals: must be at least 1, not {deals}")
         if trace_deals is not None and trace_deals < 0:
             raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
         lineup = seat_lineup(strategy, players)
@@ -343,8 +341,6 @@ def compare(
                 f"compare: {len(specs)} strategies but {players} seats; a rotation seats at most {players} "
                 "(use more --players or fewer strategies)"
             )
-        if deals < 1:
-            raise PochaError(f"deals: must be at least 1, not {deals}")
         lineup = seat_lineup([specs[s % len(specs)] for s in range(players)], players)
         if len(lineup.labels) != len(specs):
             raise PochaError(f"compare: the same strategy is given twice among {', '.join(specs)}")
