@@ -12,12 +12,13 @@ from strategies.registry import load
 
 @dataclass(frozen=True)
 class Workload:
-    """One benchmark: a strategy for every seat, a play policy and a table size."""
+    """One benchmark: a strategy for every seat, a play policy, a table size, and its share of the deals."""
 
     bids: str
     play: str
     players: int
     cards: int
+    share: float = 1.0  # slow strategies run on a fraction of --deals
 
     @property
     def title(self) -> str:
@@ -29,6 +30,8 @@ WORKLOADS = (
     Workload("random", "random", 4, 10),
     Workload("aces-trumps", "greedy", 4, 10),
     Workload("random", "random", 4, 1),
+    Workload("table", "greedy", 4, 10, share=0.1),
+    Workload("montecarlo", "greedy", 4, 10, share=0.001),
 )
 
 
@@ -41,12 +44,13 @@ def measure(workload: Workload, deals: int, seed: int = 0) -> float:
     return deals / (time.perf_counter() - start)
 
 
-def bench(deals: int, repeats: int, report: Callable[[Workload, list[float]], None]) -> None:
+def bench(deals: int, repeats: int, report: Callable[[Workload, int, list[float]], None]) -> None:
     """Run every workload ``repeats`` times (after a small warm-up run) and report the rates."""
     for workload in WORKLOADS:
-        measure(workload, 1000)
-        rates = [measure(workload, deals, seed) for seed in range(repeats)]
-        report(workload, rates)
+        count = max(1, round(deals * workload.share))
+        measure(workload, min(count, 100))
+        rates = [measure(workload, count, seed) for seed in range(repeats)]
+        report(workload, count, rates)
 
 
 def median(rates: list[float]) -> float:

@@ -10,7 +10,8 @@ import numpy as np
 
 from simulator import PochaError
 
-SUITS = "OCEB"  # oros, copas, espadas, bastos
+SUITS = "OCEB"
+SUIT_WORDS = ("oros", "copas", "espadas", "bastos")
 RANKS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)  # 8 and 9 exist only in the 48-card deck
 LANE_BITS = 16  # bits per suit in a hand mask
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 
 from simulator import PochaError, __version__
@@ -435,6 +436,136 @@ def game(
     finish(run, tables, "games", out, plot, output_format, show, result.complete)
 
 
+@app.command(
+    epilog=(
+        "Examples:\n\n"
+        '  pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0\n\n'
+        '  pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json'
+    )
+)
+def advise(
+    hand: Annotated[str, typer.Option(help='Your cards, e.g. "1O 3O 12C 5E 2B" (rank then suit: O C E B).')],
+    trump: Annotated[
+        str, typer.Option(help="The trump card: the turned-up card, or the dealer's last in a full deal.")
+    ],
+    position: Annotated[
+        int, typer.Option(help="How many players bid before you: 0 = you bid first and lead; players-1 = dealer.")
+    ] = 0,
+    bids: Annotated[str, typer.Option(help="The bids made before yours, in order, e.g. 1,0.")] = "",
+    bid: Annotated[int | None, typer.Option(help="Also single out this bid (it must be legal).")] = None,
+    samples: Annotated[int, typer.Option(help="Play-outs per candidate bid.")] = 10_000,
+    assume: Annotated[
+        str, typer.Option(help="How the later bidders are assumed to bid (a strategy spec).")
+    ] = "expected",
+    players: Players = 4,
+    play: Play = "greedy",
+    preset: Preset = "ludoteka",
+    deck: Deck = None,
+    play_rule: PlayRule = None,
+    hook: Hook = None,
+    scoring: Scoring = None,
+    seed: Seed = 0,
+    output_format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """Advise a bid: the chance of each number of tricks and the expected points of each legal bid."""
+    import json
+
+    from simulator.advise import advise as run_advice
+    from simulator.advise import read_situation
+    from strategies.registry import load
+
+    with user_errors():
+        rules = build_rules(preset, players, deck, play_rule, hook, scoring, None)
+        check_choice(play, list(POLICIES), "play")
+        check_choice(output_format, ("table", "json"), "format")
+        situation = read_situation(rules, hand, trump, position, bids)
+        if bid is not None and not 0 <= bid <= situation.cards:
+            raise PochaError(f"bid: {bid} is not a bid with {situation.cards} cards (0..{situation.cards})")
+        if bid is not None and bid == situation.forbidden:
+            raise PochaError(
+                f"bid: {bid} is forbidden to the dealer: with the bids before it would make {situation.cards}, "
+                "the number of tricks"
+            )
+        advice = run_advice(situation, samples, seed, play, load(assume)[1])
+    if output_format == "json":
+        typer.echo(json.dumps(advice.to_dict(), indent=2))
+        return
+    typer.echo(advice_text(advice, play, assume, bid))
+
+
+def advice_text(advice: Any, play: str, assume: str, asked: int | None) -> str:
+    """The advice as a few short tables."""
+    from simulator.cards import SUIT_WORDS, card_name
+
+    s = advice.situation
+    ranks = s.rules.ranks
+    who = "you bid first and lead" if s.position == 0 else (
+        f"{s.position} bid before you ({', '.join(map(str, s.bids))})"
+        + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
+    )  # fmt: skip
+    trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
+    lines = [
+        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} cards), trump {trump}, "
+        f"{s.rules.players} players; {who}.",
+        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}.",
+        "",
+        f"Tricks you take, playing to a bid of {advice.recommended}:",
+        "tricks  chance   ±MC",
+    ]
+    for t, (p, e) in enumerate(zip(advice.tricks, advice.tricks_error, strict=True)):
+        lines.append(f"{t:>6}  {p:6.1%}  {e:5.1%}")
+    lines += ["", "bid  exact  expected points   ±MC"]
+    for b, (x, p, e) in enumerate(zip(advice.exact, advice.points, advice.points_error, strict=True)):
+        mark = " <- recommended" if b == advice.recommended else " <- asked" if b == asked else ""
+        text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"
+        lines.append(f"{b:>3}  {x:5.1%}  {text}{mark}")
+    lines += ["", f"Recommended bid: {advice.recommended} ({advice.points[advice.recommended]:.2f} points on average)."]
+    return "\n".join(lines)
+
+
+@app.command(
+    epilog=(
+        "Examples:\n\n"
+        "  pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz\n\n"
+        "  pocha train --players 6 --deals 200000 --out six.npz   (then: -s table:path=six.npz)"
+    )
+)
+def train(
+    out: Annotated[str, typer.Option(help="Where to write the table (.npz).")],
+    players: Players = 4,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size to learn from.")] = 1_000_000,
+    play: Play = "greedy",
+    preset: Preset = "ludoteka",
+    deck: Deck = None,
+    play_rule: PlayRule = None,
+    hook: Hook = None,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = DEFAULT_CHUNK,
+) -> None:
+    """Learn a trick table for the table strategy from simulated deals (every seat bidding expected)."""
+    from simulator.atomic import atomic_path
+    from simulator.training import train_table
+    from strategies.table import describe
+
+    with user_errors():
+        rules = build_rules(preset, players, deck, play_rule, hook, None, None)
+        check_choice(play, list(POLICIES), "play")
+        check_writable(out, "out")
+        progress = ProgressBar(deals * rules.full_deal)
+        try:
+            table = train_table(rules, deals, seed, play, chunk_size, progress)
+        finally:
+            progress.close()
+    with atomic_path(out) as temporary:
+        table.save(temporary)
+    facts = describe(table)
+    typer.echo(
+        f"wrote {out}: {facts['hands']:,} hands of {rules.players} players ({deals:,} deals per hand size), "
+        f"{facts['cells_used']:,} feature cells seen, {facts['cells_with_min_hands']:,} with enough hands "
+        "to stand alone"
+    )
+
+
 @app.command(epilog="Example:\n\n  pocha compare expected aces-trumps --out cmp\n\n  pocha report cmp")
 def report(
     folder: Annotated[str, typer.Argument(help="A folder written by --out FOLDER.", show_default=False)],
@@ -505,11 +636,11 @@ def bench(
     with user_errors():
         if deals < 1 or repeats < 1:
             raise PochaError("bench: --deals and --repeats must be at least 1")
-    typer.echo(f"deals per second, single thread, median of {repeats} runs of {deals:,} deals")
+    typer.echo(f"deals per second, single thread, median of {repeats} runs (montecarlo at its default samples)")
 
-    def report(workload: Any, rates: list[float]) -> None:
+    def report(workload: Any, count: int, rates: list[float]) -> None:
         runs = " ".join(f"{rate:,.0f}" for rate in rates)
-        typer.echo(f"{workload.title:<40} {median(rates):>12,.0f}   (runs: {runs})")
+        typer.echo(f"{workload.title:<40} {median(rates):>12,.0f}   ({count:,} deals a run; runs: {runs})")
 
     run_bench(deals, repeats, report)
 

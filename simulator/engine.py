@@ -13,11 +13,10 @@ import numpy as np
 
 from reports.stats import Tally
 from simulator import PochaError, kernels, trace
-from simulator.rules import Rules
+from simulator.rules import Rules, forbidden_bids
 from strategies.base import BidContext, Strategy
 
-POLICIES = {"random": kernels.POLICY_RANDOM, "greedy": kernels.POLICY_GREEDY}
-PLAY_CODES = {"pocha": kernels.PLAY_POCHA, "trump": kernels.PLAY_TRUMP, "follow": kernels.PLAY_FOLLOW}
+POLICIES, PLAY_CODES = kernels.POLICIES, kernels.PLAY_CODES
 DEFAULT_CHUNK = 1 << 14
 
 
@@ -79,7 +78,7 @@ def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
 
 
 def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seating: np.ndarray, seed: int,
-                 chunk: Chunk) -> None:  # fmt: skip
+                 policy: str, chunk: Chunk) -> None:  # fmt: skip
     """Ask each position's strategies for their bids, in bidding order, and check them into ``chunk.bids``.
 
     strategies: (label, strategy) by index; seating: int64[deal, seat], the strategy index at each seat.
@@ -104,22 +103,11 @@ def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seati
                 forbidden=forbidden[picked],
                 seed=seed,
                 deals=chunk.deals[picked],
+                policy=policy,
             )
             if ctx.size:
                 by_position[picked, position] = checked_bids(label, strategy.bid(ctx), ctx)
         chunk.bids[rows, seat] = by_position[:, position]
-
-
-def forbidden_bids(rules: Rules, cards: int, earlier_bids: np.ndarray) -> np.ndarray:
-    """int64[m]: the bid the hook rule forbids to the bidder after ``earlier_bids`` (int64[m, position]), -1 for none.
-
-    Only the dealer (the last bidder) is restricted: not the bid that makes the sum equal ``cards``.
-    """
-    size, position = earlier_bids.shape
-    if position < rules.players - 1 or not rules.hook_applies(cards):
-        return np.full(size, -1, np.int64)
-    rest = cards - earlier_bids.sum(axis=1)
-    return np.where(rest >= 0, rest, -1)
 
 
 def checked_bids(label: str, bids: object, ctx: BidContext) -> np.ndarray:
@@ -222,7 +210,7 @@ def simulate(
                 board_points, board_hands = part.board_arrays(len(numbers))
                 for seats in rotations:
                     seating = np.broadcast_to(seats, chunk.hands.shape)
-                    collect_bids(rules, strategies, seating, seed, chunk)
+                    collect_bids(rules, strategies, seating, seed, policy, chunk)
                     number = size_index * deals + first  # run-wide number of the chunk's first deal
                     record = trace_stream is not None and number < traced
                     won, points, plays, leaders = play_chunk(rules, seed, policy, chunk, record)

@@ -101,6 +101,6 @@ def play_hand(
 ) -> tuple[Chunk, np.ndarray, np.ndarray]:  # fmt: skip
     """Deal, bid and play one hand of a batch of games: ``(chunk, won, points)``."""
     chunk = deal_chunk(rules, seed, cards, deals)
-    collect_bids(rules, strategies, seating, seed, chunk)
+    collect_bids(rules, strategies, seating, seed, policy, chunk)
     won, points, _, _ = play_chunk(rules, seed, policy, chunk)
     return chunk, won, points

@@ -11,11 +11,13 @@ Card ids are ``suit * 16 + strength`` (strength 0 = weakest rank of the rule set
 import numba
 import numpy as np
 
-# Rule options as the kernels see them.
+# Rule options as the kernels see them, and the names they stand for.
 PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW = 0, 1, 2
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
-# Independent random streams of one deal.
-STREAM_DEAL, STREAM_PLAY, STREAM_BID = 1, 2, 3
+PLAY_CODES = {"pocha": PLAY_POCHA, "trump": PLAY_TRUMP, "follow": PLAY_FOLLOW}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+# Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n).
+STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT = 1, 2, 3, 4, 5
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _LANE = np.uint64(0xFFFF)
@@ -278,7 +280,7 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
 
     The play is recorded when ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card
     ids from the leader on, ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]``
-    the winner of the last one.
+    the winner of the last one. Returns the advanced random state.
     """
     players = hands.shape[0]
     record = plays.shape[0] > 0
@@ -324,6 +326,7 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
         leader = winner
     if record:
         leaders[d, tricks] = leader
+    return state
 
 
 @jit
@@ -347,6 +350,94 @@ def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, s
         play_deal(d, own, trump_card[d] >> 4, (deal + 1) % players, bids, play_rule, policy, state, won, plays, leaders)
         for s in range(players):
             points[d, s] = score(bids[d, s], won[d, s], scoring[0], scoring[1], scoring[2])
+
+
+# --- Monte Carlo bidding ------------------------------------------------------------------------
+
+
+@jit
+def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck, out_hands):
+    """Deal the cards a bidder cannot see to the other seats, ``samples`` ways per deal.
+
+    deals int64[deal] (the dealer is ``deal % players``); position: the bidder's bidding position
+    (0 = first); own_hands uint64[deal]; trump_card int64[deal]; deck int64[deck_size].
+    out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample s of deal d, the
+    bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in a full deal it
+    stays in the dealer's hand. Draws come from stream STREAM_SAMPLE of each deal.
+    """
+    players = out_hands.shape[1]
+    samples = out_hands.shape[0] // max(own_hands.shape[0], 1)
+    size = deck.shape[0]
+    full = cards * players == size
+    unseen = np.empty(size, np.int64)
+    for d in range(own_hands.shape[0]):
+        dealer = deals[d] % players
+        bidder = (dealer + 1 + position) % players
+        trump_bit = _ONE << np.uint64(trump_card[d])
+        dealer_holds_trump = full and bidder != dealer
+        count = 0
+        for c in range(size):
+            bit = _ONE << np.uint64(deck[c])
+            if not (own_hands[d] & bit) and bit != trump_bit:
+                unseen[count] = deck[c]
+                count += 1
+        state = stream_state(seed, cards, deals[d], STREAM_SAMPLE)
+        for s in range(samples):
+            row = d * samples + s
+            for seat in range(players):
+                out_hands[row, seat] = _ZERO
+            out_hands[row, bidder] = own_hands[d]
+            if dealer_holds_trump:
+                out_hands[row, dealer] = trump_bit
+            j = 0
+            for seat in range(players):
+                if seat == bidder:
+                    continue
+                need = cards - 1 if (dealer_holds_trump and seat == dealer) else cards
+                for _ in range(need):  # partial Fisher-Yates over the unseen cards
+                    state = next_state(state)
+                    r = j + below(state, count - j)
+                    unseen[j], unseen[r] = unseen[r], unseen[j]
+                    out_hands[row, seat] |= _ONE << np.uint64(unseen[j])
+                    j += 1
+
+
+@jit
+def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_rule, policy, counts):
+    """Play every sampled deal out once per candidate bid of the bidder; count its tricks.
+
+    hands uint64[deal * samples, seat] and bids int64[deal * samples, seat] (the bidder's own entry
+    is replaced by each candidate); trump_card int64[deal]. counts int64[deal, bid, tricks] gets,
+    per deal and candidate bid 0..k, how many samples the bidder took each number of tricks in.
+    Under the random policy bids do not change the play: each sample is played once for all bids.
+    """
+    players = hands.shape[1]
+    samples = hands.shape[0] // max(trump_card.shape[0], 1)
+    own = np.empty(players, np.uint64)
+    row_bids = np.empty((1, players), np.int64)
+    won = np.empty((1, players), np.int64)
+    no_plays = np.empty((0, 0, 0), np.int64)
+    no_leaders = np.empty((0, 0), np.int64)
+    tries = 1 if policy == POLICY_RANDOM else cards + 1
+    for d in range(trump_card.shape[0]):
+        dealer = deals[d] % players
+        bidder = (dealer + 1 + position) % players
+        state = stream_state(seed, cards, deals[d], STREAM_ROLLOUT)
+        for s in range(samples):
+            row = d * samples + s
+            for b in range(tries):
+                for seat in range(players):
+                    own[seat] = hands[row, seat]
+                    row_bids[0, seat] = bids[row, seat]
+                    won[0, seat] = 0
+                row_bids[0, bidder] = b
+                state = play_deal(0, own, trump_card[d] >> 4, (dealer + 1) % players, row_bids, play_rule, policy,
+                                  state, won, no_plays, no_leaders)  # fmt: skip
+                if policy == POLICY_RANDOM:
+                    for every in range(cards + 1):
+                        counts[d, every, won[0, bidder]] += 1
+                else:
+                    counts[d, b, won[0, bidder]] += 1
 
 
 # --- statistics ----------------------------------------------------------------------------------

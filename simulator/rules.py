@@ -193,6 +193,18 @@ def make_rules(
     return replace(rules, **{name: value for name, value in overrides.items() if value is not None})
 
 
+def forbidden_bids(rules: Rules, cards: int, earlier_bids: np.ndarray) -> np.ndarray:
+    """int64[m]: the bid the hook rule forbids to the bidder after ``earlier_bids`` (int64[m, position]), -1 for none.
+
+    Only the dealer (the last bidder) is restricted: not the bid that makes the sum equal ``cards``.
+    """
+    size, position = earlier_bids.shape
+    if position < rules.players - 1 or not rules.hook_applies(cards):
+        return np.full(size, -1, np.int64)
+    rest = cards - earlier_bids.sum(axis=1)
+    return np.where(rest >= 0, rest, -1)
+
+
 def parse_scoring(text: str) -> Scoring:
     """A scoring option ``EXACT,PER_TRICK,MISS_PER_TRICK``, e.g. ``10,5,-5``."""
     try:

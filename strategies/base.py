@@ -32,6 +32,7 @@ class BidContext:
     forbidden: np.ndarray  # int64[m]: the bid the hook rule forbids, -1 for none
     seed: int  # the run's seed
     deals: np.ndarray  # int64[m]: deal numbers within the hand size, for per-deal random streams
+    policy: str = "greedy"  # the run's card-play policy, for strategies that play deals out
     _draws: int = field(default=0, repr=False)
 
     @property
@@ -78,6 +79,13 @@ class BidContext:
             turned = np.uint64(1) << (self.trump_card & 15).astype(np.uint64)
             unseen[self.is_trump] &= ~turned
         return unseen
+
+    def subset(self, rows: slice | np.ndarray) -> "BidContext":
+        """The same bidder on some of the deals (random draws restart, as for a fresh context)."""
+        return BidContext(
+            self.rules, self.cards, self.position, self.hands[rows], self.trump_card[rows], self.earlier_bids[rows],
+            self.forbidden[rows], self.seed, self.deals[rows], self.policy,
+        )  # fmt: skip
 
     def uniform(self, draws: int = 1) -> np.ndarray:
         """float64[m, draws] uniforms in [0, 1); each call gives fresh numbers.

@@ -15,10 +15,13 @@ from typing import Any, get_type_hints
 from simulator import PochaError
 from strategies.base import Strategy
 from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid
+from strategies.montecarlo import MonteCarlo
+from strategies.table import TableStrategy
 
 ENTRY_POINT_GROUP = "pocha.strategies"
 BUILTIN: dict[str, Callable[..., Strategy]] = {
-    factory.name: factory for factory in (RandomBid, ZeroBid, FairShare, AcesTrumps, Expected)
+    factory.name: factory
+    for factory in (RandomBid, ZeroBid, FairShare, AcesTrumps, Expected, MonteCarlo, TableStrategy)
 }
 
 

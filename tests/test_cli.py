@@ -121,7 +121,7 @@ def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 4 and "random bids + random play, 4 x 10" in lines[1]
+    assert len(lines) == 6 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
 
 
 def test_help_has_examples():
@@ -231,3 +231,59 @@ def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeyp
     assert "Interrupted: the results above cover the finished deals only" in result.stderr
     assert "By bidding position" in result.stdout and "zero" in result.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_advise_prints_chances_and_a_recommended_bid():
+    result = invoke("advise", "--hand", "1O 3O 12C 5E 2B", "--trump", "7O", "--position", "2", "--bids", "1,0",
+                    "--samples", "2000")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Tricks you take" in result.stdout and "Recommended bid: 2" in result.stdout
+
+
+def test_advise_json():
+    result = invoke("advise", "--hand", "1C", "--trump", "7O", "--position", "3", "--bids", "0,0,0", "--samples", "500",
+                    "--format", "json")  # fmt: skip
+    data = json.loads(result.stdout)
+    assert data["hand"] == ["1C"] and data["forbidden_bid"] is None  # one card: no hook under ludoteka rules
+    assert sum(t["chance"] for t in data["tricks"]) == pytest.approx(1.0) and len(data["bids"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hand", "1O 3X", "--trump", "7O"], "'3X' is not a card"),
+        (["--hand", "1O 1o", "--trump", "7O"], "1O appears more than once"),
+        (["--hand", "1O 8C", "--trump", "7O"], "'8C' is not in this deck"),
+        (["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O 1C", "--trump", "7C"], "11 cards, but 4 players with 40 cards"),
+        (["--hand", "1O 3O", "--trump", "3O"], "3O is in your hand"),
+        (
+            ["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "--trump", "1C", "--position", "3", "--bids", "1,2,3"],
+            "must be in your hand",
+        ),
+        (
+            ["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "--trump", "2O", "--position", "1", "--bids", "1"],
+            "is the dealer's, not yours",
+        ),
+        (["--hand", "1O 3O", "--trump", "7O", "--position", "2", "--bids", "1"], "position 2 means 2 bids before"),
+        (["--hand", "1O 3O", "--trump", "7O", "--position", "1", "--bids", "3"], "3 is not a bid with 2 cards"),
+        (["--hand", "1O 3O", "--trump", "7O", "--position", "4"], "0..3"),
+        (["--hand", "1O 3O", "--trump", "7O", "--position", "3", "--bids", "1,0,0", "--bid", "1"], "forbidden"),
+        (["--hand", "1O 3O", "--trump", "7O", "--bid", "5"], "5 is not a bid with 2 cards"),
+        (["--hand", "1O 3O", "--trump", "7O", "--samples", "1"], "samples: must be at least 2"),
+    ],
+)
+def test_advise_bad_input(args, message):
+    result = invoke("advise", *args)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: ") and message in result.stderr and "Traceback" not in result.output
+
+
+def test_train_writes_a_table_the_strategy_reads(tmp_path):
+    path = tmp_path / "t.npz"
+    result = invoke("train", "--players", "3", "--deals", "200", "--out", str(path))
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.stdout and path.is_file()
+    run = invoke("simulate", "-p", "3", "-k", "4", "-n", "50", "-s", f"table:path={path}", "--format", "csv")
+    assert run.exit_code == 0, run.output
+    bad = invoke("train", "--players", "3", "--deals", "10", "--out", str(tmp_path / "missing" / "t.npz"))
+    assert bad.exit_code == 1 and "does not exist" in bad.stderr

@@ -10,6 +10,7 @@ from conftest import lineup
 from simulator.cards import parse_card, parse_cards
 from simulator.engine import simulate
 from simulator.rules import PRESETS, Rules, make_rules
+from simulator.training import train_table
 from strategies.registry import BUILTIN
 
 
@@ -50,13 +51,17 @@ def check_deal(rules: Rules, deal: dict) -> None:
 
 @pytest.mark.parametrize("strategy", sorted(BUILTIN))
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_conformance(preset, strategy):
+def test_conformance(preset, strategy, tmp_path):
     players = 3 if preset == "polish" else 5
     rules = make_rules(preset, players)
     stream = io.StringIO()
-    seats = lineup(*[strategy] * players)
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
     for policy in ("random", "greedy"):
+        spec = {"montecarlo": "montecarlo:samples=4"}.get(strategy, strategy)
+        if strategy == "table":  # a small table learned for these rules and this policy
+            train_table(rules, 50, policy=policy).save(tmp_path / f"{policy}.npz")
+            spec = f"table:path={tmp_path / f'{policy}.npz'}"
+        seats = lineup(*[spec] * players)
         simulate(rules, seats, sizes, 25, seed=len(preset), policy=policy, trace_stream=stream)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     deals = [line for line in lines if "format" not in line]

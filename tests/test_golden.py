@@ -13,8 +13,8 @@ import reference
 
 from simulator import trace
 from simulator.cards import mask_of, parse_card, parse_cards
-from simulator.engine import Chunk, forbidden_bids, play_chunk
-from simulator.rules import Rules
+from simulator.engine import Chunk, play_chunk
+from simulator.rules import Rules, forbidden_bids
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 

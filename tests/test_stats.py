@@ -117,7 +117,7 @@ def test_tallies_merge_exactly():
         part = Tally.empty(whole.strategies, 4, whole.sizes)
         chunk = deal_chunk(rules, 1, 3, numbers(start, count))
         seating = np.zeros((count, 4), np.int64)
-        collect_bids(rules, list(zip(seats.labels, seats.strategies, strict=True)), seating, 1, chunk)
+        collect_bids(rules, list(zip(seats.labels, seats.strategies, strict=True)), seating, 1, "greedy", chunk)
         won, points, _, _ = play_chunk(rules, 1, "greedy", chunk)
         board_points, board_hands = part.board_arrays(count)
         part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board_points, board_hands)

@@ -5,8 +5,7 @@ import pytest
 from conftest import LUDOTEKA, ids, mask
 
 from simulator import PochaError
-from simulator.engine import forbidden_bids
-from simulator.rules import Rules, make_rules
+from simulator.rules import Rules, forbidden_bids, make_rules
 from strategies import registry
 from strategies.base import BidContext, nearest_legal
 from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks

@@ -1,0 +1,140 @@
+"""``pocha advise``: what to bid with a given hand, by Monte Carlo play-outs of the deal."""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simulator import PochaError
+from simulator.cards import card_name, mask_of, parse_card, parse_cards
+from simulator.rules import Rules, forbidden_bids
+from strategies.base import BidContext
+from strategies.montecarlo import best_bids, expected_points, score_table, trick_counts
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A bidder's view: its hand, the trump card, its bidding position and the bids made before it."""
+
+    rules: Rules
+    hand: tuple[int, ...]  # card ids
+    trump_card: int
+    position: int  # players who bid before (0 = bids first and leads; players - 1 = the dealer)
+    bids: tuple[int, ...]  # bids made before, in bidding order
+
+    @property
+    def cards(self) -> int:
+        """Hand size."""
+        return len(self.hand)
+
+    @property
+    def forbidden(self) -> int:
+        """The bid the hook rule forbids here, -1 for none."""
+        earlier = np.array([self.bids], np.int64).reshape(1, self.position)
+        return int(forbidden_bids(self.rules, self.cards, earlier)[0])
+
+
+def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str) -> Situation:
+    """Parse and check a bidder's view as a careful player would; each mistake is one clear line."""
+    cards = parse_cards(hand, rules.ranks)
+    names = [card_name(c, rules.ranks) for c in cards]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise PochaError(f"hand: {', '.join(repeated)} appears more than once")
+    if not cards:
+        raise PochaError('hand: no card given; write cards like "1O 3O 12C 5E 2B"')
+    if len(cards) > rules.full_deal:
+        raise PochaError(
+            f"hand: {len(cards)} cards, but {rules.players} players with {rules.deck_size} cards "
+            f"hold 1..{rules.full_deal}"
+        )
+    trump_card = parse_card(trump, rules.ranks)
+    if not 0 <= position < rules.players:
+        raise PochaError(
+            f"position: {position} is not a bidding position; with {rules.players} players "
+            f"0..{rules.players - 1} (how many bid before you)"
+        )
+    full = len(cards) * rules.players == rules.deck_size
+    dealer = position == rules.players - 1
+    name = card_name(trump_card, rules.ranks)
+    if not full and trump_card in cards:
+        raise PochaError(
+            f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
+        )
+    if full and dealer and trump_card not in cards:
+        raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
+    if full and not dealer and trump_card in cards:
+        raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
+    try:
+        earlier = tuple(int(b) for b in bids.replace(",", " ").split())
+    except ValueError:
+        raise PochaError(f"bids: '{bids}' is not a list of whole numbers such as 1,0") from None
+    if len(earlier) != position:
+        raise PochaError(f"bids: position {position} means {position} bids before yours; {len(earlier)} given")
+    wrong = [b for b in earlier if not 0 <= b <= len(cards)]
+    if wrong:
+        raise PochaError(f"bids: {wrong[0]} is not a bid with {len(cards)} cards (0..{len(cards)})")
+    return Situation(rules, tuple(cards), trump_card, position, earlier)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Play-out results for one situation (arrays indexed by bid or by tricks 0..k)."""
+
+    situation: Situation
+    samples: int
+    recommended: int
+    points: np.ndarray  # float64[bid]: expected points (NaN for the forbidden bid)
+    points_error: np.ndarray  # float64[bid]: Monte Carlo standard error
+    exact: np.ndarray  # float64[bid]: chance of taking exactly that many tricks when bidding it
+    tricks: np.ndarray  # float64[tricks]: chance of each trick count, playing to the recommended bid
+    tricks_error: np.ndarray  # float64[tricks]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``--format json``."""
+        s = self.situation
+        return {
+            "hand": [card_name(c, s.rules.ranks) for c in s.hand],
+            "trump_card": card_name(s.trump_card, s.rules.ranks),
+            "position": s.position,
+            "bids_before": list(s.bids),
+            "forbidden_bid": s.forbidden if s.forbidden >= 0 else None,
+            "samples": self.samples,
+            "recommended_bid": self.recommended,
+            "tricks": [
+                {"tricks": t, "chance": p, "error": e}
+                for t, (p, e) in enumerate(zip(self.tricks, self.tricks_error, strict=True))
+            ],
+            "bids": [
+                {"bid": b, "legal": b != s.forbidden, "exact_chance": x, "expected_points": None if np.isnan(p) else p,
+                 "error": None if np.isnan(p) else e}
+                for b, (x, p, e) in enumerate(zip(self.exact, self.points, self.points_error, strict=True))
+            ],
+        }  # fmt: skip
+
+
+def advise(situation: Situation, samples: int, seed: int, policy: str, assumed: Any) -> Advice:
+    """Play the situation out ``samples`` times per candidate bid and weigh the bids."""
+    if samples < 2:
+        raise PochaError(f"samples: must be at least 2, not {samples}")
+    s, rules, k = situation, situation.rules, situation.cards
+    players = rules.players
+    deal = np.array(
+        [players - 1], np.int64
+    )  # deal number players - 1: the dealer sits last, the bidder at its position
+    ctx = BidContext(
+        rules, k, s.position, np.array([mask_of(s.hand)], np.uint64), np.array([s.trump_card], np.int64),
+        np.array([s.bids], np.int64).reshape(1, s.position), np.array([s.forbidden], np.int64), seed, deal, policy,
+    )  # fmt: skip
+    counts = trick_counts(ctx, samples, assumed)
+    points = expected_points(counts, rules, k)
+    recommended = int(best_bids(points, ctx.forbidden)[0])
+    table = score_table(rules, k)
+    chances = counts[0] / samples  # [bid, tricks]
+    spread = np.sqrt(np.maximum((chances * table**2).sum(axis=1) - points[0] ** 2, 0.0))
+    legal = np.arange(k + 1) != s.forbidden
+    tricks = chances[recommended]
+    return Advice(
+        s, samples, recommended, np.where(legal, points[0], np.nan), np.where(legal, spread / np.sqrt(samples), np.nan),
+        np.diagonal(chances).copy(), tricks, np.sqrt(tricks * (1 - tricks) / samples),
+    )  # fmt: skip

@@ -1,0 +1,180 @@
+"""The ``table`` strategy: bid from a learned table of trick distributions, no play-outs at bid time.
+
+``pocha train`` plays many deals (every seat bidding with ``expected``, the run's play policy) and
+counts, for each hand's features, how many tricks it took. The features (all capped small):
+
+  cards          hand size k
+  position       bidding position, 0 = first bidder
+  high_trumps    trumps among the deck's three strongest ranks (0..3)
+  low_trumps     other trumps (0..4, 4 = four or more)
+  side_aces      cards of the strongest rank in the other suits (0..3)
+  side_seconds   cards of the second-strongest rank in the other suits (0..2, 2 = two or more)
+  voids          other suits the hand has no card of (0..2, 2 = two or more)
+  bids_so_far    earlier bids against an even share, sum - position * k / players:
+                 0 below by more than 1/2, 1 within, 2 above (always 1 for the first bidder)
+
+The strategy reads the distribution of tricks for the hand's cell and bids the legal value with
+the most expected points under the scoring. A cell seen fewer than MIN_HANDS times falls back to
+coarser cells, dropping features in the order of BACKOFF (their counts summed); if even the
+coarsest cell is too thin, the hand is bid as ``expected`` would.
+"""
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simulator import PochaError
+from simulator.rules import Rules
+from strategies.base import BidContext
+from strategies.heuristics import Expected
+from strategies.montecarlo import best_bids, score_table
+
+FEATURES = ("cards", "position", "high_trumps", "low_trumps", "side_aces", "side_seconds", "voids", "bids_so_far")
+CAPS = {"high_trumps": 3, "low_trumps": 4, "side_aces": 3, "side_seconds": 2, "voids": 2, "bids_so_far": 2}
+BACKOFF = ("bids_so_far", "voids", "side_seconds", "position", "side_aces", "low_trumps")
+MIN_HANDS = 50
+SHIPPED = files("strategies") / "tables"  # default tables, one per player count: players-N.npz
+
+
+def table_shape(rules: Rules) -> tuple[int, ...]:
+    """Axes of the count array: the features, then tricks taken 0..full deal."""
+    top = rules.full_deal
+    return (top, rules.players, *(CAPS[name] + 1 for name in FEATURES[2:]), top + 1)
+
+
+def features(ctx: BidContext) -> np.ndarray:
+    """int64[deal, FEATURES]: the table cell of each hand (see the module docstring)."""
+    players, ranks = ctx.rules.players, ctx.rules.ranks
+    strongest = len(ranks) - 1
+    top_three = np.uint64(sum(1 << (strongest - i) for i in range(min(3, len(ranks)))))
+    trump_lane = ctx.lanes[ctx.is_trump]
+    high = np.bitwise_count(trump_lane & top_three).astype(np.int64)
+    side = ~ctx.is_trump
+    rank_count = [(((ctx.lanes >> np.uint64(max(strongest - i, 0))) & np.uint64(1)) * side).sum(axis=1) for i in (0, 1)]
+    voids = ((ctx.suit_lengths == 0) & side).sum(axis=1)
+    even_share = ctx.position * ctx.cards / players
+    lead = ctx.earlier_bids.sum(axis=1) - even_share
+    values = {
+        "cards": np.full(ctx.size, ctx.cards - 1),
+        "position": np.full(ctx.size, ctx.position),
+        "high_trumps": high,
+        "low_trumps": ctx.trumps - high,
+        "side_aces": rank_count[0],
+        "side_seconds": rank_count[1] if len(ranks) > 1 else np.zeros(ctx.size, np.int64),
+        "voids": voids,
+        "bids_so_far": np.where(lead < -0.5, 0, np.where(lead > 0.5, 2, 1)),
+    }
+    return np.stack([np.minimum(values[name], CAPS.get(name, 1 << 30)) for name in FEATURES], axis=1).astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class TrickTable:
+    """Counts of tricks taken by feature cell, with the conditions they were learned under."""
+
+    rules: Rules
+    policy: str  # card-play policy of the training deals
+    counts: np.ndarray = field(repr=False)  # int64[table_shape(rules)]
+    deals_per_size: int = 0
+    levels: list[np.ndarray] = field(init=False, repr=False)  # counts, then sums over the BACKOFF features
+
+    def __post_init__(self) -> None:
+        levels = [self.counts]
+        for name in BACKOFF:
+            levels.append(levels[-1].sum(axis=FEATURES.index(name), keepdims=True))
+        object.__setattr__(self, "levels", levels)
+
+    def save(self, path: str | Path) -> None:
+        """Write as compressed npz (counts as uint32 while they fit)."""
+        counts = self.counts.astype(np.uint32) if self.counts.max() < 2**32 else self.counts
+        import json
+
+        meta = json.dumps({"rules": self.rules.to_dict(), "policy": self.policy, "deals_per_size": self.deals_per_size})
+        with open(path, "wb") as stream:
+            np.savez_compressed(stream, counts=counts, meta=np.array(meta))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TrickTable":
+        """Read a table written by ``save``; a missing or foreign file is refused with a clear line."""
+        import json
+
+        try:
+            with np.load(path) as data:
+                meta = json.loads(str(data["meta"]))
+                counts = data["counts"].astype(np.int64)
+        except (OSError, KeyError, ValueError) as error:
+            raise PochaError(f"table: cannot read '{path}' as a trick table ({error})") from None
+        rules = Rules.from_dict(meta["rules"])
+        if counts.shape != table_shape(rules):
+            raise PochaError(f"table: '{path}' holds counts of shape {counts.shape}, not {table_shape(rules)}")
+        return cls(rules, meta["policy"], counts, meta["deals_per_size"])
+
+    def check_fits(self, rules: Rules, policy: str, source: str) -> None:
+        """Refuse a table learned under other rules or another play policy."""
+        mine = (self.rules.players, self.rules.ranks, self.rules.play, self.policy)
+        if mine != (rules.players, rules.ranks, rules.play, policy):
+            raise PochaError(
+                f"table: {source} was learned for {self.rules.players} players, ranks {list(self.rules.ranks)}, "
+                f"play {self.rules.play}, {self.policy} play; this run has {rules.players} players, ranks "
+                f"{list(rules.ranks)}, play {rules.play}, {policy} play (train one with pocha train)"
+            )
+
+    def distributions(self, cells: np.ndarray, cards: int) -> tuple[np.ndarray, np.ndarray]:
+        """float64[deal, tricks 0..k] from the finest cell with MIN_HANDS hands, and bool[deal] "found"."""
+        result = np.zeros((len(cells), cards + 1))
+        found = np.zeros(len(cells), bool)
+        for level in self.levels:
+            index = tuple(np.where(np.array(level.shape[:-1]) == 1, 0, cells).T)
+            rows = level[index][:, : cards + 1]
+            usable = ~found & (rows.sum(axis=1) >= MIN_HANDS)
+            result[usable] = rows[usable] / rows[usable].sum(axis=1, keepdims=True)
+            found |= usable
+        return result, found
+
+
+@lru_cache(maxsize=8)
+def load_table(path: str) -> TrickTable:
+    """A table from a file, or the shipped one when ``path`` is "players-N" (cached)."""
+    if path.startswith("players-"):
+        return TrickTable.load(str(SHIPPED / f"{path}.npz"))
+    return TrickTable.load(path)
+
+
+@dataclass(frozen=True)
+class TableStrategy:
+    """Bids the legal value with the most expected points under a learned trick distribution.
+
+    ``path``: a table written by ``pocha train``; empty for the shipped table of the player count
+    (3, 4 or 5 players, default rules). See the module docstring for the features and fall-backs.
+    """
+
+    name: ClassVar[str] = "table"
+    path: str = ""  # a .npz table; empty: the shipped one for the player count
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        source = self.path or f"players-{ctx.rules.players}"
+        if not self.path and not (SHIPPED / f"{source}.npz").is_file():
+            raise PochaError(f"table: no shipped table for {ctx.rules.players} players (3, 4, 5); give table:path=FILE")
+        table = load_table(source)
+        table.check_fits(ctx.rules, ctx.policy, f"'{source}'")
+        chances, found = table.distributions(features(ctx), ctx.cards)
+        points = chances @ score_table(ctx.rules, ctx.cards).T
+        bids = best_bids(points, ctx.forbidden)
+        if not found.all():
+            bids[~found] = Expected().bid(ctx.subset(~found))
+        return bids
+
+
+def describe(table: TrickTable) -> dict[str, Any]:
+    """What a table was learned from, for ``pocha train``'s report."""
+    return {
+        "players": table.rules.players,
+        "hands": int(table.counts.sum()),
+        "cells_used": int((table.counts.sum(axis=-1) > 0).sum()),
+        "cells_with_min_hands": int((table.counts.sum(axis=-1) >= MIN_HANDS).sum()),
+        "deals_per_size": table.deals_per_size,
+        "policy": table.policy,
+    }

@@ -1,0 +1,125 @@
+import itertools
+
+import numpy as np
+import pytest
+import reference
+from conftest import LUDOTEKA, ids, lineup, numbers
+from test_strategies import context
+
+from reports.stats import summary
+from simulator import PochaError, kernels
+from simulator.advise import advise, read_situation
+from simulator.cards import cards_of
+from simulator.engine import deal_chunk, simulate
+from simulator.rules import make_rules
+from strategies.heuristics import Expected
+from strategies.montecarlo import MonteCarlo, best_bids, score_table
+
+
+@pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])
+def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
+    rules = make_rules(players=players)
+    chunk = deal_chunk(rules, 1, cards, numbers(0, 20))
+    seat = (chunk.deals + 1 + position) % players
+    own = chunk.hands[np.arange(20), seat]
+    samples = 8
+    hands = np.empty((20 * samples, players), np.uint64)
+    kernels.sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
+    deck = set(int(c) for c in rules.deck())
+    full = cards * players == rules.deck_size
+    for row in range(20 * samples):
+        d = row // samples
+        held = [set(cards_of(h)) for h in hands[row]]
+        assert held[seat[d]] == set(cards_of(own[d]))
+        assert all(len(h) == cards for h in held) and sum(map(len, held)) == len(set().union(*held))
+        assert set().union(*held) <= deck
+        trump = int(chunk.trump_card[d])
+        if full:
+            assert trump in held[chunk.deals[d] % players]  # the dealer's shown card stays with the dealer
+        else:
+            assert not any(trump in h for h in held)
+
+
+def test_play_outs_count_every_sample_for_every_bid():
+    rules = make_rules(players=4)
+    chunk = deal_chunk(rules, 1, 4, numbers(0, 6))
+    samples = 10
+    hands = np.empty((6 * samples, 4), np.uint64)
+    own = chunk.hands[np.arange(6), (chunk.deals + 1) % 4]
+    kernels.sample_completions(1, 4, chunk.deals, 0, own, chunk.trump_card, rules.deck(), hands)
+    bids = np.ones((6 * samples, 4), np.int64)
+    for policy in (kernels.POLICY_GREEDY, kernels.POLICY_RANDOM):
+        counts = np.zeros((6, 5, 5), np.int64)
+        kernels.rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, bids, kernels.PLAY_POCHA, policy, counts)
+        assert np.all(counts.sum(axis=2) == samples)
+    assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
+
+
+def test_best_bid_skips_the_forbidden_one():
+    points = np.array([[1.0, 5.0, 3.0], [2.0, 1.0, 0.0]])
+    assert best_bids(points, np.array([-1, -1])).tolist() == [1, 0]
+    assert best_bids(points, np.array([1, 0])).tolist() == [2, 1]
+
+
+def test_score_table():
+    table = score_table(LUDOTEKA, 2)
+    assert table.tolist() == [[10, -5, -10], [-5, 15, -5], [-10, -5, 20]]
+
+
+def test_montecarlo_on_clear_hands():
+    all_trumps = "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O"
+    assert MonteCarlo(samples=8).bid(context([all_trumps], "2O")).tolist() == [10]
+    weakest = "2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"
+    assert MonteCarlo(samples=8).bid(context([weakest], "2O")).tolist() == [0]
+    # as the dealer after bids of 4, 3, 3 with nothing: 0 would be best but the hook forbids it
+    assert MonteCarlo(samples=8).bid(context([weakest], "2O", [4, 3, 3])).tolist() == [1]
+
+
+def test_montecarlo_parameters():
+    with pytest.raises(PochaError, match="samples must be at least 1"):
+        MonteCarlo(samples=0)
+    with pytest.raises(PochaError, match="unknown name"):
+        MonteCarlo(assume="psychic")
+    assert isinstance(MonteCarlo().assumed, Expected)
+
+
+def test_montecarlo_runs_do_not_depend_on_the_chunk_size():
+    rules = make_rules(players=4)
+    seats = lineup("montecarlo:samples=4", "expected", "montecarlo:samples=4", "zero")
+    one, two = (simulate(rules, seats, [3, 6], 40, seed=2, chunk_size=size).tally for size in (7, 64))
+    assert summary(one).equals(summary(two))
+
+
+def exact_one_card_win(hand: str, trump_card: str, position: int, players: int = 4) -> float:
+    """P(the one card wins its trick), counting every way the other players' cards can fall."""
+    rules = make_rules(players=players)
+    mine, turned = ids(hand)[0], ids(trump_card)[0]
+    unseen = [int(c) for c in rules.deck() if c not in (mine, turned)]
+    wins = total = 0
+    for others in itertools.permutations(unseen, players - 1):
+        trick = [*others[:position], mine, *others[position:]]  # the bidder plays in its position
+        wins += reference.trick_winner(trick, turned >> 4) == position
+        total += 1
+    return wins / total
+
+
+@pytest.mark.parametrize(
+    ("hand", "trump", "position", "bids"),
+    [("1C", "7O", 3, "0,1,0"), ("12O", "7O", 0, ""), ("3E", "1B", 1, "1"), ("5O", "4O", 2, "0,0")],
+)
+def test_one_card_advice_matches_the_exact_chance(hand, trump, position, bids):
+    """In one-card deals play is forced: the chance of the trick is counted exactly. Tolerance 4.5 MC errors."""
+    situation = read_situation(LUDOTEKA, hand, trump, position, bids)
+    advice = advise(situation, 20_000, seed=1, policy="greedy", assumed=Expected())
+    exact = exact_one_card_win(hand, trump, position)
+    assert abs(advice.tricks[1] - exact) < 4.5 * np.sqrt(exact * (1 - exact) / 20_000)
+    assert advice.points[1] == pytest.approx(15 * advice.exact[1] - 5 * (1 - advice.exact[1]))
+    assert advice.recommended == (1 if exact > 0.5 else 0) or abs(exact - 0.5) < 0.02
+
+
+def test_advice_probabilities_add_up():
+    situation = read_situation(LUDOTEKA, "1O 3O 12C 5E 2B", "7O", 3, "1,0,1")
+    advice = advise(situation, 2000, seed=0, policy="random", assumed=Expected())
+    assert advice.tricks.sum() == pytest.approx(1.0)
+    assert situation.forbidden == 3 and np.isnan(advice.points[3])
+    assert advice.recommended != 3

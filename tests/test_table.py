@@ -1,0 +1,106 @@
+import numpy as np
+import pytest
+from conftest import LUDOTEKA
+from test_strategies import context
+
+from simulator import PochaError
+from simulator.rules import make_rules
+from simulator.training import train_table
+from strategies.heuristics import Expected
+from strategies.table import FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
+
+
+def feature(ctx, name):
+    return features(ctx)[:, FEATURES.index(name)].tolist()
+
+
+def test_features_of_a_hand_built_hand():
+    ctx = context(["1O 3O 12O 7O 1C 3E"], "2O")  # trumps oros: 1 3 12 high, 7 low; ace of copas; three of espadas
+    row = dict(zip(FEATURES, features(ctx)[0].tolist(), strict=True))
+    assert row == {
+        "cards": 5, "position": 0, "high_trumps": 3, "low_trumps": 1, "side_aces": 1, "side_seconds": 1,
+        "voids": 1, "bids_so_far": 1,
+    }  # fmt: skip
+
+
+def test_features_follow_the_rank_order():
+    italian = make_rules("italian")
+    ctx = context(["1O 12O 11O 3O 3C"], "2O", rules=italian)  # natural order: 1 12 11 are the top three, 3 is low
+    assert (
+        feature(ctx, "high_trumps") == [3] and feature(ctx, "low_trumps") == [1] and feature(ctx, "side_seconds") == [0]
+    )
+
+
+def test_caps_and_bids_so_far():
+    ctx = context(["4O 5O 6O 7O 10O 11O 12O 2C"], "2O")
+    assert feature(ctx, "low_trumps") == [4] and feature(ctx, "high_trumps") == [1]
+    hand = "1O 3O 12O 11O 10O 7O 6O 5O"  # 8 cards, 4 players: an even share at position 2 is 4 tricks
+    assert feature(context([hand], "2O", [1, 1]), "bids_so_far") == [0]
+    assert feature(context([hand], "2O", [2, 2]), "bids_so_far") == [1]
+    assert feature(context([hand], "2O", [3, 4]), "bids_so_far") == [2]
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tables") / "four.npz"
+    table = train_table(make_rules(players=4), 300, seed=5)
+    table.save(path)
+    return table, path
+
+
+def test_a_table_saves_loads_and_counts_every_hand(small_table):
+    table, path = small_table
+    again = TrickTable.load(path)
+    assert np.array_equal(again.counts, table.counts) and again.rules == table.rules and again.policy == "greedy"
+    assert table.counts.sum() == 300 * 10 * 4  # every hand of every size, once
+
+
+def test_thin_cells_fall_back_to_coarser_ones_then_to_expected(small_table):
+    table, _ = small_table
+    ctx = context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"], "1C")
+    chances, found = table.distributions(features(ctx), 10)
+    assert np.allclose(chances[found].sum(axis=1), 1.0)
+    level_hands = [level[tuple(np.where(np.array(level.shape[:-1]) == 1, 0, features(ctx)).T)].sum(axis=1)
+                   for level in table.levels]  # fmt: skip
+    assert all(np.diff(np.array(level_hands), axis=0).min(axis=1) >= 0)  # coarser cells hold more hands
+    empty = TrickTable(table.rules, "greedy", np.zeros_like(table.counts))
+    assert not empty.distributions(features(ctx), 10)[1].any()
+    assert MIN_HANDS > 1
+
+
+def test_table_strategy_bids_legally_and_uses_expected_when_it_knows_nothing(small_table, tmp_path):
+    table, path = small_table
+    ctx = context(["1O 3O 12O 11O 10O", "2C 2E 2B 4C 4E"], "7O", [1, 1, 1])
+    bids = TableStrategy(str(path)).bid(ctx)
+    assert (bids != ctx.forbidden).all() and ((bids >= 0) & (bids <= 5)).all()
+    empty_path = tmp_path / "empty.npz"
+    TrickTable(table.rules, "greedy", np.zeros_like(table.counts)).save(empty_path)
+    assert TableStrategy(str(empty_path)).bid(ctx).tolist() == Expected().bid(ctx).tolist()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_shipped_tables_load_and_are_used(players):
+    rules = make_rules(players=players)
+    hand = "1O 3O 12O 11O 10O 7O"
+    ctx = context([hand, "4C 4E 5B 6C 7E 10B"], "5O", rules=rules)  # no twos: 3 players play without them
+    table = load_table(f"players-{players}")
+    assert table.rules.players == players and table.counts.sum() > 1_000_000
+    assert table.distributions(features(ctx), 6)[1].all()  # both hands have a cell with enough data
+    bids = TableStrategy().bid(ctx)
+    assert bids[0] >= 4 and bids[1] <= 1
+
+
+def test_a_table_for_other_rules_is_refused(small_table):
+    _, path = small_table
+    ctx = context(["1O 12O 11O"], "2O", rules=make_rules("italian"))
+    with pytest.raises(PochaError, match="learned for 4 players"):
+        TableStrategy(str(path)).bid(ctx)
+    with pytest.raises(PochaError, match="no shipped table for 6 players"):
+        TableStrategy().bid(context(["1O 3O"], "4O", rules=make_rules(players=6)))
+    with pytest.raises(PochaError, match="cannot read"):
+        TableStrategy("no-such-table.npz").bid(context(["1O 3O"], "2O"))
+
+
+def test_training_checks_its_arguments():
+    with pytest.raises(PochaError, match="deals"):
+        train_table(LUDOTEKA, 0)
