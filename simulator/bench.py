@@ -1,13 +1,22 @@
-"""``pocha bench``: deals per second of the engine, end to end through the Python API, single thread."""
+"""``pocha bench``: deals per second of the engine, end to end through the Python API.
+
+Each workload runs on each thread count asked for; optionally the first workload also runs on a
+Dask LocalCluster (started once, before timing, as a user's cluster would be), in chunks of
+DASK_CHUNK deals: a task must be long next to the cluster's overhead per task.
+"""
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from simulator.engine import Lineup, Seat, simulate
+from simulator.backends import Backend, Dask, Threads, import_distributed
+from simulator.engine import DEFAULT_CHUNK, Lineup, Seat, simulate
 from simulator.rules import make_rules
 from strategies.registry import load
+
+DASK_CHUNK = 4 * DEFAULT_CHUNK
 
 
 @dataclass(frozen=True)
@@ -35,24 +44,57 @@ WORKLOADS = (
 )
 
 
-def measure(workload: Workload, deals: int, seed: int = 0) -> float:
+@dataclass(frozen=True)
+class Measurement:
+    """The runs of one workload in one place."""
+
+    workload: Workload
+    where: str  # "1 thread", "2 threads", "Dask LocalCluster, 2 workers"
+    workers: int  # threads or worker processes
+    deals: int  # deals a run
+    rates: list[float]  # deals per second of each run
+
+    @property
+    def median(self) -> float:
+        """The figure quoted: the median of the runs."""
+        return statistics.median(self.rates)
+
+
+def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int, seed: int = 0) -> float:
     """Deals per second of one run of the workload (bidding, play and tally included)."""
     rules = make_rules(players=workload.players)
     lineup = Lineup((Seat(*load(workload.bids)),) * workload.players)
     start = time.perf_counter()
-    simulate(rules, lineup, [workload.cards], deals, seed=seed, policy=workload.play)
+    simulate(rules, lineup, [workload.cards], deals, seed, workload.play, chunk_size=chunk_size, backend=backend)
     return deals / (time.perf_counter() - start)
 
 
-def bench(deals: int, repeats: int, report: Callable[[Workload, int, list[float]], None]) -> None:
-    """Run every workload ``repeats`` times (after a small warm-up run) and report the rates."""
+def repeat(workload: Workload, deals: int, repeats: int, backend: Backend,
+           chunk_size: int = DEFAULT_CHUNK) -> tuple[int, list[float]]:  # fmt: skip
+    """A warm-up run (a few chunks, so every worker loads its kernels), then ``repeats`` timed runs."""
+    count = max(1, round(deals * workload.share))
+    measure(workload, min(count, 4 * chunk_size), backend, chunk_size)
+    return count, [measure(workload, count, backend, chunk_size, seed) for seed in range(repeats)]
+
+
+def bench(deals: int, repeats: int, threads: list[int], dask_workers: int) -> Iterator[Measurement]:
+    """Run every workload on every thread count, then the first on a Dask LocalCluster if asked."""
     for workload in WORKLOADS:
-        count = max(1, round(deals * workload.share))
-        measure(workload, min(count, 100))
-        rates = [measure(workload, count, seed) for seed in range(repeats)]
-        report(workload, count, rates)
+        for count in threads:
+            where = f"{count} thread{'s' if count > 1 else ''}"
+            yield Measurement(workload, where, count, *repeat(workload, deals, repeats, Threads(count)))
+    if dask_workers:
+        with local_cluster(dask_workers) as address:
+            where = f"Dask LocalCluster, {dask_workers} workers"
+            runs = repeat(WORKLOADS[0], deals, repeats, Dask(scheduler=address), DASK_CHUNK)
+            yield Measurement(WORKLOADS[0], where, dask_workers, *runs)
 
 
-def median(rates: list[float]) -> float:
-    """The figure quoted: the median of the runs."""
-    return statistics.median(rates)
+@contextmanager
+def local_cluster(workers: int) -> Iterator[str]:
+    """A running LocalCluster of single-threaded worker processes; yields its scheduler address."""
+    distributed = import_distributed()
+    with distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        yield cluster.scheduler_address

@@ -1,6 +1,8 @@
 """The ``pocha`` command line: parse options, call the library, render. No game logic here."""
 
 import contextlib
+import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -56,6 +58,17 @@ Strategies = Annotated[
         "--strategy", "-s", help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or per seat."
     ),
 ]
+
+
+Threads = Annotated[int | None, typer.Option("--threads", help="Threads of the local backend (default: every core).")]
+BackendName = Annotated[str, typer.Option("--backend", help="Where the chunks run: local (threads) or dask.")]
+Workers = Annotated[int, typer.Option(help="Worker processes of the Dask LocalCluster that --backend dask starts.")]
+Scheduler = Annotated[str | None, typer.Option(help="Address of a running Dask scheduler, instead of a LocalCluster.")]
+CheckpointFile = Annotated[
+    str | None, typer.Option("--checkpoint", help="Save progress here every few seconds and on Ctrl-C.")
+]
+Resume = Annotated[str | None, typer.Option(help="Continue the run saved in this checkpoint (give the same options).")]
+CheckpointEvery = Annotated[float, typer.Option(help="Seconds of progress between checkpoint saves.")]
 
 
 class Interrupted(Exception):  # noqa: N818 - a signal to unwind, not an error
@@ -151,6 +164,46 @@ class ProgressBar:
             self.bar.stop()
 
 
+@contextlib.contextmanager
+def stoppable() -> Iterator[None]:
+    """Let SIGTERM stop a run the way Ctrl-C does (partial results, checkpoint saved)."""
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def resume_command(checkpoint: str) -> str:
+    """The command line that was run, resuming from ``checkpoint``."""
+    args, skip = [], False
+    for arg in sys.argv[1:]:
+        if skip or arg.startswith("--resume="):
+            skip = False
+            continue
+        if arg == "--resume":
+            skip = True
+            continue
+        args.append(arg)
+    return shlex.join(["pocha", *args, "--resume", checkpoint])
+
+
+def run_options(backend: str, threads: int | None, workers: int, scheduler: str | None, checkpoint: str | None,
+                resume: str | None, every: float) -> tuple[Any, Any]:  # fmt: skip
+    """The backend and the checkpoint the options ask for (None when no checkpoint is wanted)."""
+    from simulator.backends import make_backend
+    from simulator.checkpoint import Checkpoint
+
+    chosen = make_backend(backend, threads, workers, scheduler)
+    if checkpoint is None and resume is None:
+        return chosen, None
+    return chosen, Checkpoint(Path(checkpoint) if checkpoint else None, every, Path(resume) if resume else None)
+
+
 def describe_run(command: str, preset: str, rules: Rules, lineup: Lineup, play: str, seed: int,
                  **amounts: Any) -> dict[str, Any]:  # fmt: skip
     """Everything that fixes a run's results, as plain data (``run.json``)."""
@@ -184,7 +237,7 @@ def run_heading(run: dict[str, Any]) -> str:
 
 
 def finish(run: dict[str, Any], tables: dict[str, Any], main: str, out: str | None, plot: bool, output_format: str,
-           show: Callable[[], None], complete: bool) -> None:  # fmt: skip
+           show: Callable[[], None], complete: bool, checkpoint: str | None = None) -> None:  # fmt: skip
     """Print the results; write them unless the run was interrupted."""
     from reports.tables import to_json
 
@@ -196,7 +249,11 @@ def finish(run: dict[str, Any], tables: dict[str, Any], main: str, out: str | No
         typer.echo(run_heading(run))
         show()
     if not complete:
-        typer.echo("Interrupted: the results above cover the finished deals only; no file was written.", err=True)
+        typer.echo(
+            "Interrupted: the results above cover the finished deals only; no output file was written.", err=True
+        )
+        if checkpoint:
+            typer.echo(f"Progress saved in {checkpoint}; resume with:\n  {resume_command(checkpoint)}", err=True)
         raise typer.Exit(130)
     if out is None:
         return
@@ -258,6 +315,13 @@ def simulate(
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
     output_format: Format = "table",
     chunk_size: ChunkSize = DEFAULT_CHUNK,
+    threads: Threads = None,
+    backend: BackendName = "local",
+    workers: Workers = 2,
+    scheduler: Scheduler = None,
+    checkpoint: CheckpointFile = None,
+    resume: Resume = None,
+    checkpoint_every: CheckpointEvery = 5.0,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
     from reports.stats import error_distribution, summary
@@ -272,12 +336,15 @@ def simulate(
         lineup = seat_lineup(strategy, players)
         if trace is not None:
             check_writable(trace, "trace")
+            if resume is not None:
+                raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
+        chosen, saver = run_options(backend, threads, workers, scheduler, checkpoint, resume, checkpoint_every)
         progress = ProgressBar(deals * len(sizes))
         try:
-            with atomic_open(trace) if trace else contextlib.nullcontext() as stream:
+            with stoppable(), atomic_open(trace) if trace else contextlib.nullcontext() as stream:
                 result = run_simulation(
                     rules, lineup, sizes, deals, seed, play, chunk_size=chunk_size, trace_stream=stream,
-                    trace_deals=trace_deals, progress=progress,
+                    trace_deals=trace_deals, progress=progress, backend=chosen, checkpoint=saver,
                 )  # fmt: skip
                 if not result.complete:
                     raise Interrupted
@@ -288,9 +355,8 @@ def simulate(
     frame = summary(result.tally)
     run = describe_run("simulate", preset, rules, lineup, play, seed, cards=sizes, deals_per_size=deals)
     tables = {"results": frame, "errors": error_distribution(result.tally)}
-    finish(
-        run, tables, "results", out, plot, output_format, lambda: show_tables(frame, sizes, players), result.complete
-    )
+    show = lambda: show_tables(frame, sizes, players)  # noqa: E731
+    finish(run, tables, "results", out, plot, output_format, show, result.complete, checkpoint)
 
 
 @app.command(
@@ -321,6 +387,13 @@ def compare(
     plot: Plot = False,
     output_format: Format = "table",
     chunk_size: ChunkSize = DEFAULT_CHUNK,
+    threads: Threads = None,
+    backend: BackendName = "local",
+    workers: Workers = 2,
+    scheduler: Scheduler = None,
+    checkpoint: CheckpointFile = None,
+    resume: Resume = None,
+    checkpoint_every: CheckpointEvery = 5.0,
 ) -> None:
     """Compare bidding strategies on the same deals, with paired confidence intervals.
 
@@ -345,11 +418,14 @@ def compare(
         lineup = seat_lineup([specs[s % len(specs)] for s in range(players)], players)
         if len(lineup.labels) != len(specs):
             raise PochaError(f"compare: the same strategy is given twice among {', '.join(specs)}")
+        chosen, saver = run_options(backend, threads, workers, scheduler, checkpoint, resume, checkpoint_every)
         progress = ProgressBar(deals * len(sizes))
         try:
-            result = run_simulation(
-                rules, lineup, sizes, deals, seed, play, duplicate=duplicate, chunk_size=chunk_size, progress=progress
-            )
+            with stoppable():
+                result = run_simulation(
+                    rules, lineup, sizes, deals, seed, play, duplicate=duplicate, chunk_size=chunk_size,
+                    progress=progress, backend=chosen, checkpoint=saver,
+                )  # fmt: skip
         finally:
             progress.close()
     frame, pairs = summary(result.tally), pair_differences(result.tally)
@@ -368,7 +444,7 @@ def compare(
             typer.echo("\nPairwise by hand size (a - b, points per hand):")
             typer.echo(pairs_by_size(pairs))
 
-    finish(run, tables, "results", out, plot, output_format, show, result.complete)
+    finish(run, tables, "results", out, plot, output_format, show, result.complete, checkpoint)
 
 
 @app.command(
@@ -396,6 +472,10 @@ def game(
     plot: Plot = False,
     output_format: Format = "table",
     chunk_size: ChunkSize = DEFAULT_CHUNK,
+    threads: Threads = None,
+    backend: BackendName = "local",
+    workers: Workers = 2,
+    scheduler: Scheduler = None,
 ) -> None:
     """Play whole games by the rules' schedule and report each strategy's chance of winning."""
     from reports.game_stats import game_summary
@@ -407,9 +487,11 @@ def game(
         rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
         check_common(play, output_format, out, plot)
         lineup = seat_lineup(strategy, players)
+        chosen, _ = run_options(backend, threads, workers, scheduler, None, None, 1.0)
         progress = ProgressBar(games, "games")
         try:
-            result = play_games(rules, lineup, games, seed, play, rotate, chunk_size, progress)
+            with stoppable():
+                result = play_games(rules, lineup, games, seed, play, rotate, chunk_size, progress, chosen)
         finally:
             progress.close()
     played = result.games
@@ -624,25 +706,41 @@ def show_rules(
         typer.echo(f"{name:<10} {text}")
 
 
-@app.command(epilog="Examples:\n\n  pocha bench\n\n  pocha bench --deals 200000 --repeats 3")
+@app.command(
+    epilog="Examples:\n\n  pocha bench\n\n  pocha bench --threads 1,2 --dask 2\n\n  pocha bench -n 200000 --repeats 3"
+)
 def bench(
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per run.")] = 1_000_000,
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", help="Deals per run (slow strategies run a share).")
+    ] = 1_000_000,
     repeats: Annotated[int, typer.Option(help="Runs per workload; the median is quoted.")] = 5,
+    threads: Annotated[str, typer.Option("--threads", help="Thread counts to run on, e.g. 1,2.")] = "1",
+    dask: Annotated[int, typer.Option(help="Also run the first workload on a Dask LocalCluster of N workers.")] = 0,
 ) -> None:
-    """Measure deals per second, single thread, end to end (bidding, play, tally) for standard workloads."""
+    """Measure deals per second, end to end (bidding, play, tally), for standard workloads."""
+    from simulator.bench import DASK_CHUNK
     from simulator.bench import bench as run_bench
-    from simulator.bench import median
 
     with user_errors():
-        if deals < 1 or repeats < 1:
-            raise PochaError("bench: --deals and --repeats must be at least 1")
-    typer.echo(f"deals per second, single thread, median of {repeats} runs (montecarlo at its default samples)")
-
-    def report(workload: Any, count: int, rates: list[float]) -> None:
-        runs = " ".join(f"{rate:,.0f}" for rate in rates)
-        typer.echo(f"{workload.title:<40} {median(rates):>12,.0f}   ({count:,} deals a run; runs: {runs})")
-
-    run_bench(deals, repeats, report)
+        try:
+            counts = [int(word) for word in threads.split(",")]
+        except ValueError:
+            raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
+        if deals < 1 or repeats < 1 or min(counts) < 1 or dask < 0:
+            raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+        typer.echo(f"deals per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
+                   f"of {DASK_CHUNK:,} deals")  # fmt: skip
+        single: dict[str, float] = {}
+        for m in run_bench(deals, repeats, counts, dask):
+            if m.where == "1 thread":
+                single[m.workload.title] = m.median
+            scaling = ""
+            if m.workers > 1 and m.workload.title in single:
+                speedup = m.median / single[m.workload.title]
+                scaling = f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
+            runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
+            typer.echo(f"{m.workload.title:<38} {m.where:<29} {m.median:>11,.0f}{scaling}   "
+                       f"({m.deals:,} deals a run; runs: {runs})")  # fmt: skip
 
 
 def main() -> None:

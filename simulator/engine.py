@@ -7,14 +7,19 @@ rotation of the seating, so every strategy bids every seat's cards.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from functools import partial
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from reports.stats import Tally
 from simulator import PochaError, kernels, trace
+from simulator.backends import Backend, Threads
 from simulator.rules import Rules, forbidden_bids
 from strategies.base import BidContext, Strategy
+
+if TYPE_CHECKING:
+    from simulator.checkpoint import Checkpoint
 
 POLICIES, PLAY_CODES = kernels.POLICIES, kernels.PLAY_CODES
 DEFAULT_CHUNK = 1 << 14
@@ -170,6 +175,89 @@ class Result:
     complete: bool = True
 
 
+@dataclass(frozen=True)
+class Task:
+    """One chunk of a run: ``count`` deals of hand size ``sizes[size_index]`` from deal number ``first``."""
+
+    index: int  # position in the run's task list (what a checkpoint remembers)
+    size_index: int
+    first: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything that fixes a run's results; picklable, so worker processes can play its tasks."""
+
+    rules: Rules
+    lineup: Lineup
+    sizes: tuple[int, ...]
+    deals: int
+    seed: int
+    policy: str
+    duplicate: bool
+    chunk_size: int
+
+    def tasks(self) -> list[Task]:
+        """The run's chunks, hand size by hand size."""
+        starts = [(i, first) for i in range(len(self.sizes)) for first in range(0, self.deals, self.chunk_size)]
+        return [Task(n, i, first, min(self.chunk_size, self.deals - first)) for n, (i, first) in enumerate(starts)]
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The options as plain data, to recognise the same run again (checkpoints)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "strategies": [seat.label for seat in self.lineup.seats],
+            "sizes": list(self.sizes),
+            "deals": self.deals,
+            "seed": self.seed,
+            "policy": self.policy,
+            "duplicate": self.duplicate,
+            "chunk_size": self.chunk_size,
+        }
+
+    def empty_tally(self) -> Tally:
+        """Zeroed accumulators for this run."""
+        return Tally.empty(self.lineup.labels, self.rules.players, self.sizes)
+
+
+@dataclass
+class TaskResult:
+    """A played chunk: its tally and, when asked, its trace records."""
+
+    task: Task
+    tally: Tally
+    records: list[dict[str, Any]]
+
+
+def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
+    """Deal, bid, play and tally one chunk (in every rotation of the seating, in duplicate).
+
+    traced: the run-wide number of deals to trace; the chunk records those it holds.
+    """
+    rules, lineup = plan.rules, plan.lineup
+    cards = plan.sizes[task.size_index]
+    strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
+    numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
+    number = task.size_index * plan.deals + task.first  # run-wide number of the chunk's first deal
+    record = number < traced
+    chunk = deal_chunk(rules, plan.seed, cards, numbers)
+    part = plan.empty_tally()
+    board_points, board_hands = part.board_arrays(task.count)
+    records: list[dict[str, Any]] = []
+    for rotation in range(rules.players if plan.duplicate else 1):
+        seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
+        collect_bids(rules, strategies, seating, plan.seed, plan.policy, chunk)
+        won, points, plays, leaders = play_chunk(rules, plan.seed, plan.policy, chunk, record)
+        part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board_points, board_hands)
+        if record:
+            records = trace.deal_records(
+                rules, number, chunk, plays, leaders, won, points, min(task.count, traced - number)
+            )
+    part.add_boards(task.size_index, board_points, board_hands)
+    return TaskResult(task, part, records)
+
+
 def simulate(
     rules: Rules,
     lineup: Lineup,
@@ -182,48 +270,47 @@ def simulate(
     trace_stream: IO[str] | None = None,
     trace_deals: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    checkpoint: "Checkpoint | None" = None,
 ) -> Result:
     """Play ``deals`` deals (boards) of each hand size in ``sizes`` and tally them.
 
     duplicate: play every deal once per rotation of the seating. trace_stream: where to write
     ``pocha-trace/1`` lines (header included) for the first ``trace_deals`` deals of the run (all
-    when None; plain seating only). progress: called with each chunk's deal count. Ctrl-C stops
-    the run after the boards finished so far.
+    when None; plain seating, ordered backends only). progress: called with each chunk's deal
+    count. backend: where chunks are played (default: this thread). checkpoint: saves the finished
+    chunks now and then and on Ctrl-C, and may resume a run. Ctrl-C stops the run after the boards
+    finished so far.
     """
     check_run(rules, lineup, sizes, policy, chunk_size)
     if deals < 1:
         raise PochaError(f"deals: must be at least 1, not {deals}")
-    if duplicate and trace_stream is not None:
-        raise PochaError("trace: deals are traced in plain seating only")
-    tally = Tally.empty(lineup.labels, rules.players, tuple(sizes))
-    strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
-    rotations = [lineup.seating(r) for r in range(rules.players if duplicate else 1)]
-    traced = deals * len(sizes) if trace_deals is None else trace_deals
+    backend = backend or Threads(1)
+    if trace_stream is not None and (duplicate or not backend.ordered):
+        raise PochaError("trace: deals are traced in plain seating on the local backend only")
+    plan = Plan(rules, lineup, tuple(sizes), deals, seed, policy, duplicate, chunk_size)
+    tally, done = checkpoint.start(plan) if checkpoint else (plan.empty_tally(), set())
+    traced = 0
     if trace_stream is not None:
+        traced = deals * len(sizes) if trace_deals is None else trace_deals
         trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
+    todo = [task for task in plan.tasks() if task.index not in done]
+    if progress is not None and done:
+        progress(sum(task.count for task in plan.tasks() if task.index in done))
     try:
-        for size_index, cards in enumerate(sizes):
-            for first in range(0, deals, chunk_size):
-                numbers = np.arange(first, min(first + chunk_size, deals), dtype=np.int64)
-                chunk = deal_chunk(rules, seed, cards, numbers)
-                part = Tally.empty(tally.strategies, tally.players, tally.sizes)  # merged whole, or not at all
-                board_points, board_hands = part.board_arrays(len(numbers))
-                for seats in rotations:
-                    seating = np.broadcast_to(seats, chunk.hands.shape)
-                    collect_bids(rules, strategies, seating, seed, policy, chunk)
-                    number = size_index * deals + first  # run-wide number of the chunk's first deal
-                    record = trace_stream is not None and number < traced
-                    won, points, plays, leaders = play_chunk(rules, seed, policy, chunk, record)
-                    part.add_play(size_index, numbers, seating, chunk.bids, won, points, board_points, board_hands)
-                    if record and trace_stream is not None:
-                        keep = min(len(numbers), traced - number)
-                        trace.write_lines(
-                            trace_stream, trace.deal_records(rules, number, chunk, plays, leaders, won, points, keep)
-                        )
-                part.add_boards(size_index, board_points, board_hands)
-                tally = tally.merge(part)
-                if progress is not None:
-                    progress(len(numbers))
+        for result in backend.run(partial(play_task, plan, traced=traced), todo):
+            tally = tally.merge(result.tally)
+            done.add(result.task.index)
+            if trace_stream is not None:
+                trace.write_lines(trace_stream, result.records)
+            if progress is not None:
+                progress(result.task.count)
+            if checkpoint:
+                checkpoint.tick(plan, tally, done)
     except KeyboardInterrupt:
+        if checkpoint:
+            checkpoint.save(plan, tally, done)
         return Result(tally, complete=False)
+    if checkpoint:
+        checkpoint.save(plan, tally, done)
     return Result(tally)

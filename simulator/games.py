@@ -1,18 +1,21 @@
 """Whole games: the schedule's hands one after another, points carried over, ties broken.
 
 Vectorised like the core: each hand of the schedule is one batch over a chunk of games. Game
-``g`` plays its hand ``j`` as deal number ``g * STRIDE + j`` (so the deal passes one seat every
-hand), tie-break hands included; it depends only on the seed and ``g``.
+``g`` plays its hand ``j`` as deal number ``g * stride + j`` (so the deal passes one seat every
+hand), tie-break hands included; it depends only on the seed and ``g``, so chunks of games can be
+played on any backend.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from reports.game_stats import GameTally
 from reports.stats import Tally
 from simulator import PochaError
+from simulator.backends import Backend, Threads
 from simulator.engine import DEFAULT_CHUNK, Chunk, Lineup, check_run, collect_bids, deal_chunk, play_chunk
 from simulator.rules import Rules
 from strategies.base import Strategy
@@ -29,6 +32,29 @@ class GameResult:
     complete: bool = True
 
 
+@dataclass(frozen=True)
+class GamePlan:
+    """Everything that fixes a games run; picklable for worker processes."""
+
+    rules: Rules
+    lineup: Lineup
+    seed: int
+    policy: str
+    rotate: bool
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The distinct hand sizes of the schedule (the hand tally's sizes)."""
+        return tuple(sorted(set(self.rules.hand_sizes())))
+
+    def empty(self) -> tuple[Tally, GameTally]:
+        """Zeroed hand and game tallies."""
+        held = np.bincount(self.lineup.seating(), minlength=len(self.lineup.labels))
+        return Tally.empty(self.lineup.labels, self.rules.players, self.sizes), GameTally.empty(
+            self.lineup.labels, held
+        )
+
+
 def play_games(
     rules: Rules,
     lineup: Lineup,
@@ -38,56 +64,61 @@ def play_games(
     rotate: bool = True,
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> GameResult:
     """Play ``games`` whole games; with ``rotate``, game ``g`` seats the line-up moved ``g`` seats on.
 
     Tied leaders after the schedule play extra one-card hands among all players until one leads.
     Ctrl-C stops after the chunks of games finished so far.
     """
-    schedule = rules.hand_sizes()
-    check_run(rules, lineup, schedule, policy, chunk_size)
+    check_run(rules, lineup, rules.hand_sizes(), policy, chunk_size)
     if games < 1:
         raise PochaError(f"games: must be at least 1, not {games}")
-    sizes = tuple(sorted(set(schedule)))
-    stride = len(schedule) + MAX_TIE_HANDS
-    base = lineup.seating()
-    seats_held = np.bincount(base, minlength=len(lineup.labels))
-    strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
-    hands = Tally.empty(lineup.labels, rules.players, sizes)
-    results = GameTally.empty(lineup.labels, seats_held)
+    plan = GamePlan(rules, lineup, seed, policy, rotate)
+    hands, results = plan.empty()
+    chunks = [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
     try:
-        for first in range(0, games, chunk_size):
-            numbers = np.arange(first, min(first + chunk_size, games), dtype=np.int64)
-            rotation = numbers % rules.players if rotate else np.zeros_like(numbers)
-            seating = base[(np.arange(rules.players) - rotation[:, None]) % rules.players]
-            part = Tally.empty(hands.strategies, hands.players, hands.sizes)
-            scores = np.zeros((len(numbers), rules.players), np.int64)
-            for j, cards in enumerate(schedule):
-                chunk, won, points = play_hand(rules, strategies, seating, seed, policy, cards, numbers * stride + j)
-                board_points, board_hands = part.board_arrays(len(numbers))
-                part.add_play(
-                    sizes.index(cards), chunk.deals, seating, chunk.bids, won, points, board_points, board_hands
-                )
-                part.add_boards(sizes.index(cards), board_points, board_hands)
-                scores += points
-            extra = np.zeros(len(numbers), np.int64)
-            tied = np.flatnonzero(leaders(scores).sum(axis=1) > 1)
-            for t in range(MAX_TIE_HANDS):
-                if not tied.size:
-                    break
-                deals = numbers[tied] * stride + len(schedule) + t
-                scores[tied] += play_hand(rules, strategies, seating[tied], seed, policy, 1, deals)[2]
-                extra[tied] += 1
-                tied = tied[leaders(scores[tied]).sum(axis=1) > 1]
-            top = leaders(scores)
-            wins = top & (top.sum(axis=1, keepdims=True) == 1)
-            hands = hands.merge(part)
-            results.add(seating, scores, wins.astype(np.int64), extra)
+        for part_hands, part_games in (backend or Threads(1)).run(partial(play_game_chunk, plan), chunks):
+            hands, results = hands.merge(part_hands), results.merge(part_games)
             if progress is not None:
-                progress(len(numbers))
+                progress(part_games.games)
     except KeyboardInterrupt:
         return GameResult(hands, results, complete=False)
     return GameResult(hands, results)
+
+
+def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> tuple[Tally, GameTally]:
+    """Play games ``first .. first + count - 1`` to the end: their hand tally and game tally."""
+    first, count = chunk
+    rules, players = plan.rules, plan.rules.players
+    schedule = rules.hand_sizes()
+    stride = len(schedule) + MAX_TIE_HANDS
+    strategies = list(zip(plan.lineup.labels, plan.lineup.strategies, strict=True))
+    numbers = np.arange(first, first + count, dtype=np.int64)
+    rotation = numbers % players if plan.rotate else np.zeros_like(numbers)
+    seating = plan.lineup.seating()[(np.arange(players) - rotation[:, None]) % players]
+    hands, results = plan.empty()
+    scores = np.zeros((count, players), np.int64)
+    for j, cards in enumerate(schedule):
+        chunk_, won, points = play_hand(rules, strategies, seating, plan, cards, numbers * stride + j)
+        board_points, board_hands = hands.board_arrays(count)
+        size_index = plan.sizes.index(cards)
+        hands.add_play(size_index, chunk_.deals, seating, chunk_.bids, won, points, board_points, board_hands)
+        hands.add_boards(size_index, board_points, board_hands)
+        scores += points
+    extra = np.zeros(count, np.int64)
+    tied = np.flatnonzero(leaders(scores).sum(axis=1) > 1)
+    for t in range(MAX_TIE_HANDS):
+        if not tied.size:
+            break
+        deals = numbers[tied] * stride + len(schedule) + t
+        scores[tied] += play_hand(rules, strategies, seating[tied], plan, 1, deals)[2]
+        extra[tied] += 1
+        tied = tied[leaders(scores[tied]).sum(axis=1) > 1]
+    top = leaders(scores)
+    wins = top & (top.sum(axis=1, keepdims=True) == 1)
+    results.add(seating, scores, wins.astype(np.int64), extra)
+    return hands, results
 
 
 def leaders(scores: np.ndarray) -> np.ndarray:
@@ -96,11 +127,11 @@ def leaders(scores: np.ndarray) -> np.ndarray:
 
 
 def play_hand(
-    rules: Rules, strategies: list[tuple[str, Strategy]], seating: np.ndarray, seed: int, policy: str, cards: int,
+    rules: Rules, strategies: list[tuple[str, Strategy]], seating: np.ndarray, plan: GamePlan, cards: int,
     deals: np.ndarray,
 ) -> tuple[Chunk, np.ndarray, np.ndarray]:  # fmt: skip
     """Deal, bid and play one hand of a batch of games: ``(chunk, won, points)``."""
-    chunk = deal_chunk(rules, seed, cards, deals)
-    collect_bids(rules, strategies, seating, seed, policy, chunk)
-    won, points, _, _ = play_chunk(rules, seed, policy, chunk)
+    chunk = deal_chunk(rules, plan.seed, cards, deals)
+    collect_bids(rules, strategies, seating, plan.seed, plan.policy, chunk)
+    won, points, _, _ = play_chunk(rules, plan.seed, plan.policy, chunk)
     return chunk, won, points

@@ -102,7 +102,7 @@ class TrickTable:
         import json
 
         try:
-            with np.load(path) as data:
+            with open(path, "rb") as stream, np.load(stream) as data:
                 meta = json.loads(str(data["meta"]))
                 counts = data["counts"].astype(np.int64)
         except (OSError, KeyError, ValueError) as error:

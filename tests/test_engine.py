@@ -100,7 +100,7 @@ def test_run_arguments_are_checked():
         simulate(RULES, LINEUP, [11], 10)
     with pytest.raises(PochaError, match="policy"):
         simulate(RULES, LINEUP, [4], 10, policy="clever")
-    with pytest.raises(PochaError, match="plain seating only"):
+    with pytest.raises(PochaError, match="plain seating on the local backend only"):
         simulate(RULES, LINEUP, [4], 10, duplicate=True, trace_stream=io.StringIO())
 
 

@@ -1,0 +1,133 @@
+"""Where a run's chunks are played: threads of this process, or a Dask cluster.
+
+A backend maps a picklable task function over a run's tasks and yields results as they finish,
+with a bounded number in flight, so memory stays flat however many tasks a run has. Results
+merge exactly in any order, so every backend and thread count gives the same numbers.
+"""
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from simulator import PochaError
+
+IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
+
+
+class Backend(Protocol):
+    """Runs ``work`` on every item and yields the results."""
+
+    ordered: bool  # whether results come back in the items' order
+
+    def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """Yield ``work(item)`` for every item."""
+        ...
+
+
+def default_threads() -> int:
+    """Every core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Threads:
+    """Threads of this process; the numba kernels release the GIL, so chunks run side by side."""
+
+    count: int = 1
+    ordered = True
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise PochaError(f"threads: must be at least 1, not {self.count}")
+
+    def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """Yield results in order; Ctrl-C cancels the queued tasks and waits only for the running ones."""
+        if self.count == 1:
+            yield from map(work, items)
+            return
+        pending: deque[Future] = deque()
+        remaining = iter(items)
+        with ThreadPoolExecutor(self.count, thread_name_prefix="pocha") as pool:
+            try:
+                for item in remaining:
+                    pending.append(pool.submit(work, item))
+                    if len(pending) >= IN_FLIGHT * self.count:
+                        break
+                while pending:
+                    result = pending.popleft().result()
+                    for item in remaining:
+                        pending.append(pool.submit(work, item))
+                        break
+                    yield result
+            finally:
+                for future in pending:
+                    future.cancel()
+
+
+@dataclass(frozen=True)
+class Dask:
+    """A ``dask.distributed`` cluster: a LocalCluster of ``workers`` processes, or the scheduler at ``scheduler``."""
+
+    workers: int = 2
+    scheduler: str | None = None
+    ordered = False
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise PochaError(f"workers: must be at least 1, not {self.workers}")
+
+    def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """Yield results as tasks finish, keeping a few tasks per worker queued."""
+        distributed = import_distributed()
+        with self._client(distributed) as client:
+            slots = IN_FLIGHT * max(1, len(client.scheduler_info()["workers"]))
+            remaining = iter(items)
+            running = distributed.as_completed(loop=client.loop)
+            for item in remaining:
+                running.add(client.submit(work, item, pure=False))
+                if running.count() >= slots:
+                    break
+            try:
+                for future in running:
+                    result = future.result()
+                    for item in remaining:
+                        running.add(client.submit(work, item, pure=False))
+                        break
+                    yield result
+            finally:
+                running.clear()
+
+    def _client(self, distributed: Any) -> Any:
+        if self.scheduler:
+            try:
+                return distributed.Client(self.scheduler, timeout="10s")
+            except OSError as error:
+                raise PochaError(f"scheduler: cannot reach a Dask scheduler at {self.scheduler} ({error})") from None
+        cluster = distributed.LocalCluster(
+            n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        return distributed.Client(cluster, set_as_default=False)
+
+
+def import_distributed() -> Any:
+    """The ``dask.distributed`` module, or a clear line on how to install it."""
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise PochaError(
+            "backend dask: Dask is not installed; install the extra: pip install 'pocha[dask]' "
+            "(in a clone: pip install '.[dask]')"
+        ) from None
+    return distributed
+
+
+def make_backend(backend: str, threads: int | None, workers: int, scheduler: str | None) -> Backend:
+    """The backend the command-line options name."""
+    if backend == "local":
+        return Threads(threads or default_threads())
+    if backend == "dask":
+        return Dask(workers, scheduler)
+    raise PochaError(f"backend: unknown '{backend}'; accepted: local, dask")

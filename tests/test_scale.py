@@ -1,0 +1,148 @@
+"""Threads, the Dask backend, checkpoints and resuming: the numbers never depend on how a run was run."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import lineup
+
+from reports.game_stats import game_summary
+from simulator import PochaError
+from simulator.backends import Dask, Threads, make_backend
+from simulator.checkpoint import Checkpoint
+from simulator.engine import simulate
+from simulator.games import play_games
+from simulator.rules import make_rules
+
+RULES = make_rules(players=4)
+SEATS = lineup("expected", "random", "aces-trumps", "zero")
+ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
+
+
+def same(one, two):
+    return all(np.array_equal(getattr(one, name), getattr(two, name)) for name in ARRAYS)
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_thread_count_does_not_change_the_results(duplicate):
+    runs = [simulate(RULES, SEATS, [2, 7], 900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).tally
+            for n in (1, 2)]  # fmt: skip
+    assert same(*runs)
+
+
+def test_games_on_two_threads_match_one():
+    one, two = (play_games(RULES, SEATS, 600, seed=8, chunk_size=64, backend=Threads(n)) for n in (1, 2))
+    assert game_summary(one.games).equals(game_summary(two.games)) and same(one.hands, two.hands)
+
+
+def test_dask_local_cluster_matches_the_local_backend():
+    local = simulate(RULES, SEATS, [3, 10], 600, seed=6, chunk_size=100).tally
+    cluster = simulate(RULES, SEATS, [3, 10], 600, seed=6, chunk_size=100, backend=Dask(workers=2)).tally
+    assert same(local, cluster)
+
+
+def test_dask_missing_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(PochaError, match=r"pip install 'pocha\[dask\]'"):
+        simulate(RULES, SEATS, [3], 10, backend=Dask())
+
+
+def test_backend_choice_is_checked():
+    with pytest.raises(PochaError, match="unknown 'spark'"):
+        make_backend("spark", None, 2, None)
+    with pytest.raises(PochaError, match="threads: must be at least 1"):
+        Threads(0)
+
+
+def test_a_checkpoint_resumes_to_the_same_numbers(tmp_path):
+    path = tmp_path / "run.npz"
+    full = simulate(RULES, SEATS, [4], 1000, chunk_size=100).tally
+
+    def stop_after_three(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
+        calls.append(count)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    first = simulate(RULES, SEATS, [4], 1000, chunk_size=100, progress=stop_after_three, checkpoint=Checkpoint(path))
+    assert not first.complete and first.tally.boards.tolist() == [300]
+    resumed = simulate(RULES, SEATS, [4], 1000, chunk_size=100, checkpoint=Checkpoint(path, resume=path))
+    assert resumed.complete and same(resumed.tally, full)
+
+
+def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
+    path = tmp_path / "run.npz"
+    simulate(RULES, SEATS, [4], 300, chunk_size=100, checkpoint=Checkpoint(path))
+    with pytest.raises(PochaError, match="other options .*deals: 300 there, 400 here"):
+        simulate(RULES, SEATS, [4], 400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+    with pytest.raises(PochaError, match="seed: 0 there, 1 here"):
+        simulate(RULES, SEATS, [4], 300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+    data = path.read_bytes()
+    for damaged in (data[: len(data) // 2], data[:100] + b"\0" * 50 + data[150:], b"not a checkpoint"):
+        bad = tmp_path / "bad.npz"
+        bad.write_bytes(damaged)
+        with pytest.raises(PochaError, match="not a whole pocha checkpoint"):
+            simulate(RULES, SEATS, [4], 300, chunk_size=100, checkpoint=Checkpoint(None, resume=bad))
+    with pytest.raises(PochaError, match="no checkpoint file"):
+        Checkpoint(None, resume=tmp_path / "missing.npz")
+
+
+POCHA = [sys.executable, "-c", "from simulator.cli import main; main()"]
+LONG_RUN = ["simulate", "-k", "10", "-n", "4000000", "-s", "random", "--play", "random", "--threads", "1",
+            "--chunk-size", "20000", "--format", "csv"]  # fmt: skip
+
+
+def start(args, tmp_path):
+    return subprocess.Popen([*POCHA, *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+
+
+def wait_for(path: Path, process) -> None:
+    """Until the checkpoint exists (the run is under way); no time limit, the run itself is long enough."""
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+
+
+def finished_tasks(path: Path) -> int:
+    with np.load(path) as data:
+        return len(data["done"]), json.loads(str(data["meta"]))["tasks"]
+
+
+def test_resume_after_sigkill_gives_the_uninterrupted_results(tmp_path):
+    checkpoint = tmp_path / "ck.npz"
+    args = [*LONG_RUN, "--checkpoint", str(checkpoint), "--checkpoint-every", "0.2"]
+    process = start(args, tmp_path)
+    wait_for(checkpoint, process)
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    done, tasks = finished_tasks(checkpoint)
+    assert 0 < done < tasks  # killed mid-run, after a checkpoint
+    resumed = subprocess.run([*POCHA, *args, "--resume", str(checkpoint)], capture_output=True, text=True, cwd=tmp_path)
+    uninterrupted = subprocess.run([*POCHA, *LONG_RUN], capture_output=True, text=True, cwd=tmp_path)
+    assert resumed.returncode == 0 and uninterrupted.returncode == 0, resumed.stderr
+    assert resumed.stdout == uninterrupted.stdout
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_run_saves_and_prints_the_resume_command(stop, tmp_path):
+    checkpoint = tmp_path / "ck.npz"
+    process = start([*LONG_RUN, "--checkpoint", str(checkpoint), "--checkpoint-every", "0.2"], tmp_path)
+    wait_for(checkpoint, process)
+    process.send_signal(stop)
+    out, err = process.communicate()
+    assert process.returncode == 130, err
+    assert f"--resume {checkpoint}" in err and "Traceback" not in err
+    assert finished_tasks(checkpoint)[0] > 0 and "strategy,cards" in out  # the partial table was printed
+
+
+def test_cli_refuses_a_damaged_checkpoint(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"PK\x03\x04 truncated")
+    result = subprocess.run([*POCHA, "simulate", "-n", "10", "--resume", str(bad)], capture_output=True, text=True)
+    assert result.returncode == 1 and result.stderr.startswith("Error: resume:") and "not used" in result.stderr
+    assert bad.read_bytes() == b"PK\x03\x04 truncated"  # left as it was
