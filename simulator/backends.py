@@ -15,12 +15,22 @@ from typing import Any, Protocol
 from simulator import PochaError
 
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
+DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most
+MIN_CHUNK = 64
 
 
 class Backend(Protocol):
     """Runs ``work`` on every item and yields the results."""
 
-    ordered: bool  # whether results come back in the items' order
+    @property
+    def ordered(self) -> bool:
+        """Whether results come back in the items' order."""
+        ...
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once."""
+        ...
 
     def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         """Yield ``work(item)`` for every item."""
@@ -38,6 +48,11 @@ class Threads:
 
     count: int = 1
     ordered = True
+
+    @property
+    def workers(self) -> int:
+        """Tasks that run at once: one per thread."""
+        return self.count
 
     def __post_init__(self) -> None:
         if self.count < 1:
@@ -122,6 +137,15 @@ def import_distributed() -> Any:
             "(in a clone: pip install '.[dask]')"
         ) from None
     return distributed
+
+
+def auto_chunk(amount: int, backend: Backend) -> int:
+    """Deals per task for a run of ``amount`` deals: DEFAULT_CHUNK, or less so every worker gets tasks.
+
+    Results do not depend on it; slow strategies (montecarlo) on small runs need it to use all cores.
+    """
+    share = -(-amount // (2 * IN_FLIGHT * backend.workers))
+    return max(MIN_CHUNK, min(DEFAULT_CHUNK, share))
 
 
 def make_backend(backend: str, threads: int | None, workers: int, scheduler: str | None) -> Backend:

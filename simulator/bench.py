@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from simulator.backends import Backend, Dask, Threads, import_distributed
-from simulator.engine import DEFAULT_CHUNK, Lineup, Seat, simulate
+from simulator.backends import DEFAULT_CHUNK, Backend, Dask, Threads, import_distributed
+from simulator.engine import Lineup, Seat, simulate
 from simulator.rules import make_rules
 from strategies.registry import load
 
@@ -60,7 +60,7 @@ class Measurement:
         return statistics.median(self.rates)
 
 
-def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int, seed: int = 0) -> float:
+def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
     """Deals per second of one run of the workload (bidding, play and tally included)."""
     rules = make_rules(players=workload.players)
     lineup = Lineup((Seat(*load(workload.bids)),) * workload.players)
@@ -70,10 +70,10 @@ def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int, s
 
 
 def repeat(workload: Workload, deals: int, repeats: int, backend: Backend,
-           chunk_size: int = DEFAULT_CHUNK) -> tuple[int, list[float]]:  # fmt: skip
+           chunk_size: int | None = None) -> tuple[int, list[float]]:  # fmt: skip
     """A warm-up run (a few chunks, so every worker loads its kernels), then ``repeats`` timed runs."""
     count = max(1, round(deals * workload.share))
-    measure(workload, min(count, 4 * chunk_size), backend, chunk_size)
+    measure(workload, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
     return count, [measure(workload, count, backend, chunk_size, seed) for seed in range(repeats)]
 
 

@@ -9,7 +9,7 @@ previous checkpoint whole. Resuming checks that the options are the same and pla
 import json
 import time
 import zipfile
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,12 @@ class Checkpoint:
         if self.every <= 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.every}")
 
+    def saved_chunk_size(self) -> int | None:
+        """The chunk size of the run being resumed (so a resume need not repeat it), None if not resuming."""
+        if self.resume is None:
+            return None
+        return int(read(Path(self.resume))[0]["run"]["chunk_size"])
+
     def start(self, plan: Any) -> tuple[Tally, set[int]]:
         """The tally and finished tasks to start from: the resumed checkpoint's, or nothing yet."""
         if self.resume is None:
@@ -63,8 +69,8 @@ class Checkpoint:
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)
 
 
-def load(path: Path, plan: Any) -> tuple[Tally, set[int]]:
-    """A checkpoint's tally and finished tasks, refused with one clear line if damaged or from other options."""
+def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
+    """A checkpoint's options, arrays and finished tasks; one clear line if it is damaged."""
     try:
         with open(path, "rb") as stream, np.load(stream) as data:
             meta = json.loads(str(data["meta"]))
@@ -76,15 +82,22 @@ def load(path: Path, plan: Any) -> tuple[Tally, set[int]]:
         ) from None
     if meta.get("format") != FORMAT:
         raise PochaError(f"resume: '{path}' is not a {FORMAT} file")
+    return meta, arrays, done
+
+
+def load(path: Path, plan: Any) -> tuple[Tally, set[int]]:
+    """A checkpoint's tally and finished tasks, refused with one clear line if damaged or from other options."""
+    meta, arrays, done = read(path)
     ours = plan.fingerprint()
     if meta["run"] != ours:
         differ = [key for key in ours if meta["run"].get(key) != ours.get(key)]
         shown = "; ".join(f"{key}: {meta['run'].get(key)} there, {ours.get(key)} here" for key in differ)
         raise PochaError(f"resume: '{path}' was saved by a run with other options ({shown}); give the same options")
-    empty = plan.empty_tally()
-    if any(arrays[name].shape != getattr(empty, name).shape for name in ARRAYS) or not done <= set(
+    tally = plan.empty_tally()
+    if any(arrays[name].shape != getattr(tally, name).shape for name in ARRAYS) or not done <= set(
         range(meta["tasks"])
     ):
         raise PochaError(f"resume: '{path}' does not match this run's shape; it was not used")
-    known = {f.name for f in fields(Tally)} - set(ARRAYS)
-    return Tally(**{name: getattr(empty, name) for name in known}, **arrays), done
+    for name in ARRAYS:
+        setattr(tally, name, arrays[name])
+    return tally, done

@@ -14,7 +14,7 @@ import typer
 
 from simulator import PochaError, __version__
 from simulator.atomic import atomic_open, check_writable
-from simulator.engine import DEFAULT_CHUNK, POLICIES, Lineup, Seat
+from simulator.engine import POLICIES, Lineup, Seat
 from simulator.rules import PRESETS, Rules, make_rules, parse_scoring
 
 app = typer.Typer(
@@ -51,7 +51,10 @@ Out = Annotated[
 ]
 Plot = Annotated[bool, typer.Option(help="With --out FOLDER, also draw the figures as PNG files.")]
 Format = Annotated[str, typer.Option("--format", help="What to print on stdout: table, csv or json.")]
-ChunkSize = Annotated[int, typer.Option(help="Deals per batch (memory vs overhead; results do not change).")]
+ChunkSize = Annotated[
+    int | None,
+    typer.Option(help="Deals per task (default 16,384, fewer to keep every worker busy; results do not change)."),
+]
 Strategies = Annotated[
     list[str] | None,
     typer.Option(
@@ -314,7 +317,7 @@ def simulate(
     ] = None,
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
     output_format: Format = "table",
-    chunk_size: ChunkSize = DEFAULT_CHUNK,
+    chunk_size: ChunkSize = None,
     threads: Threads = None,
     backend: BackendName = "local",
     workers: Workers = 2,
@@ -386,7 +389,7 @@ def compare(
     out: Out = None,
     plot: Plot = False,
     output_format: Format = "table",
-    chunk_size: ChunkSize = DEFAULT_CHUNK,
+    chunk_size: ChunkSize = None,
     threads: Threads = None,
     backend: BackendName = "local",
     workers: Workers = 2,
@@ -471,7 +474,7 @@ def game(
     out: Out = None,
     plot: Plot = False,
     output_format: Format = "table",
-    chunk_size: ChunkSize = DEFAULT_CHUNK,
+    chunk_size: ChunkSize = None,
     threads: Threads = None,
     backend: BackendName = "local",
     workers: Workers = 2,
@@ -622,7 +625,7 @@ def train(
     play_rule: PlayRule = None,
     hook: Hook = None,
     seed: Seed = 0,
-    chunk_size: ChunkSize = DEFAULT_CHUNK,
+    chunk_size: ChunkSize = None,
 ) -> None:
     """Learn a trick table for the table strategy from simulated deals (every seat bidding expected)."""
     from simulator.atomic import atomic_path

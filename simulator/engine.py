@@ -14,7 +14,7 @@ import numpy as np
 
 from reports.stats import Tally
 from simulator import PochaError, kernels, trace
-from simulator.backends import Backend, Threads
+from simulator.backends import Backend, Threads, auto_chunk
 from simulator.rules import Rules, forbidden_bids
 from strategies.base import BidContext, Strategy
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from simulator.checkpoint import Checkpoint
 
 POLICIES, PLAY_CODES = kernels.POLICIES, kernels.PLAY_CODES
-DEFAULT_CHUNK = 1 << 14
 
 
 class StrategyError(PochaError):
@@ -266,7 +265,7 @@ def simulate(
     seed: int = 0,
     policy: str = "greedy",
     duplicate: bool = False,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     trace_stream: IO[str] | None = None,
     trace_deals: int | None = None,
     progress: Callable[[int], None] | None = None,
@@ -278,14 +277,18 @@ def simulate(
     duplicate: play every deal once per rotation of the seating. trace_stream: where to write
     ``pocha-trace/1`` lines (header included) for the first ``trace_deals`` deals of the run (all
     when None; plain seating, ordered backends only). progress: called with each chunk's deal
-    count. backend: where chunks are played (default: this thread). checkpoint: saves the finished
-    chunks now and then and on Ctrl-C, and may resume a run. Ctrl-C stops the run after the boards
-    finished so far.
+    count. backend: where chunks are played (default: this thread). chunk_size: deals per chunk
+    (default: the resumed run's, else ``auto_chunk``; results do not depend on it). checkpoint:
+    saves the finished chunks now and then and on Ctrl-C, and may resume a run. Ctrl-C stops the
+    run after the boards finished so far.
     """
-    check_run(rules, lineup, sizes, policy, chunk_size)
     if deals < 1:
         raise PochaError(f"deals: must be at least 1, not {deals}")
-    backend = backend or Threads(1)
+    backend = backend if backend is not None else Threads(1)
+    if chunk_size is None:
+        saved = checkpoint.saved_chunk_size() if checkpoint else None
+        chunk_size = saved or auto_chunk(deals * len(sizes), backend)
+    check_run(rules, lineup, sizes, policy, chunk_size)
     if trace_stream is not None and (duplicate or not backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
     plan = Plan(rules, lineup, tuple(sizes), deals, seed, policy, duplicate, chunk_size)

@@ -15,8 +15,8 @@ import numpy as np
 from reports.game_stats import GameTally
 from reports.stats import Tally
 from simulator import PochaError
-from simulator.backends import Backend, Threads
-from simulator.engine import DEFAULT_CHUNK, Chunk, Lineup, check_run, collect_bids, deal_chunk, play_chunk
+from simulator.backends import Backend, Threads, auto_chunk
+from simulator.engine import Chunk, Lineup, check_run, collect_bids, deal_chunk, play_chunk
 from simulator.rules import Rules
 from strategies.base import Strategy
 
@@ -62,7 +62,7 @@ def play_games(
     seed: int = 0,
     policy: str = "greedy",
     rotate: bool = True,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
 ) -> GameResult:
@@ -71,14 +71,16 @@ def play_games(
     Tied leaders after the schedule play extra one-card hands among all players until one leads.
     Ctrl-C stops after the chunks of games finished so far.
     """
-    check_run(rules, lineup, rules.hand_sizes(), policy, chunk_size)
     if games < 1:
         raise PochaError(f"games: must be at least 1, not {games}")
+    backend = backend if backend is not None else Threads(1)
+    chunk_size = chunk_size or auto_chunk(games, backend)
+    check_run(rules, lineup, rules.hand_sizes(), policy, chunk_size)
     plan = GamePlan(rules, lineup, seed, policy, rotate)
     hands, results = plan.empty()
     chunks = [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
     try:
-        for part_hands, part_games in (backend or Threads(1)).run(partial(play_game_chunk, plan), chunks):
+        for part_hands, part_games in backend.run(partial(play_game_chunk, plan), chunks):
             hands, results = hands.merge(part_hands), results.merge(part_games)
             if progress is not None:
                 progress(part_games.games)

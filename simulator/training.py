@@ -5,7 +5,8 @@ from collections.abc import Callable
 import numpy as np
 
 from simulator import PochaError
-from simulator.engine import DEFAULT_CHUNK, Lineup, Seat, check_run, collect_bids, deal_chunk, play_chunk
+from simulator.backends import DEFAULT_CHUNK
+from simulator.engine import Lineup, Seat, check_run, collect_bids, deal_chunk, play_chunk
 from simulator.rules import Rules, forbidden_bids
 from strategies.base import BidContext
 from strategies.heuristics import Expected
@@ -19,7 +20,7 @@ def train_table(
     deals: int,
     seed: int = 0,
     policy: str = "greedy",
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> TrickTable:
     """Learn a trick table from ``deals`` deals of every hand size 1..full deal.
@@ -28,6 +29,7 @@ def train_table(
     """
     sizes = list(range(1, rules.full_deal + 1))
     lineup = Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players)
+    chunk_size = chunk_size or DEFAULT_CHUNK
     check_run(rules, lineup, sizes, policy, chunk_size)
     if deals < 1:
         raise PochaError(f"deals: must be at least 1, not {deals}")

@@ -146,3 +146,27 @@ def test_cli_refuses_a_damaged_checkpoint(tmp_path):
     result = subprocess.run([*POCHA, "simulate", "-n", "10", "--resume", str(bad)], capture_output=True, text=True)
     assert result.returncode == 1 and result.stderr.startswith("Error: resume:") and "not used" in result.stderr
     assert bad.read_bytes() == b"PK\x03\x04 truncated"  # left as it was
+
+
+def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
+    """Chunk sizes adapt to the workers; a resumed run takes the saved run's, whatever its own thread count."""
+    path = tmp_path / "run.npz"
+    full = simulate(RULES, SEATS, [5], 3000).tally
+
+    def stop_after_two(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
+        calls.append(count)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    first = simulate(RULES, SEATS, [5], 3000, backend=Threads(2), progress=stop_after_two, checkpoint=Checkpoint(path))
+    assert not first.complete and 0 < first.tally.boards[0] < 3000
+    resumed = simulate(RULES, SEATS, [5], 3000, backend=Threads(1), checkpoint=Checkpoint(path, resume=path))
+    assert same(resumed.tally, full)
+
+
+def test_chunks_shrink_so_every_worker_has_work():
+    from simulator.backends import DEFAULT_CHUNK, MIN_CHUNK, auto_chunk
+
+    assert auto_chunk(10_000_000, Threads(2)) == DEFAULT_CHUNK
+    assert auto_chunk(1000, Threads(2)) == 125
+    assert auto_chunk(10, Threads(8)) == MIN_CHUNK
