@@ -69,25 +69,30 @@ def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | 
     return deals / (time.perf_counter() - start)
 
 
-def repeat(workload: Workload, deals: int, repeats: int, backend: Backend,
-           chunk_size: int | None = None) -> tuple[int, list[float]]:  # fmt: skip
-    """A warm-up run (a few chunks, so every worker loads its kernels), then ``repeats`` timed runs."""
+def repeat(workload: Workload, deals: int, repeats: int, backends: list[Backend],
+           chunk_size: int | None = None) -> tuple[int, list[list[float]]]:  # fmt: skip
+    """A warm-up run on each backend (a few chunks, so every worker loads its kernels), then timed runs.
+
+    There are ``repeats`` rounds with one run per backend each, so a slow spell of a shared machine
+    hits every backend alike.
+    """
     count = max(1, round(deals * workload.share))
-    measure(workload, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
-    return count, [measure(workload, count, backend, chunk_size, seed) for seed in range(repeats)]
+    for backend in backends:
+        measure(workload, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
+    rounds = [[measure(workload, count, backend, chunk_size, seed) for backend in backends] for seed in range(repeats)]
+    return count, [list(rates) for rates in zip(*rounds, strict=True)]
 
 
 def bench(deals: int, repeats: int, threads: list[int], dask_workers: int) -> Iterator[Measurement]:
     """Run every workload on every thread count, then the first on a Dask LocalCluster if asked."""
     for workload in WORKLOADS:
-        for count in threads:
-            where = f"{count} thread{'s' if count > 1 else ''}"
-            yield Measurement(workload, where, count, *repeat(workload, deals, repeats, Threads(count)))
+        count, rates = repeat(workload, deals, repeats, [Threads(n) for n in threads])
+        for n, runs in zip(threads, rates, strict=True):
+            yield Measurement(workload, f"{n} thread{'s' if n > 1 else ''}", n, count, runs)
     if dask_workers:
         with local_cluster(dask_workers) as address:
-            where = f"Dask LocalCluster, {dask_workers} workers"
-            runs = repeat(WORKLOADS[0], deals, repeats, Dask(scheduler=address), DASK_CHUNK)
-            yield Measurement(WORKLOADS[0], where, dask_workers, *runs)
+            count, (runs,) = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
+            yield Measurement(WORKLOADS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
 
 
 @contextmanager

@@ -89,29 +89,32 @@ def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seati
     """
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
-    rows = np.arange(size)
-    by_position = np.zeros((size, players), np.int64)
+    hands = np.empty((players, size), np.uint64)  # [position, deal]: contiguous per position
+    kernels.seats_to_positions(chunk.hands, chunk.deals, hands)
+    if len(strategies) > 1:
+        acting = np.empty((players, size), np.int64)
+        kernels.seats_to_positions(np.ascontiguousarray(seating), chunk.deals, acting)
+    bids = np.zeros((players, size), np.int64)
     for position in range(players):
-        seat = (chunk.deals + 1 + position) % players
-        acting = seating[rows, seat] if len(strategies) > 1 else None
-        forbidden = forbidden_bids(rules, cards, by_position[:, :position])
+        earlier = bids[:position].T
+        forbidden = forbidden_bids(rules, cards, earlier)
         for g, (label, strategy) in enumerate(strategies):
-            picked = slice(None) if acting is None else np.flatnonzero(acting == g)
+            picked = slice(None) if len(strategies) == 1 else np.flatnonzero(acting[position] == g)
             ctx = BidContext(
                 rules=rules,
                 cards=cards,
                 position=position,
-                hands=chunk.hands[rows[picked], seat[picked]],
+                hands=hands[position, picked],
                 trump_card=chunk.trump_card[picked],
-                earlier_bids=by_position[picked, :position],
+                earlier_bids=earlier[picked],
                 forbidden=forbidden[picked],
                 seed=seed,
                 deals=chunk.deals[picked],
                 policy=policy,
             )
             if ctx.size:
-                by_position[picked, position] = checked_bids(label, strategy.bid(ctx), ctx)
-        chunk.bids[rows, seat] = by_position[:, position]
+                bids[position, picked] = checked_bids(label, strategy.bid(ctx), ctx)
+    kernels.positions_to_seats(bids, chunk.deals, chunk.bids)
 
 
 def checked_bids(label: str, bids: object, ctx: BidContext) -> np.ndarray:
