@@ -61,9 +61,9 @@ Strategies = Annotated[
         "--strategy", "-s", help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or per seat."
     ),
 ]
-
-
-Threads = Annotated[int | None, typer.Option("--threads", help="Threads of the local backend (default: every core).")]
+ThreadCount = Annotated[
+    int | None, typer.Option("--threads", help="Threads of the local backend (default: every core).")
+]
 BackendName = Annotated[str, typer.Option("--backend", help="Where the chunks run: local (threads) or dask.")]
 Workers = Annotated[int, typer.Option(help="Worker processes of the Dask LocalCluster that --backend dask starts.")]
 Scheduler = Annotated[str | None, typer.Option(help="Address of a running Dask scheduler, instead of a LocalCluster.")]
@@ -318,7 +318,7 @@ def simulate(
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
     output_format: Format = "table",
     chunk_size: ChunkSize = None,
-    threads: Threads = None,
+    threads: ThreadCount = None,
     backend: BackendName = "local",
     workers: Workers = 2,
     scheduler: Scheduler = None,
@@ -390,7 +390,7 @@ def compare(
     plot: Plot = False,
     output_format: Format = "table",
     chunk_size: ChunkSize = None,
-    threads: Threads = None,
+    threads: ThreadCount = None,
     backend: BackendName = "local",
     workers: Workers = 2,
     scheduler: Scheduler = None,
@@ -475,7 +475,7 @@ def game(
     plot: Plot = False,
     output_format: Format = "table",
     chunk_size: ChunkSize = None,
-    threads: Threads = None,
+    threads: ThreadCount = None,
     backend: BackendName = "local",
     workers: Workers = 2,
     scheduler: Scheduler = None,
