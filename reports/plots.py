@@ -38,41 +38,45 @@ def _legend_outside(axes: Any) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="strategy")
 
 
-def _by_size(results: pd.DataFrame) -> pd.DataFrame:
+def _by_size(run: dict[str, Any], tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
+    """A figure against hand size and the all-positions rows it draws from; None with fewer than two sizes."""
+    results = tables["results"]
     rows = results[(results.position == "all") & (results.cards != "all")].copy()
     rows["k"] = rows.cards.astype(int)
-    return rows
+    if rows.k.nunique() < 2:
+        return None
+    figure, axes = _figure(title, run)
+    axes.set_xlabel("cards per player (hand size)")
+    axes.set_ylabel(ylabel)
+    axes.set_xticks(sorted(rows.k.unique()))
+    return figure, axes, rows
 
 
 def points_by_size(run: dict[str, Any], tables: Tables) -> Figure | None:
     """Mean points per hand against hand size, one line per strategy, 95% bands."""
-    rows = _by_size(tables["results"])
-    if rows.k.nunique() < 2:
+    drawn = _by_size(
+        run, tables, "Expected points per hand by hand size (95% confidence bands)", "mean points per hand"
+    )
+    if drawn is None:
         return None
-    figure, axes = _figure("Expected points per hand by hand size (95% confidence bands)", run)
+    figure, axes, rows = drawn
     for label, group in rows.groupby("strategy", sort=False):
         line = axes.plot(group.k, group.mean_points, marker="o", label=label)[0]
         axes.fill_between(group.k, group.ci_low, group.ci_high, color=line.get_color(), alpha=0.25)
     axes.axhline(0, color="0.4", linewidth=0.8)
-    axes.set_xlabel("cards per player (hand size)")
-    axes.set_ylabel("mean points per hand")
-    axes.set_xticks(sorted(rows.k.unique()))
     _legend_outside(axes)
     return figure
 
 
 def exact_rate_by_size(run: dict[str, Any], tables: Tables) -> Figure | None:
     """Share of exact bids against hand size, one line per strategy."""
-    rows = _by_size(tables["results"])
-    if rows.k.nunique() < 2:
+    drawn = _by_size(run, tables, "Exact-bid rate by hand size", "hands bid exactly (%)")
+    if drawn is None:
         return None
-    figure, axes = _figure("Exact-bid rate by hand size", run)
+    figure, axes, rows = drawn
     for label, group in rows.groupby("strategy", sort=False):
         axes.plot(group.k, 100 * group.exact_rate, marker="o", label=label)
-    axes.set_xlabel("cards per player (hand size)")
-    axes.set_ylabel("hands bid exactly (%)")
     axes.set_ylim(0, 100)
-    axes.set_xticks(sorted(rows.k.unique()))
     _legend_outside(axes)
     return figure
 
