@@ -139,13 +139,18 @@ def import_distributed() -> Any:
     return distributed
 
 
-def auto_chunk(amount: int, backend: Backend) -> int:
-    """Deals per task for a run of ``amount`` deals: DEFAULT_CHUNK, or less so every worker gets tasks.
+def auto_chunk(deals: int, backend: Backend, sizes: int = 1) -> int:
+    """Deals per task for a run of ``deals`` deals of each of ``sizes`` hand sizes.
 
-    Results do not depend on it; slow strategies (montecarlo) on small runs need it to use all cores.
+    At most DEFAULT_CHUNK; less on small runs, so every worker gets tasks (slow strategies such as
+    montecarlo need that to use all cores). Each hand size is cut into equal tasks, as many as a
+    multiple of the workers, so no worker idles while another plays the last one. Results do not
+    depend on it.
     """
-    share = -(-amount // (2 * IN_FLIGHT * backend.workers))
-    return max(MIN_CHUNK, min(DEFAULT_CHUNK, share))
+    workers = backend.workers
+    tasks = max(-(-deals // DEFAULT_CHUNK), -(-2 * IN_FLIGHT * workers // sizes))  # per hand size
+    tasks = -(-tasks // workers) * workers
+    return max(MIN_CHUNK, -(-deals // tasks))
 
 
 def make_backend(backend: str, threads: int | None, workers: int, scheduler: str | None) -> Backend:

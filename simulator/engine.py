@@ -15,6 +15,7 @@ import numpy as np
 from reports.stats import Tally
 from simulator import PochaError, kernels, trace
 from simulator.backends import Backend, Threads, auto_chunk
+from simulator.memory import keep_freed_memory
 from simulator.rules import Rules, forbidden_bids
 from strategies.base import BidContext, Strategy
 
@@ -237,6 +238,7 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
 
     traced: the run-wide number of deals to trace; the chunk records those it holds.
     """
+    keep_freed_memory()
     rules, lineup = plan.rules, plan.lineup
     cards = plan.sizes[task.size_index]
     strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
@@ -290,7 +292,7 @@ def simulate(
     backend = backend if backend is not None else Threads(1)
     if chunk_size is None:
         saved = checkpoint.saved_chunk_size() if checkpoint else None
-        chunk_size = saved or auto_chunk(deals * len(sizes), backend)
+        chunk_size = saved or auto_chunk(deals, backend, len(sizes))
     check_run(rules, lineup, sizes, policy, chunk_size)
     if trace_stream is not None and (duplicate or not backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")

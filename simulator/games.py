@@ -17,6 +17,7 @@ from reports.stats import Tally
 from simulator import PochaError
 from simulator.backends import Backend, Threads, auto_chunk
 from simulator.engine import Chunk, Lineup, check_run, collect_bids, deal_chunk, play_chunk
+from simulator.memory import keep_freed_memory
 from simulator.rules import Rules
 from strategies.base import Strategy
 
@@ -91,6 +92,7 @@ def play_games(
 
 def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> tuple[Tally, GameTally]:
     """Play games ``first .. first + count - 1`` to the end: their hand tally and game tally."""
+    keep_freed_memory()
     first, count = chunk
     rules, players = plan.rules, plan.rules.players
     schedule = rules.hand_sizes()

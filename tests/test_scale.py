@@ -165,8 +165,55 @@ def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
 
 
 def test_chunks_shrink_so_every_worker_has_work():
-    from simulator.backends import DEFAULT_CHUNK, MIN_CHUNK, auto_chunk
+    from simulator.backends import MIN_CHUNK, auto_chunk
 
-    assert auto_chunk(10_000_000, Threads(2)) == DEFAULT_CHUNK
     assert auto_chunk(1000, Threads(2)) == 125
+    assert auto_chunk(1000, Threads(2), sizes=4) == 500
     assert auto_chunk(10, Threads(8)) == MIN_CHUNK
+
+
+def test_chunks_are_equal_and_shared_evenly_among_workers():
+    from simulator.backends import DEFAULT_CHUNK, auto_chunk
+
+    for deals in (1_000_000, 10_000_000, 65_537):
+        for workers in (1, 2, 3):
+            chunk = auto_chunk(deals, Threads(workers))
+            tasks = -(-deals // chunk)
+            assert chunk <= DEFAULT_CHUNK
+            assert tasks % workers == 0
+            assert deals - (tasks - 1) * chunk > chunk - tasks  # the last task is as long as the others, near enough
+
+
+FAULTS_PER_CHUNK = """
+import resource, sys
+import simulator.engine
+from conftest import lineup
+from simulator.backends import Threads
+from simulator.rules import make_rules
+if sys.argv[1] == "off":
+    simulator.engine.keep_freed_memory = lambda: False
+def run(threads, chunks=20):
+    seats = lineup(*["random"] * 4)
+    rules, backend = make_rules(players=4), Threads(threads)
+    simulator.engine.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
+run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
+run(1)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+run(1)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 20)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="page-fault counts are read the Linux way")
+def test_chunks_reuse_freed_memory_instead_of_faulting_in_pages():
+    from simulator.memory import keep_freed_memory
+
+    if not keep_freed_memory():
+        pytest.skip("this C library's malloc has no mallopt")
+    tests = Path(__file__).parent
+    faults = {
+        knob: float(subprocess.run([sys.executable, "-c", FAULTS_PER_CHUNK, knob], capture_output=True, text=True,
+                                   cwd=tests, check=True).stdout)
+        for knob in ("on", "off")
+    }  # fmt: skip
+    assert faults["on"] < 50 < 500 < faults["off"]
