@@ -80,12 +80,14 @@ class TrickTable:
     counts: np.ndarray = field(repr=False)  # int64[table_shape(rules)]
     deals_per_size: int = 0
     levels: list[np.ndarray] = field(init=False, repr=False)  # counts, then sums over the BACKOFF features
+    by_cell: dict[int, tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)  # see ``every_cell``
 
     def __post_init__(self) -> None:
         levels = [self.counts]
         for name in BACKOFF:
             levels.append(levels[-1].sum(axis=FEATURES.index(name), keepdims=True))
         object.__setattr__(self, "levels", levels)
+        object.__setattr__(self, "by_cell", {})
 
     def save(self, path: str | Path) -> None:
         """Write as compressed npz (counts as uint32 while they fit)."""
@@ -134,6 +136,21 @@ class TrickTable:
             found |= usable
         return result, found
 
+    def every_cell(self, cards: int) -> tuple[np.ndarray, np.ndarray]:
+        """``distributions`` of every cell of hand size k, indexed by ``cell_index``; worked out once per size.
+
+        Bidding then costs one lookup a hand instead of one per back-off level.
+        """
+        if cards not in self.by_cell:
+            shape = self.counts.shape[1:-1]
+            cells = np.column_stack([np.full(np.prod(shape), cards - 1), np.indices(shape).reshape(len(shape), -1).T])
+            self.by_cell[cards] = self.distributions(cells, cards)
+        return self.by_cell[cards]
+
+    def cell_index(self, cells: np.ndarray) -> np.ndarray:
+        """int64[deal]: where cells of one hand size are in ``every_cell``."""
+        return np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1])
+
 
 @lru_cache(maxsize=8)
 def load_table(path: str) -> TrickTable:
@@ -160,7 +177,9 @@ class TableStrategy:
             raise PochaError(f"table: no shipped table for {ctx.rules.players} players (3, 4, 5); give table:path=FILE")
         table = load_table(source)
         table.check_fits(ctx.rules, ctx.policy, f"'{source}'")
-        chances, found = table.distributions(features(ctx), ctx.cards)
+        chances, found = table.every_cell(ctx.cards)
+        cell = table.cell_index(features(ctx))
+        chances, found = chances[cell], found[cell]
         points = chances @ score_table(ctx.rules, ctx.cards).T
         bids = best_bids(points, ctx.forbidden)
         if not found.all():

@@ -78,6 +78,19 @@ def test_table_strategy_bids_legally_and_uses_expected_when_it_knows_nothing(sma
     assert TableStrategy(str(empty_path)).bid(ctx).tolist() == Expected().bid(ctx).tolist()
 
 
+def test_the_per_size_lookup_gives_each_cell_its_own_distribution(small_table):
+    table, _ = small_table
+    for cards in (1, 6, 10):
+        shape = table.counts.shape[1:-1]
+        cells = np.column_stack(
+            [np.full(500, cards - 1), *(np.random.default_rng(cards).integers(0, n, 500) for n in shape)]
+        )
+        chances, found = table.every_cell(cards)
+        direct = table.distributions(cells, cards)
+        index = table.cell_index(cells)
+        assert np.array_equal(chances[index], direct[0]) and np.array_equal(found[index], direct[1])
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_shipped_tables_load_and_are_used(players):
     rules = make_rules(players=players)
