@@ -39,7 +39,7 @@ WORKLOADS = (
     Workload("random", "random", 4, 10),
     Workload("aces-trumps", "greedy", 4, 10),
     Workload("random", "random", 4, 1),
-    Workload("table", "greedy", 4, 10, share=0.1),
+    Workload("table", "greedy", 4, 10),
     Workload("montecarlo", "greedy", 4, 10, share=0.001),
 )
 

@@ -381,6 +381,20 @@ def positions_to_seats(by_position, deals, out):
                 seat = 0
 
 
+# --- bidding by expected points -----------------------------------------------------------------
+
+
+@jit
+def best_legal_bids(points, forbidden, out):
+    """out[deal] = the bid with the most points[deal, bid], never forbidden[deal] (the lower bid on ties)."""
+    for d in range(points.shape[0]):
+        best = -1
+        for b in range(points.shape[1]):
+            if b != forbidden[d] and (best < 0 or points[d, b] > points[d, best]):
+                best = b
+        out[d] = best
+
+
 # --- Monte Carlo bidding ------------------------------------------------------------------------
 
 

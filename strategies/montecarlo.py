@@ -75,10 +75,9 @@ def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
 
 def best_bids(points: np.ndarray, forbidden: np.ndarray) -> np.ndarray:
     """int64[deal]: the bid with the most expected points, never the forbidden one (the lower bid on ties)."""
-    points = points.copy()
-    hooked = forbidden >= 0
-    points[np.flatnonzero(hooked), forbidden[hooked]] = -np.inf
-    return points.argmax(axis=1).astype(np.int64)
+    bids = np.empty(len(points), np.int64)
+    kernels.best_legal_bids(np.ascontiguousarray(points, np.float64), forbidden, bids)
+    return bids
 
 
 @dataclass(frozen=True)

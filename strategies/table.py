@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simulator import PochaError
+from simulator import PochaError, kernels
 from simulator.rules import Rules
 from strategies.base import BidContext
 from strategies.heuristics import Expected
@@ -48,27 +48,43 @@ def table_shape(rules: Rules) -> tuple[int, ...]:
 
 def features(ctx: BidContext) -> np.ndarray:
     """int64[deal, FEATURES]: the table cell of each hand (see the module docstring)."""
-    players, ranks = ctx.rules.players, ctx.rules.ranks
-    strongest = len(ranks) - 1
-    top_three = np.uint64(sum(1 << (strongest - i) for i in range(min(3, len(ranks)))))
-    trump_lane = ctx.lanes[ctx.is_trump]
-    high = np.bitwise_count(trump_lane & top_three).astype(np.int64)
-    side = ~ctx.is_trump
-    rank_count = [(((ctx.lanes >> np.uint64(max(strongest - i, 0))) & np.uint64(1)) * side).sum(axis=1) for i in (0, 1)]
-    voids = ((ctx.suit_lengths == 0) & side).sum(axis=1)
-    even_share = ctx.position * ctx.cards / players
-    lead = ctx.earlier_bids.sum(axis=1) - even_share
-    values = {
-        "cards": np.full(ctx.size, ctx.cards - 1),
-        "position": np.full(ctx.size, ctx.position),
-        "high_trumps": high,
-        "low_trumps": ctx.trumps - high,
-        "side_aces": rank_count[0],
-        "side_seconds": rank_count[1] if len(ranks) > 1 else np.zeros(ctx.size, np.int64),
-        "voids": voids,
-        "bids_so_far": np.where(lead < -0.5, 0, np.where(lead > 0.5, 2, 1)),
-    }
-    return np.stack([np.minimum(values[name], CAPS.get(name, 1 << 30)) for name in FEATURES], axis=1).astype(np.int64)
+    out = np.empty((ctx.size, len(FEATURES)), np.int64)
+    caps = np.array([CAPS.get(name, ctx.rules.full_deal) for name in FEATURES], np.int64)
+    hand_features(
+        ctx.hands, ctx.trump_card, ctx.earlier_bids.sum(axis=1), ctx.cards, ctx.position, ctx.rules.players,
+        len(ctx.rules.ranks) - 1, caps, out,
+    )  # fmt: skip
+    return out
+
+
+@kernels.jit
+def hand_features(hands, trump_card, earlier_sum, cards, position, players, strongest, caps, out):
+    """The numba body of ``features``: out[deal, FEATURES], each capped at caps[FEATURES].
+
+    strongest: the strength of the deck's strongest rank (ranks - 1). bids_so_far compares
+    2 * players * (sum - position * k / players) with +-players, so it is exact in integers.
+    """
+    top_three = np.uint64(0)
+    for i in range(min(3, strongest + 1)):
+        top_three |= np.uint64(1) << np.uint64(strongest - i)
+    for d in range(len(hands)):
+        trump = trump_card[d] >> 4
+        high = low = aces = seconds = voids = 0
+        for suit in range(4):
+            held = kernels.lane(hands[d], suit)
+            if suit == trump:
+                high = kernels.popcount(held & top_three)
+                low = kernels.popcount(held) - high
+            else:
+                aces += np.int64((held >> np.uint64(strongest)) & np.uint64(1))
+                if strongest > 0:
+                    seconds += np.int64((held >> np.uint64(strongest - 1)) & np.uint64(1))
+                voids += held == 0
+        lead = 2 * (earlier_sum[d] * players - position * cards)
+        share = 0 if lead < -players else (2 if lead > players else 1)
+        values = (cards - 1, position, high, low, aces, seconds, voids, share)
+        for f in range(len(values)):
+            out[d, f] = min(values[f], caps[f])
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +96,7 @@ class TrickTable:
     counts: np.ndarray = field(repr=False)  # int64[table_shape(rules)]
     deals_per_size: int = 0
     levels: list[np.ndarray] = field(init=False, repr=False)  # counts, then sums over the BACKOFF features
-    by_cell: dict[int, tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)  # see ``every_cell``
+    by_cell: dict[tuple, tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)  # see ``expected_points``
 
     def __post_init__(self) -> None:
         levels = [self.counts]
@@ -136,16 +152,19 @@ class TrickTable:
             found |= usable
         return result, found
 
-    def every_cell(self, cards: int) -> tuple[np.ndarray, np.ndarray]:
-        """``distributions`` of every cell of hand size k, indexed by ``cell_index``; worked out once per size.
+    def expected_points(self, rules: Rules, cards: int) -> tuple[np.ndarray, np.ndarray]:
+        """float64[cell, bid]: each cell's expected points of bids 0..k under the scoring, and bool[cell] "found".
 
-        Bidding then costs one lookup a hand instead of one per back-off level.
+        Every cell of hand size k, in ``cell_index`` order, from ``distributions``; worked out once
+        per hand size and scoring, so bidding costs one lookup a hand.
         """
-        if cards not in self.by_cell:
+        key = (cards, rules.scoring)
+        if key not in self.by_cell:
             shape = self.counts.shape[1:-1]
             cells = np.column_stack([np.full(np.prod(shape), cards - 1), np.indices(shape).reshape(len(shape), -1).T])
-            self.by_cell[cards] = self.distributions(cells, cards)
-        return self.by_cell[cards]
+            chances, found = self.distributions(cells, cards)
+            self.by_cell[key] = (chances @ score_table(rules, cards).T, found)
+        return self.by_cell[key]
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
         """int64[deal]: where cells of one hand size are in ``every_cell``."""
@@ -156,7 +175,11 @@ class TrickTable:
 def load_table(path: str) -> TrickTable:
     """A table from a file, or the shipped one when ``path`` is "players-N" (cached)."""
     if path.startswith("players-"):
-        return TrickTable.load(str(SHIPPED / f"{path}.npz"))
+        shipped = SHIPPED / f"{path}.npz"
+        if not shipped.is_file():
+            players = path.removeprefix("players-")
+            raise PochaError(f"table: no shipped table for {players} players (3, 4, 5); give table:path=FILE")
+        return TrickTable.load(str(shipped))
     return TrickTable.load(path)
 
 
@@ -173,17 +196,14 @@ class TableStrategy:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         source = self.path or f"players-{ctx.rules.players}"
-        if not self.path and not (SHIPPED / f"{source}.npz").is_file():
-            raise PochaError(f"table: no shipped table for {ctx.rules.players} players (3, 4, 5); give table:path=FILE")
         table = load_table(source)
         table.check_fits(ctx.rules, ctx.policy, f"'{source}'")
-        chances, found = table.every_cell(ctx.cards)
+        points, found = table.expected_points(ctx.rules, ctx.cards)
         cell = table.cell_index(features(ctx))
-        chances, found = chances[cell], found[cell]
-        points = chances @ score_table(ctx.rules, ctx.cards).T
-        bids = best_bids(points, ctx.forbidden)
-        if not found.all():
-            bids[~found] = Expected().bid(ctx.subset(~found))
+        bids = best_bids(points[cell], ctx.forbidden)
+        thin = ~found[cell]
+        if thin.any():
+            bids[thin] = Expected().bid(ctx.subset(thin))
         return bids
 
 

@@ -98,3 +98,24 @@ def play_greedy(
         leader = (leader + trick_winner(trick, trump)) % len(hands)
         won[leader] += 1
     return tricks
+
+
+def table_features(
+    hand: list[int], trump_card: int, earlier: list[int], cards: int, players: int, ranks: int
+) -> list[int]:
+    """The ``table`` strategy's cell of a hand, uncapped, in the order of ``strategies.table.FEATURES``."""
+    trump, strongest = suit(trump_card), ranks - 1
+    trumps = [strength(c) for c in hand if suit(c) == trump]
+    side = [c for c in hand if suit(c) != trump]
+    high = sum(s > strongest - 3 for s in trumps)
+    lead = sum(earlier) - len(earlier) * cards / players
+    return [
+        cards - 1,
+        len(earlier),
+        high,
+        len(trumps) - high,
+        sum(strength(c) == strongest for c in side),
+        sum(strength(c) == strongest - 1 for c in side),
+        sum(1 for s in range(4) if s != trump and not any(suit(c) == s for c in hand)),
+        0 if lead < -0.5 else 2 if lead > 0.5 else 1,
+    ]

@@ -1,13 +1,19 @@
 import numpy as np
 import pytest
+import reference
 from conftest import LUDOTEKA
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from test_strategies import context
 
 from simulator import PochaError
-from simulator.rules import make_rules
+from simulator.engine import deal_chunk
+from simulator.rules import PRESETS, forbidden_bids, make_rules
 from simulator.training import train_table
+from strategies.base import BidContext
 from strategies.heuristics import Expected
-from strategies.table import FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
+from strategies.montecarlo import score_table
+from strategies.table import CAPS, FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
 
 
 def feature(ctx, name):
@@ -29,6 +35,28 @@ def test_features_follow_the_rank_order():
     assert (
         feature(ctx, "high_trumps") == [3] and feature(ctx, "low_trumps") == [1] and feature(ctx, "side_seconds") == [0]
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(3, 6), st.data())
+def test_features_match_the_reference_on_random_deals(preset, players, data):
+    try:
+        rules = make_rules(preset, players=players)
+    except PochaError:
+        assume(False)  # the preset has no deck for this many players
+    cards = data.draw(st.integers(1, rules.full_deal))
+    position = data.draw(st.integers(0, players - 1))
+    seed = data.draw(st.integers(0, 2**32))
+    chunk = deal_chunk(rules, seed, cards, np.arange(40, dtype=np.int64))
+    earlier = np.random.default_rng(seed).integers(0, cards + 1, (40, position))
+    ctx = BidContext(rules, cards, position, chunk.hands[:, 0], chunk.trump_card, earlier,
+                     forbidden_bids(rules, cards, earlier), seed, chunk.deals)  # fmt: skip
+    caps = [CAPS.get(name, 1 << 30) for name in FEATURES]
+    for d, row in enumerate(features(ctx).tolist()):
+        hand = [c for c in range(64) if int(chunk.hands[d, 0]) >> c & 1]
+        plain = reference.table_features(hand, int(chunk.trump_card[d]), earlier[d].tolist(), cards, players,
+                                         len(rules.ranks))  # fmt: skip
+        assert row == [min(value, cap) for value, cap in zip(plain, caps, strict=True)]
 
 
 def test_caps_and_bids_so_far():
@@ -78,17 +106,17 @@ def test_table_strategy_bids_legally_and_uses_expected_when_it_knows_nothing(sma
     assert TableStrategy(str(empty_path)).bid(ctx).tolist() == Expected().bid(ctx).tolist()
 
 
-def test_the_per_size_lookup_gives_each_cell_its_own_distribution(small_table):
+def test_the_per_size_lookup_gives_each_cell_its_own_expected_points(small_table):
     table, _ = small_table
     for cards in (1, 6, 10):
         shape = table.counts.shape[1:-1]
-        cells = np.column_stack(
-            [np.full(500, cards - 1), *(np.random.default_rng(cards).integers(0, n, 500) for n in shape)]
-        )
-        chances, found = table.every_cell(cards)
-        direct = table.distributions(cells, cards)
+        rng = np.random.default_rng(cards)
+        cells = np.column_stack([np.full(500, cards - 1), *(rng.integers(0, n, 500) for n in shape)])
+        points, found = table.expected_points(LUDOTEKA, cards)
+        chances, direct_found = table.distributions(cells, cards)
         index = table.cell_index(cells)
-        assert np.array_equal(chances[index], direct[0]) and np.array_equal(found[index], direct[1])
+        assert np.allclose(points[index], chances @ score_table(LUDOTEKA, cards).T)
+        assert np.array_equal(found[index], direct_found)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
