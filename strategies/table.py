@@ -49,7 +49,7 @@ def table_shape(rules: Rules) -> tuple[int, ...]:
 def features(ctx: BidContext) -> np.ndarray:
     """int64[deal, FEATURES]: the table cell of each hand (see the module docstring)."""
     out = np.empty((ctx.size, len(FEATURES)), np.int64)
-    caps = np.array([CAPS.get(name, ctx.rules.full_deal) for name in FEATURES], np.int64)
+    caps = np.array([CAPS.get(name, np.iinfo(np.int64).max) for name in FEATURES], np.int64)
     hand_features(
         ctx.hands, ctx.trump_card, ctx.earlier_bids.sum(axis=1), ctx.cards, ctx.position, ctx.rules.players,
         len(ctx.rules.ranks) - 1, caps, out,

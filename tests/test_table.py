@@ -38,7 +38,7 @@ def test_features_follow_the_rank_order():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(sorted(PRESETS)), st.integers(3, 6), st.data())
+@given(st.sampled_from(sorted(PRESETS)), st.integers(3, 8), st.data())
 def test_features_match_the_reference_on_random_deals(preset, players, data):
     try:
         rules = make_rules(preset, players=players)
