@@ -5,10 +5,12 @@ with a bounded number in flight, so memory stays flat however many tasks a run h
 merge exactly in any order, so every backend and thread count gives the same numbers.
 """
 
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -115,16 +117,33 @@ class Dask:
             finally:
                 running.clear()
 
-    def _client(self, distributed: Any) -> Any:
-        if self.scheduler:
-            try:
-                return distributed.Client(self.scheduler, timeout="10s")
-            except OSError as error:
-                raise PochaError(f"scheduler: cannot reach a Dask scheduler at {self.scheduler} ({error})") from None
-        cluster = distributed.LocalCluster(
-            n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        return distributed.Client(cluster, set_as_default=False)
+    @contextmanager
+    def _client(self, distributed: Any) -> Iterator[Any]:
+        """A client of the scheduler at ``scheduler``, or of a LocalCluster started and closed here."""
+        if not self.scheduler:
+            with local_cluster(self.workers) as address, distributed.Client(address, set_as_default=False) as client:
+                yield client
+            return
+        try:
+            client = distributed.Client(self.scheduler, timeout="10s")
+        except OSError as error:
+            raise PochaError(f"scheduler: cannot reach a Dask scheduler at {self.scheduler} ({error})") from None
+        with client:
+            yield client
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[str]:
+    """A LocalCluster of single-threaded worker processes, closed on exit; yields its scheduler address.
+
+    Its processes log only CRITICAL lines: a failed task reaches the client as an exception anyway,
+    and closing a cluster can log a spurious heartbeat traceback (dask/distributed#9032).
+    """
+    distributed = import_distributed()
+    with distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+    ) as cluster:
+        yield cluster.scheduler_address
 
 
 def import_distributed() -> Any:

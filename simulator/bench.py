@@ -8,10 +8,9 @@ DASK_CHUNK deals: a task must be long next to the cluster's overhead per task.
 import statistics
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
-from simulator.backends import DEFAULT_CHUNK, Backend, Dask, Threads, import_distributed
+from simulator.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
 from simulator.engine import Lineup, Seat, simulate
 from simulator.rules import make_rules
 from strategies.registry import load
@@ -93,13 +92,3 @@ def bench(deals: int, repeats: int, threads: list[int], dask_workers: int) -> It
         with local_cluster(dask_workers) as address:
             count, (runs,) = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
             yield Measurement(WORKLOADS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
-
-
-@contextmanager
-def local_cluster(workers: int) -> Iterator[str]:
-    """A running LocalCluster of single-threaded worker processes; yields its scheduler address."""
-    distributed = import_distributed()
-    with distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
