@@ -5,7 +5,7 @@ glibc's malloc may hand that memory back to the kernel (heap trimming, mmap thre
 next chunk takes a page fault for every 4 KiB it touches. Measured on 4 x 10 deals: about 1,000
 faults a chunk on the main thread once worker threads have run, 13% of its time, which made the
 thread-scaling figures depend on the order of the runs. Raising both thresholds keeps the memory
-for reuse; the peak is unchanged, since the chunks in flight are bounded. Other C libraries: no-op
+for reuse; the peak is unchanged, since the chunks in flight are bounded. Other C libraries: no-op.
 """
 
 import ctypes

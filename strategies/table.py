@@ -167,7 +167,7 @@ class TrickTable:
         return self.by_cell[key]
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
-        """int64[deal]: where cells of one hand size are in ``every_cell``."""
+        """int64[deal]: where cells of one hand size are in ``expected_points``."""
         return np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1])
 
 
