@@ -626,9 +626,11 @@ def train(
     hook: Hook = None,
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
+    threads: ThreadCount = None,
 ) -> None:
     """Learn a trick table for the table strategy from simulated deals (every seat bidding expected)."""
     from simulator.atomic import atomic_path
+    from simulator.backends import make_backend
     from simulator.training import train_table
     from strategies.table import describe
 
@@ -636,11 +638,18 @@ def train(
         rules = build_rules(preset, players, deck, play_rule, hook, None, None)
         check_choice(play, list(POLICIES), "play")
         check_writable(out, "out")
+        backend = make_backend("local", threads, 0, None)
         progress = ProgressBar(deals * rules.full_deal)
         try:
-            table = train_table(rules, deals, seed, play, chunk_size, progress)
+            with stoppable():
+                table = train_table(rules, deals, seed, play, chunk_size, progress, backend)
+        except KeyboardInterrupt:
+            table = None
         finally:
             progress.close()
+    if table is None:
+        typer.echo("Interrupted: no table was written.", err=True)
+        raise typer.Exit(130)
     with atomic_path(out) as temporary:
         table.save(temporary)
     facts = describe(table)

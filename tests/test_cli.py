@@ -287,3 +287,21 @@ def test_train_writes_a_table_the_strategy_reads(tmp_path):
     assert run.exit_code == 0, run.output
     bad = invoke("train", "--players", "3", "--deals", "10", "--out", str(tmp_path / "missing" / "t.npz"))
     assert bad.exit_code == 1 and "does not exist" in bad.stderr
+
+
+def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
+    import simulator.training
+
+    count_chunk, calls = simulator.training.count_chunk, []
+
+    def stop_after_three(*args):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return count_chunk(*args)
+
+    monkeypatch.setattr(simulator.training, "count_chunk", stop_after_three)
+    path = tmp_path / "t.npz"
+    result = invoke("train", "--players", "3", "--deals", "500", "--chunk-size", "100", "--out", str(path))
+    assert result.exit_code == 130, result.output
+    assert "Interrupted: no table was written." in result.stderr and not path.exists()

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from test_strategies import context
 
 from simulator import PochaError
+from simulator.backends import Threads
 from simulator.engine import deal_chunk
 from simulator.rules import PRESETS, forbidden_bids, make_rules
 from simulator.training import train_table
@@ -74,6 +75,12 @@ def small_table(tmp_path_factory):
     table = train_table(make_rules(players=4), 300, seed=5)
     table.save(path)
     return table, path
+
+
+def test_training_on_two_threads_learns_the_same_table(small_table):
+    table, _ = small_table
+    again = train_table(make_rules(players=4), 300, seed=5, chunk_size=64, backend=Threads(2))
+    assert np.array_equal(again.counts, table.counts)
 
 
 def test_a_table_saves_loads_and_counts_every_hand(small_table):
