@@ -35,16 +35,15 @@ def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int
         kernels.seats_to_positions(by_seat, numbers, out)
     hands, bids, tricks = by_position
     shape = table_shape(rules)
-    counts = np.zeros(int(np.prod(shape)), np.int64)
+    cells = []
     for position in range(players):
         earlier = np.ascontiguousarray(bids[:position].T)
         ctx = BidContext(
             rules, cards, position, hands[position], dealt.trump_card, earlier,
             forbidden_bids(rules, cards, earlier), seed, numbers, policy,
         )  # fmt: skip
-        cells = np.column_stack([features(ctx), tricks[position]])
-        counts += np.bincount(np.ravel_multi_index(cells.T, shape), minlength=counts.size)
-    return count, counts
+        cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
+    return count, np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64)
 
 
 def train_table(
