@@ -1,64 +1,22 @@
-"""Additive statistics of whole games: wins, final scores and their distribution, tie-breaks.
+"""Estimates from a ``GameTally``: win rates and final scores with intervals, score quantiles.
 
-The unit of independence is the game: per game and strategy, the accumulators add its seats'
-wins W and final scores T (a strategy holds the same number of seats c in every game), so a win
-rate is sum(W) / (games c) with standard error sd(W) / (sqrt(games) c), and likewise for scores.
+The unit of independence is the game: per game and strategy, the tally adds its seats' wins W
+and final scores T (a strategy holds the same number of seats c in every game), so a win rate
+is sum(W) / (games c) with standard error sd(W) / (sqrt(games) c), and likewise for scores.
 The win rate's interval is Wilson's score interval over games x c seats, which stays inside
 0..1 and is not empty at 0 wins (seats of one strategy never win the same game together, so
 counting them as independent only widens it).
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from reports.stats import Z95
+from pocha.reports.stats import Z95
+from pocha.tally import GameTally
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
-
-
-@dataclass
-class GameTally:
-    """Per strategy: games, seats held per game, sums of W, W^2, T, T^2; final-score counts; tie-break counts."""
-
-    strategies: tuple[str, ...]
-    seats: np.ndarray  # int64[strategy]: seats held in every game
-    games: int
-    sums: np.ndarray = field(repr=False)  # int64[4, strategy]: sums over games of W, W^2, T, T^2
-    scores: list[Counter] = field(repr=False)  # per strategy: final score -> seats
-    tie_break_games: int = 0  # games that needed extra one-card hands
-    tie_break_hands: int = 0  # extra one-card hands played in all
-    unresolved: int = 0  # games still tied after the tie-break limit (won by nobody)
-
-    @classmethod
-    def empty(cls, strategies: tuple[str, ...], seats: np.ndarray) -> "GameTally":
-        """No game yet."""
-        return cls(strategies, seats, 0, np.zeros((4, len(strategies)), np.int64), [Counter() for _ in strategies])
-
-    def add(self, seating: np.ndarray, scores: np.ndarray, wins: np.ndarray, extra_hands: np.ndarray) -> None:
-        """Count finished games: seating, final scores, wins (0/1) int64[game, seat]; extra_hands int64[game]."""
-        for g in range(len(self.strategies)):
-            mine = seating == g
-            w = (wins * mine).sum(axis=1)
-            t = (scores * mine).sum(axis=1)
-            self.sums[:, g] += [w.sum(), (w * w).sum(), t.sum(), (t * t).sum()]
-            values, counts = np.unique(scores[mine], return_counts=True)
-            self.scores[g].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-        self.games += len(scores)
-        self.tie_break_games += int((extra_hands > 0).sum())
-        self.tie_break_hands += int(extra_hands.sum())
-        self.unresolved += int((wins.sum(axis=1) == 0).sum())
-
-    def merge(self, other: "GameTally") -> "GameTally":
-        """Both tallies' games together."""
-        return GameTally(
-            self.strategies, self.seats, self.games + other.games, self.sums + other.sums,
-            [a + b for a, b in zip(self.scores, other.scores, strict=True)],
-            self.tie_break_games + other.tie_break_games, self.tie_break_hands + other.tie_break_hands,
-            self.unresolved + other.unresolved,
-        )  # fmt: skip
 
 
 def wilson(rate: float, trials: float) -> tuple[float, float]:

@@ -7,8 +7,9 @@ from typing import Any
 
 import pandas as pd
 
-from reports.stats import verdict
-from simulator.atomic import atomic_open
+from pocha.atomic import atomic_open
+from pocha.reports.record import RunRecord
+from pocha.reports.stats import verdict
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
@@ -19,24 +20,25 @@ img { max-width: 100%; margin: 0.5em 0 1.5em; } code { background: #f3f3f3; padd
 """
 
 
-def _run_table(run: dict[str, Any]) -> str:
-    rules = run["rules"]
+def _run_table(run: RunRecord) -> str:
+    data = run.to_dict()
+    rules = data["rules"]
     rows = {
-        "command": f"pocha {run['command']}",
-        "preset": run["preset"],
+        "command": run.command_line or f"pocha {run.command}",
+        "preset": run.preset or "custom rules",
         "players": rules["players"],
         "deck (ranks, strongest first)": " ".join(map(str, rules["ranks"])),
         "play rule": rules["play"],
         "hook": rules["hook"],
         "scoring": ", ".join(f"{key} {value}" for key, value in rules["scoring"].items()),
-        "strategies by seat": ", ".join(run["strategies"]),
-        "play policy": run["play"],
-        "seed": run["seed"],
-        "version": run["version"],
+        "strategies by seat": ", ".join(run.strategies),
+        "play policy": run.play,
+        "seed": run.seed,
+        "version": run.version,
     }
     for key in ("cards", "deals_per_size", "duplicate", "games", "rotate", "schedule"):
-        if key in run:
-            rows[key.replace("_", " ")] = run[key]
+        if key in data:
+            rows[key.replace("_", " ")] = data[key]
 
     def text(value: Any) -> str:
         return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
@@ -49,9 +51,9 @@ def _frame(frame: pd.DataFrame) -> str:
     return frame.to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep="", border=0)
 
 
-def write_report(folder: Path, run: dict[str, Any], tables: dict[str, pd.DataFrame], figures: list[Path]) -> Path:
+def write_report(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], figures: list[Path]) -> Path:
     """Write ``folder/report.html`` and return its path."""
-    parts = [f"<h1>pocha {html.escape(run['command'])}</h1>", "<h2>Run</h2>", _run_table(run)]
+    parts = [f"<h1>pocha {html.escape(run.command)}</h1>", "<h2>Run</h2>", _run_table(run)]
     if "games" in tables:
         parts += ["<h2>Whole games</h2>", _frame(tables["games"])]
     if "pairs" in tables:

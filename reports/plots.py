@@ -13,20 +13,20 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from simulator.atomic import atomic_path  # noqa: E402
+from pocha.atomic import atomic_path  # noqa: E402
+from pocha.reports.record import RunRecord  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 
 
-def subtitle(run: dict[str, Any]) -> str:
+def subtitle(run: RunRecord) -> str:
     """One line naming the table, rules and amount of play behind a figure."""
-    rules = run["rules"]
-    amount = f"{run['games']:,} games" if "games" in run else f"{run['deals_per_size']:,} deals per hand size"
-    seating = ", duplicate" if run.get("duplicate") else ""
-    return f"{rules['players']} players, {run['preset']} rules, {run['play']} play, {amount}{seating}"
+    amount = f"{run.games:,} games" if run.games is not None else f"{run.deals_per_size:,} deals per hand size"
+    seating = ", duplicate" if run.duplicate else ""
+    return f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.play} play, {amount}{seating}"
 
 
-def _figure(title: str, run: dict[str, Any], width: float = 9.0) -> tuple[Figure, Any]:
+def _figure(title: str, run: RunRecord, width: float = 9.0) -> tuple[Figure, Any]:
     figure, axes = plt.subplots(figsize=(width, 5.0), layout="constrained")
     figure.suptitle(title, fontsize=13)
     axes.set_title(subtitle(run), fontsize=9, color="0.35")
@@ -38,7 +38,7 @@ def _legend_outside(axes: Any) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="strategy")
 
 
-def _by_size(run: dict[str, Any], tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
+def _by_size(run: RunRecord, tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
     """A figure against hand size and the all-positions rows it draws from; None with fewer than two sizes."""
     results = tables["results"]
     rows = results[(results.position == "all") & (results.cards != "all")].copy()
@@ -52,7 +52,7 @@ def _by_size(run: dict[str, Any], tables: Tables, title: str, ylabel: str) -> tu
     return figure, axes, rows
 
 
-def points_by_size(run: dict[str, Any], tables: Tables) -> Figure | None:
+def points_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand against hand size, one line per strategy, 95% bands."""
     drawn = _by_size(
         run, tables, "Expected points per hand by hand size (95% confidence bands)", "mean points per hand"
@@ -68,7 +68,7 @@ def points_by_size(run: dict[str, Any], tables: Tables) -> Figure | None:
     return figure
 
 
-def exact_rate_by_size(run: dict[str, Any], tables: Tables) -> Figure | None:
+def exact_rate_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     """Share of exact bids against hand size, one line per strategy."""
     drawn = _by_size(run, tables, "Exact-bid rate by hand size", "hands bid exactly (%)")
     if drawn is None:
@@ -92,7 +92,7 @@ def _grouped_bars(axes: Any, categories: list, groups: list[str], heights: np.nd
     axes.set_xticks(x, [str(c) for c in categories])
 
 
-def won_minus_bid(run: dict[str, Any], tables: Tables) -> Figure | None:
+def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
     """Distribution of tricks won minus tricks bid, all hand sizes, bars per strategy."""
     errors = tables["errors"]
     rows = errors[errors.cards == ("all" if "all" in set(errors.cards) else errors.cards.iloc[0])]
@@ -111,12 +111,12 @@ def won_minus_bid(run: dict[str, Any], tables: Tables) -> Figure | None:
     return figure
 
 
-def points_by_position(run: dict[str, Any], tables: Tables) -> Figure | None:
+def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand by bidding position, bars per strategy with 95% intervals."""
     results = tables["results"]
     cards = "all" if "all" in set(results.cards) else results.cards.iloc[0]
     rows = results[(results.cards == cards) & (results.position != "all")].dropna(subset=["mean_points"])
-    players = run["rules"]["players"]
+    players = run.rules.players
     positions = [str(p) for p in range(1, players + 1)]
     groups = list(dict.fromkeys(rows.strategy))
     means = np.full((len(groups), players), np.nan)
@@ -136,7 +136,7 @@ def points_by_position(run: dict[str, Any], tables: Tables) -> Figure | None:
     return figure
 
 
-def pair_matrix(run: dict[str, Any], tables: Tables) -> Figure | None:
+def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
     """Paired differences (row minus column) with their 95% half-widths; grey where the CI holds 0."""
     if "pairs" not in tables:
         return None
@@ -169,7 +169,7 @@ def pair_matrix(run: dict[str, Any], tables: Tables) -> Figure | None:
     return figure
 
 
-def win_probability(run: dict[str, Any], tables: Tables) -> Figure | None:
+def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
     """Chance of winning a whole game per strategy, with 95% intervals and the fair share marked."""
     if "games" not in tables:
         return None
@@ -180,7 +180,7 @@ def win_probability(run: dict[str, Any], tables: Tables) -> Figure | None:
     axes.bar(games.strategy, 100 * games.win_rate, yerr=spans, capsize=4, color="tab:blue")
     for x, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
         axes.annotate(f"{100 * rate:.1f}%", (x, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
-    fair = 100 / run["rules"]["players"]
+    fair = 100 / run.rules.players
     axes.axhline(fair, color="tab:red", linestyle="--", linewidth=1, label=f"fair share ({fair:.0f}%)")
     axes.set_xlabel("strategy")
     axes.set_ylabel("games won (%)")
@@ -188,7 +188,7 @@ def win_probability(run: dict[str, Any], tables: Tables) -> Figure | None:
     return figure
 
 
-FIGURES: dict[str, Callable[[dict[str, Any], Tables], Figure | None]] = {
+FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "points_by_size": points_by_size,
     "exact_rate_by_size": exact_rate_by_size,
     "points_by_position": points_by_position,
@@ -198,7 +198,7 @@ FIGURES: dict[str, Callable[[dict[str, Any], Tables], Figure | None]] = {
 }
 
 
-def save_figures(folder: Path, run: dict[str, Any], tables: Tables) -> list[Path]:
+def save_figures(folder: Path, run: RunRecord, tables: Tables) -> list[Path]:
     """Draw every figure the tables allow into ``folder`` as PNG files; returns their paths."""
     written = []
     for name, draw in FIGURES.items():

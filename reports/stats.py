@@ -1,86 +1,19 @@
-"""Additive statistics of a run and the estimates derived from them.
+"""Estimates from a run's ``Tally``: means per hand with intervals, paired differences, how far bids miss.
 
-The unit of independence is the *board*: one deal with all its plays (one play in plain seating,
-one per rotation of the seating in duplicate). Per board and per (strategy, bidding position) the
-accumulators add the strategy's points T and hands H; means are ratios sum(T) / sum(H) and their
-standard errors come from the board-level residuals T - r H (the ratio estimator), so hands
-that share a board are never counted as independent. All accumulators are integers: chunks merge
-exactly, in any order. Intervals are normal 95% intervals: mean +- 1.96 standard errors.
+The unit of independence is the *board* (see ``pocha.tally``): means are ratios sum(T) / sum(H)
+and their standard errors come from the board-level residuals T - r H (the ratio estimator), so
+hands that share a board are never counted as independent. Intervals are normal 95% intervals:
+mean +- 1.96 standard errors.
 """
-
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from simulator import kernels
+from pocha.tally import HAND_FIELDS, MOMENTS, Tally
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
-MOMENTS = ("T", "T2", "H", "H2", "TH")  # first axis of ``Tally.moments``
-FIELD = {name: i for i, name in enumerate(kernels.HAND_FIELDS)}
+FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
-
-
-@dataclass
-class Tally:
-    """Accumulators of a run, by strategy, bidding position and hand size.
-
-    moments: int64[MOMENTS, strategy, position + 1, size]: sums over boards of T, T^2, H, H^2 and T*H
-    (position index ``players`` = all positions). cross: int64[size, strategy, strategy]: sums over
-    boards of T_a * T_b (all positions), for paired differences. hand_fields: int64[strategy,
-    position, size, HAND_FIELDS]; errors: int64[strategy, size, won - bid + max size].
-    """
-
-    strategies: tuple[str, ...]  # labels, in line-up order
-    players: int
-    sizes: tuple[int, ...]  # hand sizes of the run, in order
-    boards: np.ndarray = field(repr=False)  # int64[size]
-    moments: np.ndarray = field(repr=False)
-    cross: np.ndarray = field(repr=False)
-    hand_fields: np.ndarray = field(repr=False)
-    errors: np.ndarray = field(repr=False)
-
-    @classmethod
-    def empty(cls, strategies: tuple[str, ...], players: int, sizes: tuple[int, ...]) -> "Tally":
-        """Zeroed accumulators."""
-        g, s, k = len(strategies), len(sizes), max(sizes)
-        return cls(
-            tuple(strategies),
-            players,
-            tuple(sizes),
-            boards=np.zeros(s, np.int64),
-            moments=np.zeros((len(MOMENTS), g, players + 1, s), np.int64),
-            cross=np.zeros((s, g, g), np.int64),
-            hand_fields=np.zeros((g, players, s, len(kernels.HAND_FIELDS)), np.int64),
-            errors=np.zeros((g, s, 2 * k + 1), np.int64),
-        )
-
-    def board_arrays(self, boards: int) -> tuple[np.ndarray, np.ndarray]:
-        """Zeroed per-board points and hands, int64[board, strategy, position + 1], for ``tally_plays``."""
-        shape = (boards, len(self.strategies), self.players + 1)
-        return np.zeros(shape, np.int64), np.zeros(shape, np.int64)
-
-    def add_play(
-        self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
-        points: np.ndarray, board_points: np.ndarray, board_hands: np.ndarray,
-    ) -> None:  # fmt: skip
-        """Count one play of a batch of deals (see ``kernels.tally_plays``) into per-board arrays."""
-        kernels.tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands,
-                            self.hand_fields, self.errors)  # fmt: skip
-
-    def add_boards(self, size_index: int, board_points: np.ndarray, board_hands: np.ndarray) -> None:
-        """Close a batch of boards: add their totals to the moments."""
-        kernels.close_boards(size_index, board_points, board_hands, self.moments, self.cross)
-        self.boards[size_index] += len(board_points)
-
-    def merge(self, other: "Tally") -> "Tally":
-        """The tally of both runs' boards (same strategies, players and sizes)."""
-        if (self.strategies, self.players, self.sizes) != (other.strategies, other.players, other.sizes):
-            raise ValueError("only tallies of the same strategies, players and hand sizes merge")
-        return Tally(
-            self.strategies, self.players, self.sizes, self.boards + other.boards, self.moments + other.moments,
-            self.cross + other.cross, self.hand_fields + other.hand_fields, self.errors + other.errors,
-        )  # fmt: skip
 
 
 def ratio_and_error(boards, t, t2, h, h2, th) -> tuple[np.ndarray, np.ndarray]:

@@ -1,11 +1,11 @@
 """The results as aligned text for the terminal, and as JSON."""
 
 import json
-from typing import Any
 
 import pandas as pd
 
-from reports.stats import verdict
+from pocha.reports.record import RunRecord
+from pocha.reports.stats import verdict
 
 
 def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
@@ -77,7 +77,7 @@ def game_table(games: pd.DataFrame) -> str:
     return shown.to_string(index=False, justify="right")
 
 
-def to_json(run: dict[str, Any], tables: dict[str, pd.DataFrame]) -> str:
-    """The run's description and its tables as one JSON document."""
+def to_json(run: RunRecord, tables: dict[str, pd.DataFrame]) -> str:
+    """The run's record and its tables as one JSON document."""
     data = {name: json.loads(frame.to_json(orient="records")) for name, frame in tables.items()}
-    return json.dumps({"run": run, **data}, indent=2)
+    return json.dumps({"run": run.to_dict(), **data}, indent=2)

@@ -1,7 +1,59 @@
-"""pocha: a Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell."""
+"""pocha: a Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell.
 
-__version__ = "0.1.0"
+The Python API (the command line calls the same functions)::
+
+    import pocha
+
+    result = pocha.compare(["expected", "aces-trumps"], cards=5, deals=20_000)
+    result.to_frame()        # one row per strategy, hand size and bidding position
+    result.pairs()           # paired differences with 95% intervals
+
+Names are loaded on first use, so ``import pocha`` stays quick and pulls in neither numba nor pandas.
+"""
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from pocha.version import __version__
+
+if TYPE_CHECKING:  # what the names below are, for type checkers and editors
+    from pocha.api import advise as advise
+    from pocha.api import compare as compare
+    from pocha.api import play_games as play_games
+    from pocha.api import report as report
+    from pocha.api import simulate as simulate
+    from pocha.api import train as train
+    from pocha.errors import PochaError as PochaError
+    from pocha.rules import Rules as Rules
+    from pocha.rules import Scoring as Scoring
+    from pocha.rules import make_rules as make_rules
+    from pocha.strategies.base import BidContext as BidContext
+    from pocha.strategies.base import Strategy as Strategy
+
+_HOMES = {
+    "simulate": "pocha.api",
+    "compare": "pocha.api",
+    "play_games": "pocha.api",
+    "advise": "pocha.api",
+    "train": "pocha.api",
+    "report": "pocha.api",
+    "PochaError": "pocha.errors",
+    "Rules": "pocha.rules",
+    "Scoring": "pocha.rules",
+    "make_rules": "pocha.rules",
+    "BidContext": "pocha.strategies.base",
+    "Strategy": "pocha.strategies.base",
+}
+__all__ = ["__version__", *_HOMES]
 
 
-class PochaError(ValueError):
-    """A user's mistake (bad rule option, hand, strategy, file): the CLI shows it as one line."""
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'pocha' has no attribute '{name}'")
+    value = getattr(import_module(_HOMES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

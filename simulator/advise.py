@@ -5,11 +5,11 @@ from typing import Any
 
 import numpy as np
 
-from simulator import PochaError
-from simulator.cards import card_name, mask_of, parse_card, parse_cards
-from simulator.rules import Rules, forbidden_bids
-from strategies.base import BidContext
-from strategies.montecarlo import best_bids, expected_points, score_table, trick_counts
+from pocha.cards import card_name, mask_of, parse_card, parse_cards
+from pocha.errors import PochaError
+from pocha.rules import Rules, forbidden_bids
+from pocha.strategies.base import BidContext, Strategy, best_legal
+from pocha.strategies.playouts import expected_points, trick_counts
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,16 @@ class Situation:
         """The bid the hook rule forbids here, -1 for none."""
         earlier = np.array([self.bids], np.int64).reshape(1, self.position)
         return int(forbidden_bids(self.rules, self.cards, earlier)[0])
+
+    def check_bid(self, bid: int) -> None:
+        """Refuse a bid this bidder may not make."""
+        if not 0 <= bid <= self.cards:
+            raise PochaError(f"bid: {bid} is not a bid with {self.cards} cards (0..{self.cards})")
+        if bid == self.forbidden:
+            raise PochaError(
+                f"bid: {bid} is forbidden to the dealer: with the bids before it would make {self.cards}, "
+                "the number of tricks"
+            )
 
 
 def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str) -> Situation:
@@ -89,6 +99,7 @@ class Advice:
     exact: np.ndarray  # float64[bid]: chance of taking exactly that many tricks when bidding it
     tricks: np.ndarray  # float64[tricks]: chance of each trick count, playing to the recommended bid
     tricks_error: np.ndarray  # float64[tricks]
+    asked: int | None = None  # a bid the user singled out
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--format json``."""
@@ -113,10 +124,14 @@ class Advice:
         }  # fmt: skip
 
 
-def advise(situation: Situation, samples: int, seed: int, policy: str, assumed: Any) -> Advice:
-    """Play the situation out ``samples`` times per candidate bid and weigh the bids."""
+def advise(
+    situation: Situation, samples: int, seed: int, policy: str, assumed: Strategy, asked: int | None = None
+) -> Advice:
+    """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out."""
     if samples < 2:
         raise PochaError(f"samples: must be at least 2, not {samples}")
+    if asked is not None:
+        situation.check_bid(asked)
     s, rules, k = situation, situation.rules, situation.cards
     players = rules.players
     deal = np.array(
@@ -128,13 +143,13 @@ def advise(situation: Situation, samples: int, seed: int, policy: str, assumed: 
     )  # fmt: skip
     counts = trick_counts(ctx, samples, assumed)
     points = expected_points(counts, rules, k)
-    recommended = int(best_bids(points, ctx.forbidden)[0])
-    table = score_table(rules, k)
+    recommended = int(best_legal(points, ctx.forbidden)[0])
+    table = rules.scoring.table(k)
     chances = counts[0] / samples  # [bid, tricks]
     spread = np.sqrt(np.maximum((chances * table**2).sum(axis=1) - points[0] ** 2, 0.0))
     legal = np.arange(k + 1) != s.forbidden
     tricks = chances[recommended]
     return Advice(
         s, samples, recommended, np.where(legal, points[0], np.nan), np.where(legal, spread / np.sqrt(samples), np.nan),
-        np.diagonal(chances).copy(), tricks, np.sqrt(tricks * (1 - tricks) / samples),
+        np.diagonal(chances).copy(), tricks, np.sqrt(tricks * (1 - tricks) / samples), asked,
     )  # fmt: skip

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from simulator import PochaError
+from pocha.errors import PochaError
 
 
 def check_writable(path: str | os.PathLike[str], what: str) -> Path:

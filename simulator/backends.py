@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from simulator import PochaError
+from pocha.errors import PochaError
 
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
 DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most

@@ -10,10 +10,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from simulator.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
-from simulator.engine import Lineup, Seat, simulate
-from simulator.rules import make_rules
-from strategies.registry import load
+from pocha.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
+from pocha.engine import simulate
+from pocha.rules import make_rules
+from pocha.seating import Lineup, Seat
 
 DASK_CHUNK = 4 * DEFAULT_CHUNK
 
@@ -62,7 +62,7 @@ class Measurement:
 def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
     """Deals per second of one run of the workload (bidding, play and tally included)."""
     rules = make_rules(players=workload.players)
-    lineup = Lineup((Seat(*load(workload.bids)),) * workload.players)
+    lineup = Lineup((Seat.of(workload.bids),) * workload.players)
     start = time.perf_counter()
     simulate(rules, lineup, [workload.cards], deals, seed, workload.play, chunk_size=chunk_size, backend=backend)
     return deals / (time.perf_counter() - start)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from simulator import PochaError
+from pocha.errors import PochaError
 
 SUITS = "OCEB"
 SUIT_WORDS = ("oros", "copas", "espadas", "bastos")

@@ -9,19 +9,37 @@ previous checkpoint whole. Resuming checks that the options are the same and pla
 import json
 import time
 import zipfile
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from reports.stats import Tally
-from simulator import PochaError, __version__
-from simulator.atomic import atomic_path, check_writable
+from pocha.atomic import atomic_path, check_writable
+from pocha.errors import PochaError
+from pocha.tally import Tally
+from pocha.version import __version__
 
 FORMAT = "pocha-checkpoint/1"
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")  # the Tally's accumulators
 DEFAULT_EVERY = 5.0  # seconds of progress between saves
+
+
+class Run(Protocol):
+    """What a checkpoint needs of a run's plan (``pocha.engine.Plan``)."""
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The options that fix the results, as plain data."""
+        ...
+
+    def tasks(self) -> list[Any]:
+        """The run's tasks."""
+        ...
+
+    def empty_tally(self) -> Tally:
+        """Zeroed accumulators."""
+        ...
 
 
 @dataclass
@@ -47,18 +65,18 @@ class Checkpoint:
             return None
         return int(read(Path(self.resume))[0]["run"]["chunk_size"])
 
-    def start(self, plan: Any) -> tuple[Tally, set[int]]:
+    def start(self, plan: Run) -> tuple[Tally, set[int]]:
         """The tally and finished tasks to start from: the resumed checkpoint's, or nothing yet."""
         if self.resume is None:
             return plan.empty_tally(), set()
         return load(Path(self.resume), plan)
 
-    def tick(self, plan: Any, tally: Tally, done: set[int]) -> None:
+    def tick(self, plan: Run, tally: Tally, done: Set[int]) -> None:
         """Save if the last save is ``every`` seconds old."""
         if time.monotonic() - self.last >= self.every:
             self.save(plan, tally, done)
 
-    def save(self, plan: Any, tally: Tally, done: set[int]) -> None:
+    def save(self, plan: Run, tally: Tally, done: Set[int]) -> None:
         """Write the checkpoint, whole or not at all."""
         self.last = time.monotonic()
         if self.path is None:
@@ -85,7 +103,7 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
     return meta, arrays, done
 
 
-def load(path: Path, plan: Any) -> tuple[Tally, set[int]]:
+def load(path: Path, plan: Run) -> tuple[Tally, set[int]]:
     """A checkpoint's tally and finished tasks, refused with one clear line if damaged or from other options."""
     meta, arrays, done = read(path)
     ours = plan.fingerprint()

@@ -1,21 +1,25 @@
-"""The ``pocha`` command line: parse options, call the library, render. No game logic here."""
+"""The ``pocha`` command line: parse the options, call the Python API (``pocha.api``), print what it returns.
+
+Data goes to stdout; progress, errors and the files written go to stderr. A user's mistake is one
+line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has and exits with 130.
+"""
 
 import contextlib
+import inspect
 import shlex
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Annotated, Any
+from dataclasses import asdict, dataclass, fields, is_dataclass
+from typing import Annotated, Any, get_type_hints
 
-import numpy as np
 import typer
 
-from simulator import PochaError, __version__
-from simulator.atomic import atomic_open, check_writable
-from simulator.engine import POLICIES, Lineup, Seat
-from simulator.rules import PRESETS, Rules, make_rules, parse_scoring
+from pocha import api
+from pocha.errors import PochaError
+from pocha.rules import PRESETS
+from pocha.version import __version__
 
 app = typer.Typer(
     help="Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell.",
@@ -24,9 +28,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
 FORMATS = ("table", "csv", "json")
-MAX_COMPARED = 8
+
+# --- the options, declared once -------------------------------------------------------------------
 
 Preset = Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")]
 Players = Annotated[
@@ -74,8 +78,85 @@ Resume = Annotated[str | None, typer.Option(help="Continue the run saved in this
 CheckpointEvery = Annotated[float, typer.Option(help="Seconds of progress between checkpoint saves.")]
 
 
-class Interrupted(Exception):  # noqa: N818 - a signal to unwind, not an error
-    """Ctrl-C stopped a run: its partial results are shown and no file is written."""
+@dataclass
+class RuleOptions:
+    """The rule set: a preset for a player count, with single options overridden."""
+
+    players: Players = 4
+    preset: Preset = "ludoteka"
+    deck: Deck = None
+    play_rule: PlayRule = None
+    hook: Hook = None
+
+    def api(self) -> dict[str, Any]:
+        """As the API's keyword arguments."""
+        options = asdict(self)
+        options["rules"] = options.pop("preset")
+        return options
+
+
+@dataclass
+class RunOptions:
+    """How a run plays, where its chunks run, and what it prints and writes."""
+
+    play: Play = "greedy"
+    seed: Seed = 0
+    out: Out = None
+    plot: Plot = False
+    output_format: Format = "table"
+    chunk_size: ChunkSize = None
+    threads: ThreadCount = None
+    backend: BackendName = "local"
+    workers: Workers = 2
+    scheduler: Scheduler = None
+
+    def api(self) -> dict[str, Any]:
+        """As the API's keyword arguments (the format is the CLI's own)."""
+        options = asdict(self)
+        del options["output_format"]
+        return options
+
+
+@dataclass
+class CheckpointOptions:
+    """Saving a long run's progress, and resuming it."""
+
+    checkpoint: CheckpointFile = None
+    resume: Resume = None
+    checkpoint_every: CheckpointEvery = 5.0
+
+
+def with_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Let a command take option groups (the dataclasses above) as parameters: Typer sees their fields."""
+    hints = get_type_hints(command, include_extras=True)
+    groups: dict[str, Any] = {name: kind for name, kind in hints.items() if is_dataclass(kind)}
+    parameters, annotations = [], {}
+    for name, parameter in inspect.signature(command).parameters.items():
+        if name not in groups:
+            parameters.append(parameter.replace(annotation=hints[name]))
+            annotations[name] = hints[name]
+            continue
+        group_hints = get_type_hints(groups[name], include_extras=True)
+        for item in fields(groups[name]):
+            annotations[item.name] = group_hints[item.name]
+            parameters.append(
+                inspect.Parameter(
+                    item.name, inspect.Parameter.KEYWORD_ONLY, default=item.default, annotation=group_hints[item.name]
+                )  # fmt: skip
+            )
+
+    def wrapper(**options: Any) -> None:
+        for name, group in groups.items():
+            options[name] = group(**{item.name: options.pop(item.name) for item in fields(group)})
+        command(**options)
+
+    wrapper.__name__, wrapper.__doc__, wrapper.__module__ = command.__name__, command.__doc__, command.__module__
+    wrapper.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = annotations
+    return wrapper
+
+
+# --- running and printing --------------------------------------------------------------------------
 
 
 @contextlib.contextmanager
@@ -88,69 +169,22 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def build_rules(
-    preset: str, players: int, deck: str | None, play_rule: str | None, hook: str | None, scoring: str | None,
-    schedule: str | None,
-) -> Rules:  # fmt: skip
-    """The rule set the options describe."""
-    points = parse_scoring(scoring) if scoring is not None else None
-    return make_rules(preset, players, deck, play=play_rule, hook=hook, scoring=points, schedule=schedule)
-
-
-def parse_sizes(cards: str, rules: Rules) -> list[int]:
-    """Hand sizes of ``--cards``: one number, or ``all`` for 1..full deal."""
-    if cards.strip().lower() == "all":
-        return list(range(1, rules.full_deal + 1))
-    if not cards.strip().isdigit():
-        raise PochaError(f"cards: '{cards}' is neither a hand size nor 'all'")
-    rules.check_cards(int(cards))
-    return [int(cards)]
-
-
-def seat_lineup(specs: list[str] | None, players: int) -> Lineup:
-    """One strategy per seat from ``--strategy`` given once (every seat) or once per seat; else the default line-up."""
-    from strategies.registry import load
-
-    specs = specs or [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
-    if len(specs) not in (1, players):
-        raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
-    loaded = {spec: Seat(*load(spec)) for spec in specs}
-    return Lineup(tuple(loaded[spec] for spec in (specs * players)[:players]))
-
-
-def check_choice(value: str, accepted: tuple[str, ...] | list[str], what: str) -> None:
-    """Refuse a value outside a fixed list."""
+def check_format(value: str, accepted: tuple[str, ...]) -> None:
+    """Refuse an output format outside the command's list."""
     if value not in accepted:
-        raise PochaError(f"{what}: unknown '{value}'; accepted: {', '.join(accepted)}")
-
-
-def check_common(play: str, output_format: str, out: str | None, plot: bool) -> None:
-    """Options every run command shares: refuse bad ones before any work."""
-    check_choice(play, list(POLICIES), "play")
-    check_choice(output_format, FORMATS, "format")
-    if out is None:
-        if plot:
-            raise PochaError("plot: figures are written into the --out folder; give --out FOLDER")
-    elif out.endswith(".csv"):
-        if plot:
-            raise PochaError("plot: figures need --out FOLDER, not a .csv file")
-        check_writable(out, "out")
-    else:
-        from reports.runs import check_folder
-
-        check_folder(out)
+        raise PochaError(f"format: unknown '{value}'; accepted: {', '.join(accepted)}")
 
 
 class ProgressBar:
     """Work done, on stderr: only on a terminal, and only once a run has lasted a second."""
 
-    def __init__(self, total: int, unit: str = "deals") -> None:
-        self.total, self.unit, self.done, self.start = total, unit, 0, time.monotonic()
+    def __init__(self, unit: str = "deals") -> None:
+        self.total, self.unit, self.done, self.start = 0, unit, 0, time.monotonic()
         self.bar: Any = None  # a rich Progress once shown
 
-    def __call__(self, amount: int) -> None:
-        """Count a finished chunk; start the bar once the run has lasted a second."""
-        self.done += amount
+    def __call__(self, done: int, total: int) -> None:
+        """Show ``done`` of ``total``; start the bar once the run has lasted a second."""
+        self.done, self.total = done, total
         if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
             from rich.console import Console
             from rich.progress import Progress
@@ -168,17 +202,25 @@ class ProgressBar:
 
 
 @contextlib.contextmanager
-def stoppable() -> Iterator[None]:
-    """Let SIGTERM stop a run the way Ctrl-C does (partial results, checkpoint saved)."""
+def running(unit: str = "deals") -> Iterator[ProgressBar]:
+    """A progress bar, user errors as one line, and SIGTERM stopping a run the way Ctrl-C does."""
 
     def terminate(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, terminate)
+    progress = ProgressBar(unit)
     try:
-        yield
+        with user_errors():
+            yield progress
     finally:
+        progress.close()
         signal.signal(signal.SIGTERM, previous)
+
+
+def command_line() -> str:
+    """The command line that was run, as a shell would take it."""
+    return shlex.join(["pocha", *sys.argv[1:]])
 
 
 def resume_command(checkpoint: str) -> str:
@@ -195,96 +237,30 @@ def resume_command(checkpoint: str) -> str:
     return shlex.join(["pocha", *args, "--resume", checkpoint])
 
 
-def run_options(backend: str, threads: int | None, workers: int, scheduler: str | None, checkpoint: str | None,
-                resume: str | None, every: float) -> tuple[Any, Any]:  # fmt: skip
-    """The backend and the checkpoint the options ask for (None when no checkpoint is wanted)."""
-    from simulator.backends import make_backend
-    from simulator.checkpoint import Checkpoint
-
-    chosen = make_backend(backend, threads, workers, scheduler)
-    if checkpoint is None and resume is None:
-        return chosen, None
-    return chosen, Checkpoint(Path(checkpoint) if checkpoint else None, every, Path(resume) if resume else None)
-
-
-def describe_run(command: str, preset: str, rules: Rules, lineup: Lineup, play: str, seed: int,
-                 **amounts: Any) -> dict[str, Any]:  # fmt: skip
-    """Everything that fixes a run's results, as plain data (``run.json``)."""
-    return {
-        "command": command,
-        "version": __version__,
-        "preset": preset,
-        "rules": rules.to_dict(),
-        "strategies": [seat.label for seat in lineup.seats],
-        "play": play,
-        "seed": seed,
-        **amounts,
-    }
-
-
-def run_heading(run: dict[str, Any]) -> str:
-    """Two lines saying what was played."""
-    rules = run["rules"]
-    if "games" in run:
-        amount = f"{run['games']:,} games ({run['schedule']} schedule)" + (", seating rotated" if run["rotate"] else "")
-    else:
-        sizes = run["cards"]
-        size_text = f"hand sizes {sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else f"{sizes[0]} cards"
-        duplicate = f", each played {rules['players']} times, seating rotated" if run.get("duplicate") else ""
-        amount = f"{run['deals_per_size']:,} deals per hand size{duplicate}, {size_text}"
-    seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run["strategies"]))
-    return (
-        f"{rules['players']} players, {run['preset']} rules ({4 * len(rules['ranks'])} cards, play {rules['play']}, "
-        f"hook {rules['hook']}), {run['play']} play, {amount}, seed {run['seed']}\nseats {seats}"
-    )
-
-
-def finish(run: dict[str, Any], tables: dict[str, Any], main: str, out: str | None, plot: bool, output_format: str,
-           show: Callable[[], None], complete: bool, checkpoint: str | None = None) -> None:  # fmt: skip
-    """Print the results; write them unless the run was interrupted."""
-    from reports.tables import to_json
+def show(result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | None = None) -> None:
+    """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
+    from pocha.reports.tables import to_json
+    from pocha.reports.text import run_text
 
     if output_format == "csv":
-        typer.echo(tables[main].to_csv(index=False, lineterminator="\n"), nl=False)
+        typer.echo(result.to_frame().to_csv(index=False, lineterminator="\n"), nl=False)
     elif output_format == "json":
-        typer.echo(to_json(run, tables))
+        typer.echo(to_json(result.record, result.tables))
     else:
-        typer.echo(run_heading(run))
-        show()
-    if not complete:
+        typer.echo(run_text(result.record, result.tables))
+    for path in result.files:
+        if path.suffix == ".png":
+            typer.echo(f"wrote {path}", err=True)
+    if not result.complete:
         typer.echo(
             "Interrupted: the results above cover the finished deals only; no output file was written.", err=True
         )
         if checkpoint:
             typer.echo(f"Progress saved in {checkpoint}; resume with:\n  {resume_command(checkpoint)}", err=True)
         raise typer.Exit(130)
-    if out is None:
-        return
-    from reports.runs import save_run, write_table
-
-    if out.endswith(".csv"):
-        write_table(tables[main], out)
-        return
-    folder = Path(out)
-    save_run(folder, run, tables)
-    if plot:
-        from reports.plots import save_figures
-
-        for path in save_figures(folder, run, tables):
-            typer.echo(f"wrote {path}", err=True)
 
 
-def show_tables(frame: Any, sizes: list[int], players: int) -> None:
-    """The per-position table, and the per-size table when there are several sizes."""
-    from reports.tables import terminal_table
-
-    by_position = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
-    typer.echo(f"\nBy bidding position ({by_position}; 1 bids first and leads, {players} is the dealer):")
-    typer.echo(terminal_table(frame, "position"))
-    if len(sizes) > 1:
-        typer.echo("\nBy hand size (all positions):")
-        typer.echo(terminal_table(frame, "cards"))
-    typer.echo("\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval.")
+# --- the commands ----------------------------------------------------------------------------------
 
 
 @app.command(
@@ -297,69 +273,31 @@ def show_tables(frame: Any, sizes: list[int], players: int) -> None:
         "  pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100"
     )
 )
+@with_options
 def simulate(
-    players: Players = 4,
+    *,
+    strategy: Strategies = None,
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 250_000,
-    strategy: Strategies = None,
-    play: Play = "greedy",
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
+    rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
-    seed: Seed = 0,
-    out: Out = None,
-    plot: Plot = False,
+    run: RunOptions,
     trace: Annotated[
         str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")
     ] = None,
     trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
-    output_format: Format = "table",
-    chunk_size: ChunkSize = None,
-    threads: ThreadCount = None,
-    backend: BackendName = "local",
-    workers: Workers = 2,
-    scheduler: Scheduler = None,
-    checkpoint: CheckpointFile = None,
-    resume: Resume = None,
-    checkpoint_every: CheckpointEvery = 5.0,
+    saving: CheckpointOptions,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
-    from reports.stats import error_distribution, summary
-    from simulator.engine import simulate as run_simulation
-
-    with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
-        sizes = parse_sizes(cards, rules)
-        check_common(play, output_format, out, plot)
-        if trace_deals is not None and trace_deals < 0:
-            raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
-        lineup = seat_lineup(strategy, players)
-        if trace is not None:
-            check_writable(trace, "trace")
-            if resume is not None:
-                raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
-        chosen, saver = run_options(backend, threads, workers, scheduler, checkpoint, resume, checkpoint_every)
-        progress = ProgressBar(deals * len(sizes))
-        try:
-            with stoppable(), atomic_open(trace) if trace else contextlib.nullcontext() as stream:
-                result = run_simulation(
-                    rules, lineup, sizes, deals, seed, play, chunk_size=chunk_size, trace_stream=stream,
-                    trace_deals=trace_deals, progress=progress, backend=chosen, checkpoint=saver,
-                )  # fmt: skip
-                if not result.complete:
-                    raise Interrupted
-        except Interrupted:
-            pass
-        finally:
-            progress.close()
-    frame = summary(result.tally)
-    run = describe_run("simulate", preset, rules, lineup, play, seed, cards=sizes, deals_per_size=deals)
-    tables = {"results": frame, "errors": error_distribution(result.tally)}
-    show = lambda: show_tables(frame, sizes, players)  # noqa: E731
-    finish(run, tables, "results", out, plot, output_format, show, result.complete, checkpoint)
+    with running() as progress:
+        check_format(run.output_format, FORMATS)
+        result = api.simulate(
+            strategy, cards=cards, deals=deals, scoring=scoring, schedule=schedule, trace=trace,
+            trace_deals=trace_deals, progress=progress, command_line=command_line(), **rules.api(), **run.api(),
+            **asdict(saving),
+        )  # fmt: skip
+    show(result, run.output_format, saving.checkpoint)
 
 
 @app.command(
@@ -370,84 +308,33 @@ def simulate(
         "  pocha compare expected aces-trumps --no-duplicate --out cmp --plot"
     )
 )
+@with_options
 def compare(
+    *,
     specs: Annotated[list[str], typer.Argument(help="2 to 8 strategy specs to compare.", show_default=False)],
-    players: Players = 4,
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size (boards, in duplicate).")] = 100_000,
     duplicate: Annotated[
         bool, typer.Option(help="Replay every deal once per rotation of the seating (--no-duplicate: plain seating).")
     ] = True,
-    play: Play = "greedy",
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
+    rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
-    seed: Seed = 0,
-    out: Out = None,
-    plot: Plot = False,
-    output_format: Format = "table",
-    chunk_size: ChunkSize = None,
-    threads: ThreadCount = None,
-    backend: BackendName = "local",
-    workers: Workers = 2,
-    scheduler: Scheduler = None,
-    checkpoint: CheckpointFile = None,
-    resume: Resume = None,
-    checkpoint_every: CheckpointEvery = 5.0,
+    run: RunOptions,
+    saving: CheckpointOptions,
 ) -> None:
     """Compare bidding strategies on the same deals, with paired confidence intervals.
 
     Seats take the strategies in turn; in duplicate (the default) every deal is replayed once per
     rotation of the seating, so each strategy bids every seat's cards of every deal.
     """
-    from reports.stats import error_distribution, pair_differences, summary
-    from reports.tables import pairs_by_size, terminal_table, verdicts
-    from simulator.engine import simulate as run_simulation
-
-    with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
-        sizes = parse_sizes(cards, rules)
-        check_common(play, output_format, out, plot)
-        if not 2 <= len(specs) <= MAX_COMPARED:
-            raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {len(specs)}")
-        if len(specs) > players:
-            raise PochaError(
-                f"compare: {len(specs)} strategies but {players} seats; a rotation seats at most {players} "
-                "(use more --players or fewer strategies)"
-            )
-        lineup = seat_lineup([specs[s % len(specs)] for s in range(players)], players)
-        if len(lineup.labels) != len(specs):
-            raise PochaError(f"compare: the same strategy is given twice among {', '.join(specs)}")
-        chosen, saver = run_options(backend, threads, workers, scheduler, checkpoint, resume, checkpoint_every)
-        progress = ProgressBar(deals * len(sizes))
-        try:
-            with stoppable():
-                result = run_simulation(
-                    rules, lineup, sizes, deals, seed, play, duplicate=duplicate, chunk_size=chunk_size,
-                    progress=progress, backend=chosen, checkpoint=saver,
-                )  # fmt: skip
-        finally:
-            progress.close()
-    frame, pairs = summary(result.tally), pair_differences(result.tally)
-    run = describe_run(
-        "compare", preset, rules, lineup, play, seed, cards=sizes, deals_per_size=deals, duplicate=duplicate
-    )
-    tables = {"results": frame, "pairs": pairs, "errors": error_distribution(result.tally)}
-
-    def show() -> None:
-        typer.echo(f"\nPer strategy ({'all hand sizes' if len(sizes) > 1 else f'{sizes[0]} cards'}):")
-        typer.echo(terminal_table(frame, "strategy"))
-        typer.echo("\nPairwise, paired by deal (difference in mean points per hand, 95% CI):")
-        typer.echo(verdicts(pairs))
-        show_tables(frame, sizes, players)
-        if len(sizes) > 1:
-            typer.echo("\nPairwise by hand size (a - b, points per hand):")
-            typer.echo(pairs_by_size(pairs))
-
-    finish(run, tables, "results", out, plot, output_format, show, result.complete, checkpoint)
+    with running() as progress:
+        check_format(run.output_format, FORMATS)
+        result = api.compare(
+            specs, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, schedule=schedule,
+            progress=progress, command_line=command_line(), **rules.api(), **run.api(), **asdict(saving),
+        )  # fmt: skip
+    show(result, run.output_format, saving.checkpoint)
 
 
 @app.command(
@@ -458,67 +345,25 @@ def compare(
         "  pocha game -p 5 --schedule short --out games --plot"
     )
 )
+@with_options
 def game(
+    *,
     strategy: Strategies = None,
-    players: Players = 4,
     games: Annotated[int, typer.Option("--games", "-g", help="Whole games to play.")] = 20_000,
     rotate: Annotated[bool, typer.Option(help="Move the seating one seat on every game (no seat advantage).")] = True,
-    play: Play = "greedy",
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
+    rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
-    seed: Seed = 0,
-    out: Out = None,
-    plot: Plot = False,
-    output_format: Format = "table",
-    chunk_size: ChunkSize = None,
-    threads: ThreadCount = None,
-    backend: BackendName = "local",
-    workers: Workers = 2,
-    scheduler: Scheduler = None,
+    run: RunOptions,
 ) -> None:
     """Play whole games by the rules' schedule and report each strategy's chance of winning."""
-    from reports.game_stats import game_summary
-    from reports.stats import error_distribution, summary
-    from reports.tables import game_table
-    from simulator.games import play_games
-
-    with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
-        check_common(play, output_format, out, plot)
-        lineup = seat_lineup(strategy, players)
-        chosen, _ = run_options(backend, threads, workers, scheduler, None, None, 1.0)
-        progress = ProgressBar(games, "games")
-        try:
-            with stoppable():
-                result = play_games(rules, lineup, games, seed, play, rotate, chunk_size, progress, chosen)
-        finally:
-            progress.close()
-    played = result.games
-    run = describe_run(
-        "game", preset, rules, lineup, play, seed, games=games, rotate=rotate, schedule=rules.schedule,
-        hand_sizes=rules.hand_sizes(), tie_break_games=played.tie_break_games, tie_break_hands=played.tie_break_hands,
-    )  # fmt: skip
-    tables = {
-        "games": game_summary(played),
-        "results": summary(result.hands),
-        "errors": error_distribution(result.hands),
-    }
-
-    def show() -> None:
-        typer.echo(f"\nWhole games ({len(rules.hand_sizes())} hands each; win: share of games won per seat held):")
-        typer.echo(game_table(tables["games"]))
-        share = played.tie_break_games / max(played.games, 1)
-        typer.echo(
-            f"\nTie-breaks: {played.tie_break_games:,} games ({share:.1%}) needed extra one-card hands "
-            f"({played.tie_break_hands:,} hands in all)"
-            + (f"; {played.unresolved} still tied after the limit, won by nobody." if played.unresolved else ".")
-        )
-
-    finish(run, tables, "games", out, plot, output_format, show, result.complete)
+    with running("games") as progress:
+        check_format(run.output_format, FORMATS)
+        result = api.play_games(
+            strategy, games=games, rotate=rotate, scoring=scoring, schedule=schedule, progress=progress,
+            command_line=command_line(), **rules.api(), **run.api(),
+        )  # fmt: skip
+    show(result, run.output_format)
 
 
 @app.command(
@@ -528,7 +373,9 @@ def game(
         '  pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json'
     )
 )
+@with_options
 def advise(
+    *,
     hand: Annotated[str, typer.Option(help='Your cards, e.g. "1O 3O 12C 5E 2B" (rank then suit: O C E B).')],
     trump: Annotated[
         str, typer.Option(help="The trump card: the turned-up card, or the dealer's last in a full deal.")
@@ -542,70 +389,27 @@ def advise(
     assume: Annotated[
         str, typer.Option(help="How the later bidders are assumed to bid (a strategy spec).")
     ] = "expected",
-    players: Players = 4,
-    play: Play = "greedy",
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
+    rules: RuleOptions,
     scoring: Scoring = None,
+    play: Play = "greedy",
     seed: Seed = 0,
     output_format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """Advise a bid: the chance of each number of tricks and the expected points of each legal bid."""
     import json
 
-    from simulator.advise import advise as run_advice
-    from simulator.advise import read_situation
-    from strategies.registry import load
+    from pocha.reports.text import advice_text
 
     with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, scoring, None)
-        check_choice(play, list(POLICIES), "play")
-        check_choice(output_format, ("table", "json"), "format")
-        situation = read_situation(rules, hand, trump, position, bids)
-        if bid is not None and not 0 <= bid <= situation.cards:
-            raise PochaError(f"bid: {bid} is not a bid with {situation.cards} cards (0..{situation.cards})")
-        if bid is not None and bid == situation.forbidden:
-            raise PochaError(
-                f"bid: {bid} is forbidden to the dealer: with the bids before it would make {situation.cards}, "
-                "the number of tricks"
-            )
-        advice = run_advice(situation, samples, seed, play, load(assume)[1])
+        check_format(output_format, ("table", "json"))
+        advice = api.advise(
+            hand, trump, position=position, bids=bids, bid=bid, samples=samples, assume=assume, scoring=scoring,
+            play=play, seed=seed, **rules.api(),
+        )  # fmt: skip
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
-    typer.echo(advice_text(advice, play, assume, bid))
-
-
-def advice_text(advice: Any, play: str, assume: str, asked: int | None) -> str:
-    """The advice as a few short tables."""
-    from simulator.cards import SUIT_WORDS, card_name
-
-    s = advice.situation
-    ranks = s.rules.ranks
-    who = "you bid first and lead" if s.position == 0 else (
-        f"{s.position} bid before you ({', '.join(map(str, s.bids))})"
-        + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
-    )  # fmt: skip
-    trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
-    lines = [
-        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} cards), trump {trump}, "
-        f"{s.rules.players} players; {who}.",
-        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}.",
-        "",
-        f"Tricks you take, playing to a bid of {advice.recommended}:",
-        "tricks  chance   ±MC",
-    ]
-    for t, (p, e) in enumerate(zip(advice.tricks, advice.tricks_error, strict=True)):
-        lines.append(f"{t:>6}  {p:6.1%}  {e:5.1%}")
-    lines += ["", "bid  exact  expected points   ±MC"]
-    for b, (x, p, e) in enumerate(zip(advice.exact, advice.points, advice.points_error, strict=True)):
-        mark = " <- recommended" if b == advice.recommended else " <- asked" if b == asked else ""
-        text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"
-        lines.append(f"{b:>3}  {x:5.1%}  {text}{mark}")
-    lines += ["", f"Recommended bid: {advice.recommended} ({advice.points[advice.recommended]:.2f} points on average)."]
-    return "\n".join(lines)
+    typer.echo(advice_text(advice, play, assume))
 
 
 @app.command(
@@ -615,49 +419,29 @@ def advice_text(advice: Any, play: str, assume: str, asked: int | None) -> str:
         "  pocha train --players 6 --deals 200000 --out six.npz   (then: -s table:path=six.npz)"
     )
 )
+@with_options
 def train(
+    *,
     out: Annotated[str, typer.Option(help="Where to write the table (.npz).")],
-    players: Players = 4,
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size to learn from.")] = 1_000_000,
+    rules: RuleOptions,
     play: Play = "greedy",
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
     threads: ThreadCount = None,
 ) -> None:
     """Learn a trick table for the table strategy from simulated deals (every seat bidding expected)."""
-    from simulator.atomic import atomic_path
-    from simulator.backends import make_backend
-    from simulator.training import train_table
-    from strategies.table import describe
+    from pocha.reports.text import training_text
 
-    with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, None, None)
-        check_choice(play, list(POLICIES), "play")
-        check_writable(out, "out")
-        backend = make_backend("local", threads, 0, None)
-        progress = ProgressBar(deals * rules.full_deal)
-        try:
-            with stoppable():
-                table = train_table(rules, deals, seed, play, chunk_size, progress, backend)
-        except KeyboardInterrupt:
-            table = None
-        finally:
-            progress.close()
-    if table is None:
+    with running() as progress:
+        trained = api.train(
+            out, deals=deals, play=play, seed=seed, chunk_size=chunk_size, threads=threads, progress=progress,
+            **rules.api(),
+        )  # fmt: skip
+    if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
-    with atomic_path(out) as temporary:
-        table.save(temporary)
-    facts = describe(table)
-    typer.echo(
-        f"wrote {out}: {facts['hands']:,} hands of {rules.players} players ({deals:,} deals per hand size), "
-        f"{facts['cells_used']:,} feature cells seen, {facts['cells_with_min_hands']:,} with enough hands "
-        "to stand alone"
-    )
+    typer.echo(training_text(trained.table, out))
 
 
 @app.command(epilog="Example:\n\n  pocha compare expected aces-trumps --out cmp\n\n  pocha report cmp")
@@ -665,14 +449,9 @@ def report(
     folder: Annotated[str, typer.Argument(help="A folder written by --out FOLDER.", show_default=False)],
 ) -> None:
     """Redraw a finished run's figures and write one self-contained report.html, without simulating."""
-    from reports.html import write_report
-    from reports.plots import save_figures
-    from reports.runs import load_run
-
     with user_errors():
-        run, tables = load_run(folder)
-    figures = save_figures(Path(folder), run, tables)
-    typer.echo(f"wrote {write_report(Path(folder), run, tables, figures)} ({len(figures)} figures)")
+        page, figures = api.report(folder)
+    typer.echo(f"wrote {page} ({len(figures)} figures)")
 
 
 @app.command(
@@ -682,40 +461,47 @@ def report(
         "  pocha rules --preset turkish --players 3"
     ),
 )
+@with_options
 def show_rules(
-    players: Players = 4,
-    preset: Preset = "ludoteka",
-    deck: Deck = None,
-    play_rule: PlayRule = None,
-    hook: Hook = None,
+    *,
+    rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
     output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
 ) -> None:
     """Print the effective rule set: deck, cards per full deal, play and hook rules, scoring, game schedule."""
-    with user_errors():
-        rules = build_rules(preset, players, deck, play_rule, hook, scoring, schedule)
-        check_choice(output_format, ("text", "json"), "format")
-    sizes = rules.hand_sizes()
-    if output_format == "json":
-        import json
+    import json
 
-        typer.echo(json.dumps({"preset": preset, "rules": rules.to_dict(), "hand_sizes": sizes}, indent=2))
+    from pocha.reports.text import rules_text
+
+    with user_errors():
+        options = rules.api()
+        preset, chosen = api.rules_from(options.pop("rules"), scoring=scoring, schedule=schedule, **options)
+        check_format(output_format, ("text", "json"))
+    if output_format == "json":
+        data = {"preset": preset, "rules": chosen.to_dict(), "hand_sizes": chosen.hand_sizes()}
+        typer.echo(json.dumps(data, indent=2))
         return
-    points = rules.scoring
-    lines = {
-        "preset": f"{preset} (text {PRESETS[preset].source})",
-        "players": str(rules.players),
-        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first) in suits O C E B",
-        "full deal": f"{rules.full_deal} cards each"
-        + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
-        "play": rules.play,
-        "hook": rules.hook,
-        "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
-        "schedule": f"{rules.schedule}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
-    }
-    for name, text in lines.items():
-        typer.echo(f"{name:<10} {text}")
+    typer.echo(rules_text(preset, chosen))
+
+
+@app.command(name="strategies", epilog="Examples:\n\n  pocha strategies\n\n  pocha strategies --format json")
+def list_strategies(
+    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
+    import json
+
+    from pocha.reports.text import strategies_text
+    from pocha.strategies.registry import catalogue
+
+    with user_errors():
+        check_format(output_format, ("text", "json"))
+    found = catalogue()
+    if output_format == "json":
+        typer.echo(json.dumps([asdict(info) for info in found], indent=2))
+        return
+    typer.echo(strategies_text(found))
 
 
 @app.command(
@@ -730,8 +516,9 @@ def bench(
     dask: Annotated[int, typer.Option(help="Also run the first workload on a Dask LocalCluster of N workers.")] = 0,
 ) -> None:
     """Measure deals per second, end to end (bidding, play, tally), for standard workloads."""
-    from simulator.bench import DASK_CHUNK
-    from simulator.bench import bench as run_bench
+    from pocha.bench import DASK_CHUNK
+    from pocha.bench import bench as run_bench
+    from pocha.reports.text import bench_lines
 
     with user_errors():
         try:
@@ -742,17 +529,24 @@ def bench(
             raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
         typer.echo(f"deals per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
                    f"of {DASK_CHUNK:,} deals")  # fmt: skip
-        single: dict[str, float] = {}
-        for m in run_bench(deals, repeats, counts, dask):
-            if m.where == "1 thread":
-                single[m.workload.title] = m.median
-            scaling = ""
-            if m.workers > 1 and m.workload.title in single:
-                speedup = m.median / single[m.workload.title]
-                scaling = f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
-            runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
-            typer.echo(f"{m.workload.title:<38} {m.where:<29} {m.median:>11,.0f}{scaling}   "
-                       f"({m.deals:,} deals a run; runs: {runs})")  # fmt: skip
+        for line in bench_lines(run_bench(deals, repeats, counts, dask)):
+            typer.echo(line)
+
+
+def show_version(value: bool) -> None:
+    """``--version``: print it and stop."""
+    if value:
+        typer.echo(f"pocha {__version__}")
+        raise typer.Exit
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell."""
 
 
 def main() -> None:

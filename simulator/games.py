@@ -7,19 +7,20 @@ played on any backend.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
 
-from reports.game_stats import GameTally
-from reports.stats import Tally
-from simulator import PochaError
-from simulator.backends import Backend, Threads, auto_chunk
-from simulator.engine import Chunk, Lineup, check_run, collect_bids, deal_chunk, play_chunk
-from simulator.memory import keep_freed_memory
-from simulator.rules import Rules
-from strategies.base import Strategy
+from pocha.backends import Backend, Threads, auto_chunk
+from pocha.deals import Chunk, check_run, collect_bids, deal_chunk, play_chunk
+from pocha.errors import PochaError
+from pocha.memory import keep_freed_memory
+from pocha.rules import Rules
+from pocha.runner import run_tasks
+from pocha.seating import Lineup
+from pocha.strategies.base import Strategy
+from pocha.tally import GameTally, Tally
 
 MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given up (won by nobody)
 
@@ -31,6 +32,15 @@ class GameResult:
     hands: Tally
     games: GameTally
     complete: bool = True
+
+    @property
+    def count(self) -> int:
+        """Games played."""
+        return self.games.games
+
+    def merge(self, other: "GameResult") -> "GameResult":
+        """Both results' games together."""
+        return GameResult(self.hands.merge(other.hands), self.games.merge(other.games), self.complete)
 
 
 @dataclass(frozen=True)
@@ -48,12 +58,11 @@ class GamePlan:
         """The distinct hand sizes of the schedule (the hand tally's sizes)."""
         return tuple(sorted(set(self.rules.hand_sizes())))
 
-    def empty(self) -> tuple[Tally, GameTally]:
-        """Zeroed hand and game tallies."""
+    def empty(self) -> GameResult:
+        """No game played yet."""
         held = np.bincount(self.lineup.seating(), minlength=len(self.lineup.labels))
-        return Tally.empty(self.lineup.labels, self.rules.players, self.sizes), GameTally.empty(
-            self.lineup.labels, held
-        )
+        hands = Tally.empty(self.lineup.labels, self.rules.players, self.sizes)
+        return GameResult(hands, GameTally.empty(self.lineup.labels, held))
 
 
 def play_games(
@@ -78,19 +87,13 @@ def play_games(
     chunk_size = chunk_size or auto_chunk(games, backend)
     check_run(rules, lineup, rules.hand_sizes(), policy, chunk_size)
     plan = GamePlan(rules, lineup, seed, policy, rotate)
-    hands, results = plan.empty()
     chunks = [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
-    try:
-        for part_hands, part_games in backend.run(partial(play_game_chunk, plan), chunks):
-            hands, results = hands.merge(part_hands), results.merge(part_games)
-            if progress is not None:
-                progress(part_games.games)
-    except KeyboardInterrupt:
-        return GameResult(hands, results, complete=False)
-    return GameResult(hands, results)
+    work = partial(play_game_chunk, plan)
+    result, complete = run_tasks(backend, work, chunks, plan.empty(), GameResult.merge, progress)
+    return replace(result, complete=complete)
 
 
-def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> tuple[Tally, GameTally]:
+def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> GameResult:
     """Play games ``first .. first + count - 1`` to the end: their hand tally and game tally."""
     keep_freed_memory()
     first, count = chunk
@@ -101,7 +104,8 @@ def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> tuple[Tally, Game
     numbers = np.arange(first, first + count, dtype=np.int64)
     rotation = numbers % players if plan.rotate else np.zeros_like(numbers)
     seating = plan.lineup.seating()[(np.arange(players) - rotation[:, None]) % players]
-    hands, results = plan.empty()
+    part = plan.empty()
+    hands = part.hands
     scores = np.zeros((count, players), np.int64)
     for j, cards in enumerate(schedule):
         chunk_, won, points = play_hand(rules, strategies, seating, plan, cards, numbers * stride + j)
@@ -121,8 +125,8 @@ def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> tuple[Tally, Game
         tied = tied[leaders(scores[tied]).sum(axis=1) > 1]
     top = leaders(scores)
     wins = top & (top.sum(axis=1, keepdims=True) == 1)
-    results.add(seating, scores, wins.astype(np.int64), extra)
-    return hands, results
+    part.games.add(seating, scores, wins.astype(np.int64), extra)
+    return part
 
 
 def leaders(scores: np.ndarray) -> np.ndarray:

@@ -11,6 +11,8 @@ Card ids are ``suit * 16 + strength`` (strength 0 = weakest rank of the rule set
 import numba
 import numpy as np
 
+from pocha.cache import kernel_cache
+
 # Rule options as the kernels see them, and the names they stand for.
 PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW = 0, 1, 2
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
@@ -25,9 +27,14 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-def jit(*args, **kwargs):
-    """The project's one numba decorator: disk cache on, no GIL, numpy error model."""
-    return numba.njit(*args, cache=True, nogil=True, error_model="numpy", **kwargs)
+def jit(function=None, **options):
+    """The project's one numba decorator: disk cache on (in ``pocha.cache``'s folder), no GIL, numpy error model."""
+
+    def decorate(function):
+        with kernel_cache():
+            return numba.njit(function, cache=True, nogil=True, error_model="numpy", **options)
+
+    return decorate if function is None else decorate(function)
 
 
 def jit_inline(function):
@@ -201,14 +208,6 @@ def winning_mask(led, trump, best_led, best_trump):
     return trumps | (above(best_led) << np.uint64(16 * led))
 
 
-@jit
-def score(bid, won, exact, per_trick, miss_per_trick):
-    """Points of one player: ``exact + per_trick * won`` when ``won == bid``, else ``miss_per_trick * |won - bid|``."""
-    if won == bid:
-        return exact + per_trick * won
-    return miss_per_trick * abs(won - bid)
-
-
 # --- play policies -------------------------------------------------------------------------------
 
 
@@ -330,12 +329,12 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
 
 
 @jit
-def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, scoring, won, points, plays, leaders):
+def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, score, won, points, plays, leaders):
     """Play a batch of deals and score them.
 
     deals int64[deal]: deal numbers (dealer and random stream); hands uint64[deal, seat] (not modified);
-    trump_card int64[deal]; bids int64[deal, seat];
-    scoring int64[3] = (exact, per_trick, miss_per_trick). Outputs: won, points int64[deal, seat];
+    trump_card int64[deal]; bids int64[deal, seat]; score int64[bid, won]: the points of each bid and
+    trick count (``Scoring.table``). Outputs: won, points int64[deal, seat];
     plays int64[deal, trick, order] and leaders int64[deal, trick + 1] when recording, else of length 0.
     A choice among several legal cards draws from stream STREAM_PLAY of the deal; forced plays draw nothing.
     """
@@ -349,7 +348,7 @@ def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, s
         state = stream_state(seed, cards, deal, STREAM_PLAY)
         play_deal(d, own, trump_card[d] >> 4, (deal + 1) % players, bids, play_rule, policy, state, won, plays, leaders)
         for s in range(players):
-            points[d, s] = score(bids[d, s], won[d, s], scoring[0], scoring[1], scoring[2])
+            points[d, s] = score[bids[d, s], won[d, s]]
 
 
 # --- seats and bidding positions -----------------------------------------------------------------
@@ -485,9 +484,6 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_r
 
 # --- statistics ----------------------------------------------------------------------------------
 
-# Per-hand sums kept for each (strategy, bidding position, hand size), last axis of ``hand_fields``.
-HAND_FIELDS = ("exact", "bid", "won", "abs_error")
-
 
 @jit
 def tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands, hand_fields, errors):
@@ -497,7 +493,8 @@ def tally_plays(deals, size_index, seating, bids, won, points, board_points, boa
     bids, won, points int64[deal, seat]. Per board (the deal, over all its plays):
     board_points, board_hands int64[deal, strategy, position + 1] get each strategy's points and
     hands by bidding position (0 = first bidder), the last slot for all positions.
-    hand_fields int64[strategy, position, size, HAND_FIELDS]; errors int64[strategy, size, won - bid + k_max].
+    hand_fields int64[strategy, position, size, 4]: sums of exact (0/1), bid, won and |won - bid|
+    (``pocha.tally.HAND_FIELDS``); errors int64[strategy, size, won - bid + k_max].
     """
     players = bids.shape[1]
     every = board_points.shape[2] - 1

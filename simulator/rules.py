@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from simulator import PochaError
-from simulator.cards import RANKS, deck_ids
+from pocha.cards import RANKS, deck_ids
+from pocha.errors import PochaError
 
 PLAY_RULES = ("pocha", "trump", "follow")
 HOOK_RULES = ("except-one-card", "always", "never")
@@ -35,6 +35,15 @@ class Scoring:
         for name, value in asdict(self).items():
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PochaError(f"scoring.{name}: must be a whole number, not {value!r}")
+
+    def points(self, bid: Any, won: Any) -> Any:
+        """Points of a bid and the tricks won (ints or int arrays alike): the one scoring formula."""
+        return np.where(bid == won, self.exact + self.per_trick * won, self.miss_per_trick * np.abs(won - bid))
+
+    def table(self, cards: int) -> np.ndarray:
+        """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
+        bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
+        return self.points(bid, won).astype(np.int64)
 
 
 @dataclass(frozen=True)

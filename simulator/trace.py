@@ -2,15 +2,13 @@
 
 import json
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import numpy as np
 
-from simulator.cards import SUITS, card_name, cards_of
-from simulator.rules import Rules
-
-if TYPE_CHECKING:
-    from simulator.engine import Chunk
+from pocha.cards import SUITS, card_name, cards_of
+from pocha.deals import Chunk
+from pocha.rules import Rules
 
 FORMAT = "pocha-trace/1"
 
@@ -23,7 +21,7 @@ def header(rules: Rules, labels: Sequence[str], seed: int, policy: str) -> dict[
 def deal_records(
     rules: Rules,
     first_number: int,
-    chunk: "Chunk",
+    chunk: Chunk,
     plays: np.ndarray,
     leaders: np.ndarray,
     won: np.ndarray,

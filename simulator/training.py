@@ -1,28 +1,44 @@
-"""``pocha train``: learn a trick table (see ``strategies.table``) from simulated deals.
+"""``pocha train``: learn a trick table (see ``pocha.strategies.table``) from simulated deals.
 
 The deals are cut into chunks like a run's, played on a backend (threads by default); each chunk
 returns integer counts, so the table is the same for any backend, thread count or chunk size.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from simulator import PochaError, kernels
-from simulator.backends import Backend, Threads, auto_chunk
-from simulator.engine import Lineup, Seat, check_run, collect_bids, deal_chunk, play_chunk
-from simulator.memory import keep_freed_memory
-from simulator.rules import Rules, forbidden_bids
-from strategies.base import BidContext
-from strategies.heuristics import Expected
-from strategies.table import TrickTable, features, table_shape
+from pocha import kernels
+from pocha.backends import Backend, Threads, auto_chunk
+from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk
+from pocha.errors import PochaError
+from pocha.memory import keep_freed_memory
+from pocha.rules import Rules, forbidden_bids
+from pocha.runner import run_tasks
+from pocha.seating import Lineup, Seat
+from pocha.strategies.base import BidContext
+from pocha.strategies.heuristics import Expected
+from pocha.strategies.table import TrickTable, features, table_shape
 
 TRAINING_BIDDER = "expected"  # every seat bids so while the table learns
 
 
-def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int]) -> tuple[int, np.ndarray]:
-    """Play deals ``first .. first + count - 1`` of hand size ``cards``: ``count``, and hands per cell (int64, flat)."""
+@dataclass(frozen=True)
+class Counts:
+    """Hands per feature cell and tricks taken (int64, flat) from ``count`` deals."""
+
+    count: int
+    cells: np.ndarray
+
+    def merge(self, other: "Counts") -> "Counts":
+        """Both counts together."""
+        return Counts(self.count + other.count, self.cells + other.cells)
+
+
+def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int]) -> Counts:
+    """Play deals ``first .. first + count - 1`` of hand size ``cards`` and count their hands per cell."""
     keep_freed_memory()
     cards, first, count = chunk
     players = rules.players
@@ -43,7 +59,7 @@ def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int
             forbidden_bids(rules, cards, earlier), seed, numbers, policy,
         )  # fmt: skip
         cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
-    return count, np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64)
+    return Counts(count, np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64))
 
 
 def train_table(
@@ -54,8 +70,8 @@ def train_table(
     chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
-) -> TrickTable:
-    """Learn a trick table from ``deals`` deals of every hand size 1..full deal.
+) -> TrickTable | None:
+    """Learn a trick table from ``deals`` deals of every hand size 1..full deal; None if Ctrl-C stopped it.
 
     Every seat bids ``expected``; per feature cell of each hand, the tricks it took are counted.
     backend: where the chunks are played (default: this thread).
@@ -67,9 +83,9 @@ def train_table(
     chunk_size = chunk_size or auto_chunk(deals, backend, len(sizes))
     check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, policy, chunk_size)
     chunks = [(k, first, min(chunk_size, deals - first)) for k in sizes for first in range(0, deals, chunk_size)]
-    counts = np.zeros(int(np.prod(table_shape(rules))), np.int64)
-    for count, part in backend.run(partial(count_chunk, rules, seed, policy), chunks):
-        counts += part
-        if progress is not None:
-            progress(count)
-    return TrickTable(rules, policy, counts.reshape(table_shape(rules)), deals)
+    empty = Counts(0, np.zeros(int(np.prod(table_shape(rules))), np.int64))
+    work = partial(count_chunk, rules, seed, policy)
+    counts, complete = run_tasks(backend, work, chunks, empty, Counts.merge, progress)
+    if not complete:
+        return None
+    return TrickTable(rules, policy, counts.cells.reshape(table_shape(rules)), deals)

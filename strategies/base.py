@@ -10,8 +10,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from simulator import kernels
-from simulator.rules import Rules
+from pocha import kernels
+from pocha.rules import Rules
 
 _LANE = np.uint64(0xFFFF)
 
@@ -20,7 +20,7 @@ _LANE = np.uint64(0xFFFF)
 class BidContext:
     """What the bidder at one position knows, for ``m`` deals at once.
 
-    Arrays are indexed by deal (axis 0). Card ids and hand masks are as in ``simulator.cards``.
+    Arrays are indexed by deal (axis 0). Card ids and hand masks are as in ``pocha.cards``.
     """
 
     rules: Rules
@@ -129,3 +129,10 @@ def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
         moved = np.where((moved < 0) | (moved > ctx.cards), bid - step, moved)
         bid = np.where(hit, moved, bid)
     return bid
+
+
+def best_legal(points: np.ndarray, forbidden: np.ndarray) -> np.ndarray:
+    """int64[deal]: the bid with the most points[deal, bid], never the forbidden one (the lower bid on ties)."""
+    bids = np.empty(len(points), np.int64)
+    kernels.best_legal_bids(np.ascontiguousarray(points, np.float64), forbidden, bids)
+    return bids

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from strategies.base import BidContext, nearest_legal
+from pocha.strategies.base import BidContext, nearest_legal
 
 
 @dataclass(frozen=True)

@@ -1,33 +1,47 @@
-"""Strategies by name: spec strings such as ``expected:bias=0.3`` or ``mypkg.bids:Cautious:level=2``.
+"""Strategies by name: spec strings such as ``expected:bias=0.3``, ``./mybids.py:Cautious:level=2``.
 
-Names are looked up among the shipped strategies, then (lazily, only for an unknown name) in the
-entry-point group ``pocha.strategies``; a ``package.module:Class`` name imports user code.
-Parameters are the factory's typed keyword arguments.
+A spec is a name and, after a ':', parameters ``key=value,key=value``. Names are looked up among
+the shipped strategies, then (lazily, only for an unknown name) in the entry-point group
+``pocha.strategies``; ``package.module:Class`` imports user code from the import path and
+``path/to/file.py:Class`` loads it from a file, no ``PYTHONPATH`` needed. Parameters are the
+factory's typed keyword arguments; one typed as a ``Strategy`` takes a spec itself
+(``montecarlo:assume=fair-share``).
 """
 
 import difflib
+import hashlib
 import importlib
+import importlib.util
 import inspect
+import re
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, get_type_hints
 
-from simulator import PochaError
-from strategies.base import Strategy
-from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid
-from strategies.montecarlo import MonteCarlo
-from strategies.table import TableStrategy
+from pocha.errors import PochaError
+from pocha.strategies.base import Strategy
+from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid
+from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.table import TableStrategy
 
 ENTRY_POINT_GROUP = "pocha.strategies"
 BUILTIN: dict[str, Callable[..., Strategy]] = {
     factory.name: factory
     for factory in (RandomBid, ZeroBid, FairShare, AcesTrumps, Expected, MonteCarlo, TableStrategy)
 }
+FILE_SPEC = re.compile(r"(?P<path>.+?\.py):(?P<attribute>[A-Za-z_]\w*)(?::(?P<parameters>.*))?$")
 
 
 def split_spec(spec: str) -> tuple[str, str]:
-    """``(name, parameters)`` of a spec; ``module:Class`` is one name (parameters always hold a '=')."""
-    parts = spec.strip().split(":")
+    """``(name, parameters)`` of a spec; ``module:Class`` and ``file.py:Class`` are one name."""
+    text = spec.strip()
+    file = FILE_SPEC.match(text)
+    if file:
+        return f"{file['path']}:{file['attribute']}", file["parameters"] or ""
+    parts = text.split(":")
     user_code = len(parts) > 1 and parts[0] not in BUILTIN and parts[1].strip().isidentifier()
     cut = 2 if user_code else 1
     if len(parts) > cut + 1:
@@ -35,50 +49,104 @@ def split_spec(spec: str) -> tuple[str, str]:
     return ":".join(parts[:cut]), (parts[cut] if len(parts) > cut else "")
 
 
+def portable(spec: str) -> str:
+    """The spec with a file path made absolute, so another process (a Dask worker) can build it again."""
+    file = FILE_SPEC.match(spec.strip())
+    if not file:
+        return spec
+    rest = f":{file['parameters']}" if file["parameters"] is not None else ""
+    return f"{Path(file['path']).resolve()}:{file['attribute']}{rest}"
+
+
 def find_factory(name: str) -> Callable[..., Strategy]:
     """The class or function that builds strategy ``name``."""
     if name in BUILTIN:
         return BUILTIN[name]
+    file = FILE_SPEC.match(name)
+    if file:
+        return getattr_or_error(load_file(Path(file["path"]), name), file["attribute"], name)
     if ":" in name:
-        return _import_factory(name)
+        module_name, _, attribute = name.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            raise PochaError(f"strategy '{name}': cannot import {module_name} ({error})") from None
+        return getattr_or_error(module, attribute, name)
     plugins = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
     if name in plugins:
         return plugins[name].load()
     known = sorted(BUILTIN) + sorted(plugins)
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
-    raise PochaError(f"strategy: unknown name '{name}'; {hint}known: {', '.join(known)} (or package.module:Class)")
+    raise PochaError(
+        f"strategy: unknown name '{name}'; {hint}known: {', '.join(known)} (or package.module:Class, or file.py:Class)"
+    )
 
 
-def _import_factory(name: str) -> Callable[..., Strategy]:
-    module_name, _, attribute = name.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise PochaError(f"strategy '{name}': cannot import {module_name} ({error})") from None
+def getattr_or_error(module: Any, attribute: str, name: str) -> Callable[..., Strategy]:
+    """``module.attribute``, or one line saying it is not there."""
     if not hasattr(module, attribute):
-        raise PochaError(f"strategy '{name}': module {module_name} has no '{attribute}'")
+        where = getattr(module, "__file__", None) or module.__name__
+        raise PochaError(f"strategy '{name}': {where} has no '{attribute}'")
     return getattr(module, attribute)
 
 
-def parameters(factory: Callable[..., Strategy]) -> dict[str, type]:
-    """The typed keyword parameters a factory accepts, in order."""
+def load_file(path: Path, name: str) -> Any:
+    """The module of a Python file, loaded once per process under a name made from its absolute path.
+
+    The file's folder is on the import path while it loads, so it can import modules beside it.
+    """
+    if not path.is_file():
+        raise PochaError(f"strategy '{name}': no file '{path}'")
+    resolved = path.resolve()
+    stem = re.sub(r"\W", "_", resolved.stem)
+    module_name = f"pocha_user_{stem}_{hashlib.sha1(bytes(resolved)).hexdigest()[:10]}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if spec is None or spec.loader is None:
+        raise PochaError(f"strategy '{name}': '{path}' is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and pickle look classes up here
+    sys.path.insert(0, str(resolved.parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        where = f" (line {error.lineno})" if isinstance(error, SyntaxError) else ""
+        problem = f"{type(error).__name__}: {error}"
+        raise PochaError(f"strategy '{name}': '{path}' failed to load{where}: {problem}") from None
+    finally:
+        sys.path.remove(str(resolved.parent))
+    return module
+
+
+def parameters(factory: Callable[..., Strategy]) -> dict[str, inspect.Parameter]:
+    """The keyword parameters a factory accepts, in order, with their type hints as annotations."""
     hints = get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
-    return {name: hints.get(name, str) for name in inspect.signature(factory).parameters}
+    return {
+        name: parameter.replace(annotation=hints.get(name, str))
+        for name, parameter in inspect.signature(factory).parameters.items()
+    }
 
 
-def _convert(value: str, kind: type, where: str) -> Any:
+def convert(value: str, kind: Any, where: str) -> tuple[Any, str]:
+    """``(value, canonical text)`` of a parameter given as text: bool, a strategy spec, or ``kind(value)``."""
     if kind is bool:
         lowered = value.lower()
         if lowered in ("true", "yes", "1", "on"):
-            return True
+            return True, "True"
         if lowered in ("false", "no", "0", "off"):
-            return False
+            return False, "False"
         raise PochaError(f"{where}: '{value}' is not true or false")
+    if kind is Strategy:
+        label, strategy = load(value)
+        return strategy, label
     try:
-        return kind(value)
+        converted = kind(value)
     except (TypeError, ValueError):
         raise PochaError(f"{where}: '{value}' is not a {getattr(kind, '__name__', kind)}") from None
+    return converted, str(converted)
 
 
 def load(spec: str) -> tuple[str, Strategy]:
@@ -87,6 +155,7 @@ def load(spec: str) -> tuple[str, Strategy]:
     factory = find_factory(name)
     accepted = parameters(factory)
     kwargs: dict[str, Any] = {}
+    shown: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         key, equals, value = item.partition("=")
         key = key.strip()
@@ -95,9 +164,48 @@ def load(spec: str) -> tuple[str, Strategy]:
         if key not in accepted:
             listed = ", ".join(accepted) or "none"
             raise PochaError(f"strategy '{spec}': unknown parameter '{key}'; {name} takes: {listed}")
-        kwargs[key] = _convert(value.strip(), accepted[key], f"strategy '{spec}' parameter {key}")
+        kwargs[key], shown[key] = convert(value.strip(), accepted[key].annotation, f"strategy '{spec}' parameter {key}")
     strategy = factory(**kwargs)
     if not callable(getattr(strategy, "bid", None)):
         raise PochaError(f"strategy '{spec}': {name} made an object without a bid(ctx) method")
-    given = ",".join(f"{key}={kwargs[key]}" for key in accepted if key in kwargs)
+    given = ",".join(f"{key}={shown[key]}" for key in accepted if key in kwargs)
     return (f"{name}:{given}" if given else name), strategy
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """What ``pocha strategies`` shows of one strategy."""
+
+    name: str
+    source: str  # "built-in", or the distribution of an entry point
+    description: str  # the first line of its docstring
+    parameters: tuple[tuple[str, str, str], ...]  # (name, type, default)
+
+
+def describe(name: str, factory: Callable[..., Strategy], source: str) -> StrategyInfo:
+    """A strategy's name, where it comes from, its one-line description and its parameters."""
+    doc = inspect.getdoc(factory) or ""
+    shown = []
+    for key, parameter in parameters(factory).items():
+        kind = parameter.annotation
+        default = parameter.default
+        if default is inspect.Parameter.empty:
+            text = "(required)"
+        elif kind is Strategy:
+            text = str(getattr(default, "name", default))
+        else:
+            text = repr(default)
+        shown.append((key, getattr(kind, "__name__", str(kind)), text))
+    return StrategyInfo(name, source, doc.split("\n")[0], tuple(shown))
+
+
+def catalogue() -> list[StrategyInfo]:
+    """Every strategy that can be named: the built-in ones, then the entry points' (one that fails to load says so)."""
+    found = [describe(name, factory, "built-in") for name, factory in BUILTIN.items()]
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name):
+        source = f"entry point {entry.value}" + (f" ({entry.dist.name})" if entry.dist else "")
+        try:
+            found.append(describe(entry.name, entry.load(), source))
+        except Exception as error:  # a broken plug-in must not hide the others
+            found.append(StrategyInfo(entry.name, source, f"cannot be loaded: {type(error).__name__}: {error}", ()))
+    return found

@@ -19,6 +19,7 @@ coarser cells, dropping features in the order of BACKOFF (their counts summed); 
 coarsest cell is too thin, the hand is bid as ``expected`` would.
 """
 
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -27,17 +28,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simulator import PochaError, kernels
-from simulator.rules import Rules
-from strategies.base import BidContext
-from strategies.heuristics import Expected
-from strategies.montecarlo import best_bids, score_table
+from pocha import kernels
+from pocha.errors import PochaError
+from pocha.rules import Rules
+from pocha.strategies.base import BidContext, best_legal
+from pocha.strategies.heuristics import Expected
 
 FEATURES = ("cards", "position", "high_trumps", "low_trumps", "side_aces", "side_seconds", "voids", "bids_so_far")
 CAPS = {"high_trumps": 3, "low_trumps": 4, "side_aces": 3, "side_seconds": 2, "voids": 2, "bids_so_far": 2}
 BACKOFF = ("bids_so_far", "voids", "side_seconds", "position", "side_aces", "low_trumps")
 MIN_HANDS = 50
-SHIPPED = files("strategies") / "tables"  # default tables, one per player count: players-N.npz
+SHIPPED = files("pocha.strategies") / "tables"  # default tables, one per player count: players-N.npz
 
 
 def table_shape(rules: Rules) -> tuple[int, ...]:
@@ -108,8 +109,6 @@ class TrickTable:
     def save(self, path: str | Path) -> None:
         """Write as compressed npz (counts as uint32 while they fit)."""
         counts = self.counts.astype(np.uint32) if self.counts.max() < 2**32 else self.counts
-        import json
-
         meta = json.dumps({"rules": self.rules.to_dict(), "policy": self.policy, "deals_per_size": self.deals_per_size})
         with open(path, "wb") as stream:
             np.savez_compressed(stream, counts=counts, meta=np.array(meta))
@@ -117,8 +116,6 @@ class TrickTable:
     @classmethod
     def load(cls, path: str | Path) -> "TrickTable":
         """Read a table written by ``save``; a missing or foreign file is refused with a clear line."""
-        import json
-
         try:
             with open(path, "rb") as stream, np.load(stream) as data:
                 meta = json.loads(str(data["meta"]))
@@ -163,7 +160,7 @@ class TrickTable:
             shape = self.counts.shape[1:-1]
             cells = np.column_stack([np.full(np.prod(shape), cards - 1), np.indices(shape).reshape(len(shape), -1).T])
             chances, found = self.distributions(cells, cards)
-            self.by_cell[key] = (chances @ score_table(rules, cards).T, found)
+            self.by_cell[key] = (chances @ rules.scoring.table(cards).T, found)
         return self.by_cell[key]
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
@@ -200,7 +197,7 @@ class TableStrategy:
         table.check_fits(ctx.rules, ctx.policy, f"'{source}'")
         points, found = table.expected_points(ctx.rules, ctx.cards)
         cell = table.cell_index(features(ctx))
-        bids = best_bids(points[cell], ctx.forbidden)
+        bids = best_legal(points[cell], ctx.forbidden)
         thin = ~found[cell]
         if thin.any():
             bids[thin] = Expected().bid(ctx.subset(thin))

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from simulator.cards import mask_of, parse_cards
-from simulator.rules import Rules, make_rules
+from pocha.cards import mask_of, parse_cards
+from pocha.rules import Rules, make_rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
 
@@ -21,10 +21,9 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
 
 def lineup(*specs: str):
     """A line-up from one spec per seat."""
-    from simulator.engine import Lineup, Seat
-    from strategies.registry import load
+    from pocha.seating import Lineup, Seat
 
-    return Lineup(tuple(Seat(*load(spec)) for spec in specs))
+    return Lineup(tuple(Seat.of(spec) for spec in specs))
 
 
 def numbers(first: int, count: int) -> np.ndarray:
@@ -41,7 +40,7 @@ def play_hand_built(
     hands: list[str], trump_card: str, dealer: int, bids: list[int], rules: Rules = LUDOTEKA, policy: str = "greedy"
 ):
     """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal."""
-    from simulator.engine import Chunk, play_chunk
+    from pocha.deals import Chunk, play_chunk
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),

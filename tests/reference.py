@@ -3,7 +3,7 @@
 Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops.
 """
 
-from simulator.rules import Scoring
+from pocha.rules import Scoring
 
 
 def suit(card: int) -> int:
@@ -62,7 +62,7 @@ def dearest(cards: list[int], trump: int) -> int:
 
 
 def greedy_card(legal: list[int], trick: list[int], trump: int, short: bool) -> int:
-    """The greedy policy as its docstring in ``simulator.kernels`` states it."""
+    """The greedy policy as its docstring in ``pocha.kernels`` states it."""
     if not trick:
         return dearest(legal, trump) if short else cheapest(legal, trump)
     best = trick[trick_winner(trick, trump)]
@@ -103,7 +103,7 @@ def play_greedy(
 def table_features(
     hand: list[int], trump_card: int, earlier: list[int], cards: int, players: int, ranks: int
 ) -> list[int]:
-    """The ``table`` strategy's cell of a hand, uncapped, in the order of ``strategies.table.FEATURES``."""
+    """The ``table`` strategy's cell of a hand, uncapped, in the order of ``pocha.strategies.table.FEATURES``."""
     trump, strongest = suit(trump_card), ranks - 1
     trumps = [strength(c) for c in hand if suit(c) == trump]
     side = [c for c in hand if suit(c) != trump]

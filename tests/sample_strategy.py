@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strategies.base import BidContext, nearest_legal
+from pocha.strategies.base import BidContext, nearest_legal
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Noisy:
     salt: int = 0
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        from strategies.heuristics import expected_tricks
+        from pocha.strategies.heuristics import expected_tricks
 
         noise = ctx.uniform(self.salt + 1)[:, self.salt]
         return nearest_legal(expected_tricks(ctx) + 2 * noise - 1, ctx)

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simulator.cli import app
+from pocha.cli import app
 
 runner = CliRunner()
 
@@ -290,9 +290,9 @@ def test_train_writes_a_table_the_strategy_reads(tmp_path):
 
 
 def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
-    import simulator.training
+    import pocha.training
 
-    count_chunk, calls = simulator.training.count_chunk, []
+    count_chunk, calls = pocha.training.count_chunk, []
 
     def stop_after_three(*args):
         calls.append(1)
@@ -300,7 +300,7 @@ def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return count_chunk(*args)
 
-    monkeypatch.setattr(simulator.training, "count_chunk", stop_after_three)
+    monkeypatch.setattr(pocha.training, "count_chunk", stop_after_three)
     path = tmp_path / "t.npz"
     result = invoke("train", "--players", "3", "--deals", "500", "--chunk-size", "100", "--out", str(path))
     assert result.exit_code == 130, result.output

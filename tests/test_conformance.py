@@ -7,11 +7,11 @@ import pytest
 import reference
 from conftest import lineup
 
-from simulator.cards import parse_card, parse_cards
-from simulator.engine import simulate
-from simulator.rules import PRESETS, Rules, make_rules
-from simulator.training import train_table
-from strategies.registry import BUILTIN
+from pocha.cards import parse_card, parse_cards
+from pocha.engine import simulate
+from pocha.rules import PRESETS, Rules, make_rules
+from pocha.strategies.registry import BUILTIN
+from pocha.training import train_table
 
 
 def check_deal(rules: Rules, deal: dict) -> None:

@@ -2,11 +2,12 @@ import numpy as np
 import pytest
 from conftest import lineup
 
-from reports.game_stats import GameTally, game_summary, quantile
-from reports.stats import summary
-from simulator import PochaError
-from simulator.games import leaders, play_games
-from simulator.rules import make_rules
+from pocha.errors import PochaError
+from pocha.games import leaders, play_games
+from pocha.reports.game_stats import game_summary, quantile
+from pocha.reports.stats import summary
+from pocha.rules import make_rules
+from pocha.tally import GameTally
 
 RULES = make_rules(players=4)
 LINEUP = lineup("expected", "aces-trumps", "fair-share", "random")
@@ -74,7 +75,7 @@ def test_bad_game_arguments():
 
 
 def test_wilson_interval_by_hand():
-    from reports.game_stats import wilson
+    from pocha.reports.game_stats import wilson
 
     low, high = wilson(0.0, 20_000)
     assert low == pytest.approx(0.0, abs=1e-12) and high == pytest.approx(1.959963984540054**2 / 20_000, rel=1e-3)

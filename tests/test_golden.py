@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import reference
 
-from simulator import trace
-from simulator.cards import mask_of, parse_card, parse_cards
-from simulator.engine import Chunk, play_chunk
-from simulator.rules import Rules, forbidden_bids
+from pocha import trace
+from pocha.cards import mask_of, parse_card, parse_cards
+from pocha.deals import Chunk, play_chunk
+from pocha.rules import Rules, forbidden_bids
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 

@@ -7,10 +7,10 @@ from conftest import LUDOTEKA, numbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator import kernels
-from simulator.cards import cards_of, mask_of
-from simulator.engine import PLAY_CODES, deal_chunk, play_chunk
-from simulator.rules import PRESETS, make_rules
+from pocha import kernels
+from pocha.cards import cards_of, mask_of
+from pocha.deals import PLAY_CODES, deal_chunk, play_chunk
+from pocha.rules import PRESETS, make_rules
 
 DECK = [int(c) for c in LUDOTEKA.deck()]
 

@@ -6,14 +6,18 @@ import reference
 from conftest import LUDOTEKA, ids, lineup, numbers
 from test_strategies import context
 
-from reports.stats import summary
-from simulator import PochaError, kernels
-from simulator.advise import advise, read_situation
-from simulator.cards import cards_of
-from simulator.engine import deal_chunk, simulate
-from simulator.rules import make_rules
-from strategies.heuristics import Expected
-from strategies.montecarlo import MonteCarlo, best_bids, score_table
+from pocha import kernels
+from pocha.advise import advise, read_situation
+from pocha.cards import cards_of
+from pocha.deals import deal_chunk
+from pocha.engine import simulate
+from pocha.errors import PochaError
+from pocha.reports.stats import summary
+from pocha.rules import make_rules
+from pocha.strategies import registry
+from pocha.strategies.base import best_legal
+from pocha.strategies.heuristics import Expected, FairShare
+from pocha.strategies.montecarlo import MonteCarlo
 
 
 @pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])
@@ -57,12 +61,12 @@ def test_play_outs_count_every_sample_for_every_bid():
 
 def test_best_bid_skips_the_forbidden_one():
     points = np.array([[1.0, 5.0, 3.0], [2.0, 1.0, 0.0]])
-    assert best_bids(points, np.array([-1, -1])).tolist() == [1, 0]
-    assert best_bids(points, np.array([1, 0])).tolist() == [2, 1]
+    assert best_legal(points, np.array([-1, -1])).tolist() == [1, 0]
+    assert best_legal(points, np.array([1, 0])).tolist() == [2, 1]
 
 
 def test_score_table():
-    table = score_table(LUDOTEKA, 2)
+    table = LUDOTEKA.scoring.table(2)
     assert table.tolist() == [[10, -5, -10], [-5, 15, -5], [-10, -5, 20]]
 
 
@@ -78,9 +82,12 @@ def test_montecarlo_on_clear_hands():
 def test_montecarlo_parameters():
     with pytest.raises(PochaError, match="samples must be at least 1"):
         MonteCarlo(samples=0)
-    with pytest.raises(PochaError, match="unknown name"):
-        MonteCarlo(assume="psychic")
-    assert isinstance(MonteCarlo().assumed, Expected)
+    with pytest.raises(PochaError, match="unknown name 'psychic'"):
+        registry.load("montecarlo:assume=psychic")
+    assert isinstance(MonteCarlo().assume, Expected)
+    label, strategy = registry.load("montecarlo:assume=fair-share,samples=8")
+    assert label == "montecarlo:samples=8,assume=fair-share"
+    assert strategy == MonteCarlo(samples=8, assume=FairShare())
 
 
 def test_montecarlo_runs_do_not_depend_on_the_chunk_size():

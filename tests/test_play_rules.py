@@ -1,11 +1,14 @@
 """Every play rule of RULES.md on positions built by hand (default deck: 1 3 12 11 10 7 6 5 4 2, strongest first)."""
 
+from dataclasses import replace
+
 import pytest
 from conftest import LUDOTEKA, ids, mask, play_hand_built
 
-from simulator import kernels
-from simulator.cards import SUITS, card_name, cards_of
-from simulator.engine import PLAY_CODES
+from pocha import kernels
+from pocha.cards import SUITS, card_name, cards_of
+from pocha.deals import PLAY_CODES
+from pocha.rules import Scoring
 
 
 def legal(hand: str, trick: str, trump: str, play: str = "pocha") -> set[str]:
@@ -102,9 +105,17 @@ def test_the_mano_bids_first_and_leads_the_first_trick():
     [(0, 0, 10), (3, 3, 25), (2, 4, -10), (4, 1, -15), (1, 0, -5)],
 )
 def test_scoring(bid, won, points):
-    assert kernels.score(bid, won, 10, 5, -5) == points
+    assert Scoring().points(bid, won) == points
+    assert Scoring().table(5)[bid, won] == points
 
 
 def test_scoring_numbers_are_options():
-    assert kernels.score(2, 2, 20, 2, -10) == 24
-    assert kernels.score(2, 5, 20, 2, -10) == -30
+    assert Scoring(20, 2, -10).points(2, 2) == 24
+    assert Scoring(20, 2, -10).points(2, 5) == -30
+
+
+def test_the_kernels_score_with_the_rules_table():
+    rules = replace(LUDOTEKA, scoring=Scoring(20, 2, -10))
+    won, points, *_ = play_hand_built(["1O", "2O", "3E", "4E"], "7O", dealer=3, bids=[1, 1, 0, 0], rules=rules)
+    assert won == [1, 0, 0, 0]
+    assert points == [Scoring(20, 2, -10).points(b, w) for b, w in zip([1, 1, 0, 0], won, strict=True)]

@@ -1,7 +1,7 @@
 import pytest
 
-from simulator import PochaError
-from simulator.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring
+from pocha.errors import PochaError
+from pocha.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring
 
 
 @pytest.mark.parametrize(

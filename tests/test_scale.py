@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from conftest import lineup
 
-from reports.game_stats import game_summary
-from simulator import PochaError
-from simulator.backends import Dask, Threads, make_backend
-from simulator.checkpoint import Checkpoint
-from simulator.engine import simulate
-from simulator.games import play_games
-from simulator.rules import make_rules
+from pocha.backends import Dask, Threads, make_backend
+from pocha.checkpoint import Checkpoint
+from pocha.engine import simulate
+from pocha.errors import PochaError
+from pocha.games import play_games
+from pocha.reports.game_stats import game_summary
+from pocha.rules import make_rules
 
 RULES = make_rules(players=4)
 SEATS = lineup("expected", "random", "aces-trumps", "zero")
@@ -91,7 +91,7 @@ def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
         Checkpoint(None, resume=tmp_path / "missing.npz")
 
 
-POCHA = [sys.executable, "-c", "from simulator.cli import main; main()"]
+POCHA = [sys.executable, "-c", "from pocha.cli import main; main()"]
 LONG_RUN = ["simulate", "-k", "10", "-n", "4000000", "-s", "random", "--play", "random", "--threads", "1",
             "--chunk-size", "20000", "--format", "csv"]  # fmt: skip
 
@@ -165,7 +165,7 @@ def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
 
 
 def test_chunks_shrink_so_every_worker_has_work():
-    from simulator.backends import MIN_CHUNK, auto_chunk
+    from pocha.backends import MIN_CHUNK, auto_chunk
 
     assert auto_chunk(1000, Threads(2)) == 125
     assert auto_chunk(1000, Threads(2), sizes=4) == 500
@@ -173,7 +173,7 @@ def test_chunks_shrink_so_every_worker_has_work():
 
 
 def test_chunks_are_equal_and_shared_evenly_among_workers():
-    from simulator.backends import DEFAULT_CHUNK, auto_chunk
+    from pocha.backends import DEFAULT_CHUNK, auto_chunk
 
     for deals in (1_000_000, 10_000_000, 65_537):
         for workers in (1, 2, 3):
@@ -186,16 +186,16 @@ def test_chunks_are_equal_and_shared_evenly_among_workers():
 
 FAULTS_PER_CHUNK = """
 import resource, sys
-import simulator.engine
+import pocha.engine
 from conftest import lineup
-from simulator.backends import Threads
-from simulator.rules import make_rules
+from pocha.backends import Threads
+from pocha.rules import make_rules
 if sys.argv[1] == "off":
-    simulator.engine.keep_freed_memory = lambda: False
+    pocha.engine.keep_freed_memory = lambda: False
 def run(threads, chunks=20):
     seats = lineup(*["random"] * 4)
     rules, backend = make_rules(players=4), Threads(threads)
-    simulator.engine.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
+    pocha.engine.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
 run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
 run(1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -206,7 +206,7 @@ print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 20)
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="page-fault counts are read the Linux way")
 def test_chunks_reuse_freed_memory_instead_of_faulting_in_pages():
-    from simulator.memory import keep_freed_memory
+    from pocha.memory import keep_freed_memory
 
     if not keep_freed_memory():
         pytest.skip("this C library's malloc has no mallopt")

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 from conftest import lineup, numbers
 
-from reports.stats import Z95, Tally, pair_differences, ratio_and_error, stratified, summary, verdict
-from simulator.engine import collect_bids, deal_chunk, play_chunk, simulate
-from simulator.rules import make_rules
+from pocha.deals import collect_bids, deal_chunk, play_chunk
+from pocha.engine import simulate
+from pocha.reports.stats import Z95, pair_differences, ratio_and_error, stratified, summary, verdict
+from pocha.rules import make_rules
+from pocha.tally import Tally
 
 
 def by_hand_ratio(totals: list[float], hands: list[float]) -> tuple[float, float]:

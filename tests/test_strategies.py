@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from conftest import LUDOTEKA, ids, mask
 
-from simulator import PochaError
-from simulator.rules import Rules, forbidden_bids, make_rules
-from strategies import registry
-from strategies.base import BidContext, nearest_legal
-from strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
+from pocha.errors import PochaError
+from pocha.rules import Rules, forbidden_bids, make_rules
+from pocha.strategies import registry
+from pocha.strategies.base import BidContext, nearest_legal
+from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
 
 
 def context(hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA) -> BidContext:

@@ -6,15 +6,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_strategies import context
 
-from simulator import PochaError
-from simulator.backends import Threads
-from simulator.engine import deal_chunk
-from simulator.rules import PRESETS, forbidden_bids, make_rules
-from simulator.training import train_table
-from strategies.base import BidContext
-from strategies.heuristics import Expected
-from strategies.montecarlo import score_table
-from strategies.table import CAPS, FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
+from pocha.backends import Threads
+from pocha.deals import deal_chunk
+from pocha.errors import PochaError
+from pocha.rules import PRESETS, forbidden_bids, make_rules
+from pocha.strategies.base import BidContext
+from pocha.strategies.heuristics import Expected
+from pocha.strategies.table import CAPS, FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
+from pocha.training import train_table
 
 
 def feature(ctx, name):
@@ -122,7 +121,7 @@ def test_the_per_size_lookup_gives_each_cell_its_own_expected_points(small_table
         points, found = table.expected_points(LUDOTEKA, cards)
         chances, direct_found = table.distributions(cells, cards)
         index = table.cell_index(cells)
-        assert np.allclose(points[index], chances @ score_table(LUDOTEKA, cards).T)
+        assert np.allclose(points[index], chances @ LUDOTEKA.scoring.table(cards).T)
         assert np.array_equal(found[index], direct_found)
 
 

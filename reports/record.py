@@ -1,0 +1,64 @@
+"""The run record (``run.json``): what fixes a run's results, how to repeat it, and what it played."""
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pocha.errors import PochaError
+from pocha.rules import Rules
+from pocha.version import __version__
+
+COMMANDS = ("simulate", "compare", "game")
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """Everything that fixes a run's results, as ``run.json`` holds it; fields a command does not use are None."""
+
+    command: str  # simulate, compare or game
+    rules: Rules
+    strategies: tuple[str, ...]  # strategy labels (specs in canonical form), seat by seat
+    play: str  # card-play policy
+    seed: int
+    preset: str | None = None  # the preset the rules came from; None for rules given as an object
+    version: str = __version__  # of pocha
+    command_line: str | None = None  # the exact command line, when the run came from the CLI
+    cards: tuple[int, ...] | None = None  # simulate, compare: the hand sizes
+    deals_per_size: int | None = None  # simulate, compare: deals (boards) per hand size
+    duplicate: bool | None = None  # compare: every deal replayed once per rotation of the seating
+    games: int | None = None  # game: whole games played
+    rotate: bool | None = None  # game: seating moved one seat every game
+    schedule: str | None = None  # game: the schedule's name
+    hand_sizes: tuple[int, ...] | None = None  # game: the hand sizes of one game, in order
+    tie_break_games: int | None = None  # game: games that needed extra one-card hands
+    tie_break_hands: int | None = None  # game: extra one-card hands played in all
+    unresolved_games: int | None = None  # game: games still tied after the tie-break limit (won by nobody)
+
+    def __post_init__(self) -> None:
+        if self.command not in COMMANDS:
+            raise PochaError(f"run.json: unknown command '{self.command}'; known: {', '.join(COMMANDS)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, without the fields the command does not use."""
+        order = ("command", "command_line", "version", "preset", "rules", "strategies", "play", "seed")
+        data = {name: getattr(self, name) for name in order}
+        data.update({f.name: getattr(self, f.name) for f in fields(self) if f.name not in order})
+        data["rules"] = self.rules.to_dict()
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in data.items()
+            if value is not None or name in ("preset", "command_line")
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
+        """Inverse of ``to_dict``; unknown fields are refused with one line."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise PochaError(f"run.json: unknown field(s) {', '.join(sorted(unknown))}")
+        missing = {"command", "rules", "strategies", "play", "seed"} - set(data)
+        if missing:
+            raise PochaError(f"run.json: missing field(s) {', '.join(sorted(missing))}")
+        values: dict[str, Any] = {name: tuple(v) if isinstance(v, list) else v for name, v in data.items()}
+        values["rules"] = Rules.from_dict(data["rules"])
+        return cls(**values)

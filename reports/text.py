@@ -1,0 +1,182 @@
+"""What the terminal shows: each command's results as plain text (the CLI only prints these strings)."""
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import pandas as pd
+
+from pocha.advise import Advice
+from pocha.bench import Measurement
+from pocha.cards import SUIT_WORDS, card_name
+from pocha.reports.record import RunRecord
+from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
+from pocha.rules import PRESETS, Rules
+from pocha.strategies.registry import StrategyInfo
+from pocha.strategies.table import TrickTable, describe
+
+Tables = dict[str, pd.DataFrame]
+
+
+def run_heading(run: RunRecord) -> str:
+    """Two lines saying what was played."""
+    rules = run.rules
+    if run.games is not None:
+        amount = f"{run.games:,} games ({run.schedule} schedule)" + (", seating rotated" if run.rotate else "")
+    else:
+        sizes = run.cards or ()
+        size_text = f"hand sizes {sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else f"{sizes[0]} cards"
+        duplicate = f", each played {rules.players} times, seating rotated" if run.duplicate else ""
+        amount = f"{run.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
+    seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run.strategies))
+    return (
+        f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play}, "
+        f"hook {rules.hook}), {run.play} play, {amount}, seed {run.seed}\nseats {seats}"
+    )
+
+
+def _sizes_text(run: RunRecord) -> str:
+    sizes = run.cards or ()
+    return "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
+
+
+def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
+    """The per-position table, the per-size table when there are several sizes, and the key."""
+    players = run.rules.players
+    lines = [
+        f"\nBy bidding position ({_sizes_text(run)}; 1 bids first and leads, {players} is the dealer):",
+        terminal_table(frame, "position"),
+    ]
+    if len(run.cards or ()) > 1:
+        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards")]
+    return [*lines, "\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval."]
+
+
+def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
+    """``pocha simulate``: by position and by hand size."""
+    return _position_and_size_tables(run, tables["results"])
+
+
+def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
+    """``pocha compare``: per strategy, the verdicts, by position and size, the pairs by size."""
+    frame, pairs = tables["results"], tables["pairs"]
+    lines = [
+        f"\nPer strategy ({_sizes_text(run)}):",
+        terminal_table(frame, "strategy"),
+        "\nPairwise, paired by deal (difference in mean points per hand, 95% CI):",
+        verdicts(pairs),
+        *_position_and_size_tables(run, frame),
+    ]
+    if len(run.cards or ()) > 1:
+        lines += ["\nPairwise by hand size (a - b, points per hand):", pairs_by_size(pairs)]
+    return lines
+
+
+def game_sections(run: RunRecord, tables: Tables) -> list[str]:
+    """``pocha game``: win rates and scores, and how many games went to tie-breaks."""
+    games = int(tables["games"].games.iloc[0])
+    tied, extra, unresolved = run.tie_break_games or 0, run.tie_break_hands or 0, run.unresolved_games or 0
+    share = tied / max(games, 1)
+    return [
+        f"\nWhole games ({len(run.hand_sizes or ())} hands each; win: share of games won per seat held):",
+        game_table(tables["games"]),
+        f"\nTie-breaks: {tied:,} games ({share:.1%}) needed extra one-card hands ({extra:,} hands in all)"
+        + (f"; {unresolved} still tied after the limit, won by nobody." if unresolved else "."),
+    ]
+
+
+SECTIONS: dict[str, Callable[[RunRecord, Tables], list[str]]] = {
+    "simulate": simulation_sections,
+    "compare": comparison_sections,
+    "game": game_sections,
+}
+
+
+def run_text(run: RunRecord, tables: Tables) -> str:
+    """A run's results as the terminal shows them: the heading, then the command's sections."""
+    return "\n".join([run_heading(run), *SECTIONS[run.command](run, tables)])
+
+
+def advice_text(advice: Advice, play: str, assume: str) -> str:
+    """The advice as a few short tables."""
+    s = advice.situation
+    ranks = s.rules.ranks
+    who = "you bid first and lead" if s.position == 0 else (
+        f"{s.position} bid before you ({', '.join(map(str, s.bids))})"
+        + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
+    )  # fmt: skip
+    trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
+    lines = [
+        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} cards), trump {trump}, "
+        f"{s.rules.players} players; {who}.",
+        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}.",
+        "",
+        f"Tricks you take, playing to a bid of {advice.recommended}:",
+        "tricks  chance   ±MC",
+    ]
+    for t, (p, e) in enumerate(zip(advice.tricks, advice.tricks_error, strict=True)):
+        lines.append(f"{t:>6}  {p:6.1%}  {e:5.1%}")
+    lines += ["", "bid  exact  expected points   ±MC"]
+    for b, (x, p, e) in enumerate(zip(advice.exact, advice.points, advice.points_error, strict=True)):
+        mark = " <- recommended" if b == advice.recommended else " <- asked" if b == advice.asked else ""
+        text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"
+        lines.append(f"{b:>3}  {x:5.1%}  {text}{mark}")
+    lines += ["", f"Recommended bid: {advice.recommended} ({advice.points[advice.recommended]:.2f} points on average)."]
+    return "\n".join(lines)
+
+
+def rules_text(preset: str | None, rules: Rules) -> str:
+    """The effective rule set, one option a line."""
+    sizes = rules.hand_sizes()
+    points = rules.scoring
+    lines = {
+        "preset": f"{preset} (text {PRESETS[preset].source})" if preset else "custom",
+        "players": str(rules.players),
+        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first) in suits O C E B",
+        "full deal": f"{rules.full_deal} cards each"
+        + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
+        "play": rules.play,
+        "hook": rules.hook,
+        "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
+        "schedule": f"{rules.schedule}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
+    }
+    return "\n".join(f"{name:<10} {text}" for name, text in lines.items())
+
+
+def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
+    """One line per measurement as it comes, with the speed-up over one thread where there is one."""
+    single: dict[str, float] = {}
+    for m in measurements:
+        if m.where == "1 thread":
+            single[m.workload.title] = m.median
+        scaling = ""
+        if m.workers > 1 and m.workload.title in single:
+            speedup = m.median / single[m.workload.title]
+            scaling = f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
+        runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
+        yield (
+            f"{m.workload.title:<38} {m.where:<29} {m.median:>11,.0f}{scaling}   "
+            f"({m.deals:,} deals a run; runs: {runs})"
+        )
+
+
+def strategies_text(found: list[StrategyInfo]) -> str:
+    """Every strategy that can be named, with its description and parameters."""
+    lines = []
+    for info in found:
+        lines.append(f"{info.name}  ({info.source})")
+        lines.append(f"    {info.description}")
+        for name, kind, default in info.parameters:
+            lines.append(f"    {name}: {kind} = {default}")
+    lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
+    lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
+    return "\n".join(lines)
+
+
+def training_text(table: TrickTable, path: str) -> str:
+    """What ``pocha train`` learned and where it wrote it."""
+    facts = describe(table)
+    return (
+        f"wrote {path}: {facts['hands']:,} hands of {table.rules.players} players ({table.deals_per_size:,} deals per "
+        f"hand size), {facts['cells_used']:,} feature cells seen, {facts['cells_with_min_hands']:,} with enough hands "
+        "to stand alone"
+    )

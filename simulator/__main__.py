@@ -1,0 +1,5 @@
+"""``python -m pocha``: the command line."""
+
+from pocha.cli import main
+
+main()

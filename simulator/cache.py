@@ -1,0 +1,88 @@
+"""Where numba keeps the compiled kernels: a per-user cache folder, never the installed package.
+
+numba's default puts its cache files beside the source, in ``__pycache__``: inside site-packages for
+an installed copy, where an uninstall leaves them behind (and the leftover folder can then shadow a
+later install). pocha's kernels go to the platform's cache folder instead, under a key made of the
+version and a hash of the package's source files, so two installs or versions never read each
+other's compiled code, and a kernel calling a changed kernel in another file is never stale.
+``NUMBA_CACHE_DIR``, when set, wins (as numba documents); the choice applies to pocha's kernels only.
+"""
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+import numba
+
+from pocha.version import __version__
+
+SUBPACKAGES = ("strategies", "reports")  # kernels may live in any module of the package
+
+
+def user_cache_root() -> Path:
+    """The platform's usual per-user cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows."""
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+def source_files() -> list[Path]:
+    """Every Python file of the package, wherever its sub-packages live (an editable install maps folders)."""
+    folders = [Path(__file__).parent]
+    for name in SUBPACKAGES:
+        spec = importlib.util.find_spec(f"pocha.{name}")
+        if spec is not None and spec.submodule_search_locations:
+            folders += [Path(folder) for folder in spec.submodule_search_locations]
+    return sorted({path.resolve() for folder in folders for path in folder.rglob("*.py")})
+
+
+def source_key() -> str:
+    """The version and a hash of every source file's path and content."""
+    digest = hashlib.sha256()
+    for path in source_files():
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{__version__}-{digest.hexdigest()[:16]}"
+
+
+@cache
+def kernel_cache_dir() -> str:
+    """The folder for pocha's compiled kernels: ``NUMBA_CACHE_DIR`` if set, else a keyed per-user folder.
+
+    Falls back to the temporary folder when the user's cache folder cannot be written.
+    """
+    if numba.config.CACHE_DIR:
+        return str(numba.config.CACHE_DIR)
+    key = source_key()
+    user = getattr(os, "getuid", lambda: "")()
+    for root in (user_cache_root(), Path(tempfile.gettempdir()) / f"pocha-cache-{user}"):
+        folder = root / "pocha" / "numba" / key
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return str(folder)
+    return str(Path(tempfile.mkdtemp(prefix="pocha-numba-")))
+
+
+@contextmanager
+def kernel_cache() -> Iterator[None]:
+    """Point numba's cache at ``kernel_cache_dir()`` while pocha's kernels are decorated.
+
+    numba fixes a function's cache folder when it is decorated, so the setting is put back at once
+    and other numba code in the process keeps its own.
+    """
+    previous = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = kernel_cache_dir()
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = previous

@@ -1,0 +1,122 @@
+"""The additive accumulators of a run: integer sums that chunks merge exactly, in any order, on any machine.
+
+The unit of independence is the *board*: one deal with all its plays (one play in plain seating,
+one per rotation of the seating in duplicate). Per board and per (strategy, bidding position) a
+``Tally`` adds the strategy's points T and hands H and their squares and products, so the
+estimates in ``pocha.reports.stats`` never count hands that share a board as independent. A
+``GameTally`` does the same per whole game. The kernels do the per-deal work.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pocha import kernels
+
+MOMENTS = ("T", "T2", "H", "H2", "TH")  # first axis of ``Tally.moments``
+HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``kernels.tally_plays``)
+
+
+@dataclass
+class Tally:
+    """Accumulators of a run, by strategy, bidding position and hand size.
+
+    moments: int64[MOMENTS, strategy, position + 1, size]: sums over boards of T, T^2, H, H^2 and T*H
+    (position index ``players`` = all positions). cross: int64[size, strategy, strategy]: sums over
+    boards of T_a * T_b (all positions), for paired differences. hand_fields: int64[strategy,
+    position, size, HAND_FIELDS]; errors: int64[strategy, size, won - bid + max size].
+    """
+
+    strategies: tuple[str, ...]  # labels, in line-up order
+    players: int
+    sizes: tuple[int, ...]  # hand sizes of the run, in order
+    boards: np.ndarray = field(repr=False)  # int64[size]
+    moments: np.ndarray = field(repr=False)
+    cross: np.ndarray = field(repr=False)
+    hand_fields: np.ndarray = field(repr=False)
+    errors: np.ndarray = field(repr=False)
+
+    @classmethod
+    def empty(cls, strategies: tuple[str, ...], players: int, sizes: tuple[int, ...]) -> "Tally":
+        """Zeroed accumulators."""
+        g, s, k = len(strategies), len(sizes), max(sizes)
+        return cls(
+            tuple(strategies),
+            players,
+            tuple(sizes),
+            boards=np.zeros(s, np.int64),
+            moments=np.zeros((len(MOMENTS), g, players + 1, s), np.int64),
+            cross=np.zeros((s, g, g), np.int64),
+            hand_fields=np.zeros((g, players, s, len(HAND_FIELDS)), np.int64),
+            errors=np.zeros((g, s, 2 * k + 1), np.int64),
+        )
+
+    def board_arrays(self, boards: int) -> tuple[np.ndarray, np.ndarray]:
+        """Zeroed per-board points and hands, int64[board, strategy, position + 1], for ``tally_plays``."""
+        shape = (boards, len(self.strategies), self.players + 1)
+        return np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+
+    def add_play(
+        self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
+        points: np.ndarray, board_points: np.ndarray, board_hands: np.ndarray,
+    ) -> None:  # fmt: skip
+        """Count one play of a batch of deals (see ``kernels.tally_plays``) into per-board arrays."""
+        kernels.tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands,
+                            self.hand_fields, self.errors)  # fmt: skip
+
+    def add_boards(self, size_index: int, board_points: np.ndarray, board_hands: np.ndarray) -> None:
+        """Close a batch of boards: add their totals to the moments."""
+        kernels.close_boards(size_index, board_points, board_hands, self.moments, self.cross)
+        self.boards[size_index] += len(board_points)
+
+    def merge(self, other: "Tally") -> "Tally":
+        """The tally of both runs' boards (same strategies, players and sizes)."""
+        if (self.strategies, self.players, self.sizes) != (other.strategies, other.players, other.sizes):
+            raise ValueError("only tallies of the same strategies, players and hand sizes merge")
+        return Tally(
+            self.strategies, self.players, self.sizes, self.boards + other.boards, self.moments + other.moments,
+            self.cross + other.cross, self.hand_fields + other.hand_fields, self.errors + other.errors,
+        )  # fmt: skip
+
+
+@dataclass
+class GameTally:
+    """Per strategy: games, seats held per game, sums of W, W^2, T, T^2; final-score counts; tie-break counts."""
+
+    strategies: tuple[str, ...]
+    seats: np.ndarray  # int64[strategy]: seats held in every game
+    games: int
+    sums: np.ndarray = field(repr=False)  # int64[4, strategy]: sums over games of W, W^2, T, T^2
+    scores: list[Counter] = field(repr=False)  # per strategy: final score -> seats
+    tie_break_games: int = 0  # games that needed extra one-card hands
+    tie_break_hands: int = 0  # extra one-card hands played in all
+    unresolved: int = 0  # games still tied after the tie-break limit (won by nobody)
+
+    @classmethod
+    def empty(cls, strategies: tuple[str, ...], seats: np.ndarray) -> "GameTally":
+        """No game yet."""
+        return cls(strategies, seats, 0, np.zeros((4, len(strategies)), np.int64), [Counter() for _ in strategies])
+
+    def add(self, seating: np.ndarray, scores: np.ndarray, wins: np.ndarray, extra_hands: np.ndarray) -> None:
+        """Count finished games: seating, final scores, wins (0/1) int64[game, seat]; extra_hands int64[game]."""
+        for g in range(len(self.strategies)):
+            mine = seating == g
+            w = (wins * mine).sum(axis=1)
+            t = (scores * mine).sum(axis=1)
+            self.sums[:, g] += [w.sum(), (w * w).sum(), t.sum(), (t * t).sum()]
+            values, counts = np.unique(scores[mine], return_counts=True)
+            self.scores[g].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        self.games += len(scores)
+        self.tie_break_games += int((extra_hands > 0).sum())
+        self.tie_break_hands += int(extra_hands.sum())
+        self.unresolved += int((wins.sum(axis=1) == 0).sum())
+
+    def merge(self, other: "GameTally") -> "GameTally":
+        """Both tallies' games together."""
+        return GameTally(
+            self.strategies, self.seats, self.games + other.games, self.sums + other.sums,
+            [a + b for a, b in zip(self.scores, other.scores, strict=True)],
+            self.tie_break_games + other.tie_break_games, self.tie_break_hands + other.tie_break_hands,
+            self.unresolved + other.unresolved,
+        )  # fmt: skip

@@ -1,0 +1,62 @@
+"""Play-outs of a bidder's deal: its unseen cards dealt many ways, each sample played out per candidate bid.
+
+For each deal the bidder's unseen cards are dealt to the other seats ``samples`` ways (consistent
+with its hand and the visible trump card); the later bidders' bids come from an assumed strategy
+on their sampled hands; then every sample is played out once per candidate bid with the run's
+card-play policy (the greedy policy plays to its bid, so the bid changes the play). The counts of
+the bidder's tricks under each bid give each bid's expected points under the rule set's scoring.
+Sampling and play-outs run in numba; numpy works on whole batches (the assumed bids). The
+``montecarlo`` strategy and ``pocha advise`` both stand on this.
+"""
+
+import numpy as np
+
+from pocha import kernels
+from pocha.rules import Rules, forbidden_bids
+from pocha.strategies.base import BidContext, Strategy
+
+BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
+ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
+
+
+def trick_counts(ctx: BidContext, samples: int, assumed: Strategy) -> np.ndarray:
+    """int64[deal, bid, tricks]: per deal and bid 0..k, how often the bidder took each number of tricks.
+
+    There are ``samples`` play-outs per deal and bid.
+    """
+    rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
+    counts = np.zeros((ctx.size, k + 1, k + 1), np.int64)
+    for start in range(0, ctx.size, BLOCK):
+        block = ctx.subset(slice(start, start + BLOCK))
+        rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
+        hands = np.empty((len(rows), players), np.uint64)
+        kernels.sample_completions(
+            ctx.seed, k, block.deals, position, block.hands, block.trump_card, rules.deck(), hands
+        )
+        by_position = np.zeros((len(rows), players), np.int64)
+        by_position[:, :position] = block.earlier_bids[rows]
+        by_position[:, position] = assumed.bid(block)[rows]  # what the later bidders see of this bidder
+        dealer = block.deals[rows] % players
+        sampled_deals = block.deals[rows] * samples + np.tile(np.arange(samples), block.size)
+        for later in range(position + 1, players):
+            seat = (dealer + 1 + later) % players
+            earlier = by_position[:, :later]
+            later_ctx = BidContext(
+                rules, k, later, hands[np.arange(len(rows)), seat], block.trump_card[rows], earlier,
+                forbidden_bids(rules, k, earlier), ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
+            )  # fmt: skip
+            by_position[:, later] = assumed.bid(later_ctx)
+        bids = np.empty_like(by_position)
+        for q in range(players):
+            bids[np.arange(len(rows)), (dealer + 1 + q) % players] = by_position[:, q]
+        kernels.rollout_counts(
+            ctx.seed, k, block.deals, position, hands, block.trump_card, bids,
+            kernels.PLAY_CODES[rules.play], kernels.POLICIES[ctx.policy], counts[start : start + block.size],
+        )  # fmt: skip
+    return counts
+
+
+def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
+    """float64[deal, bid]: the mean points of each bid over the play-outs."""
+    totals = counts.sum(axis=2)
+    return (counts * rules.scoring.table(cards)).sum(axis=2) / totals
