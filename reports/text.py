@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from pocha.advise import Advice
+from pocha.advice import Advice
 from pocha.bench import Measurement
 from pocha.cards import SUIT_WORDS, card_name
 from pocha.reports.record import RunRecord
@@ -165,8 +165,8 @@ def strategies_text(found: list[StrategyInfo]) -> str:
     for info in found:
         lines.append(f"{info.name}  ({info.source})")
         lines.append(f"    {info.description}")
-        for name, kind, default in info.parameters:
-            lines.append(f"    {name}: {kind} = {default}")
+        for name, kind, default, meaning in info.parameters:
+            lines.append(f"    {name}: {kind} = {default}" + (f"  ({meaning})" if meaning else ""))
     lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
     lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
     return "\n".join(lines)

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from pocha import engine, training
-from pocha.advise import Advice, read_situation
-from pocha.advise import advise as advise_situation
+from pocha.advice import Advice, read_situation
+from pocha.advice import advise as advise_situation
 from pocha.atomic import atomic_open, atomic_path, check_writable
 from pocha.backends import Backend, make_backend
 from pocha.checkpoint import DEFAULT_EVERY, Checkpoint

@@ -152,8 +152,8 @@ def import_distributed() -> Any:
         import dask.distributed as distributed
     except ImportError:
         raise PochaError(
-            "backend dask: Dask is not installed; install the extra: pip install 'pocha[dask]' "
-            "(in a clone: pip install '.[dask]')"
+            "backend dask: Dask is not installed; install it with: python3 -m pip install 'dask[distributed]' "
+            "(or, in a clone of pocha: python3 -m pip install '.[dask]')"
         ) from None
     return distributed
 

@@ -28,7 +28,7 @@ class MonteCarlo:
 
     name: ClassVar[str] = "montecarlo"
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
-    assume: Strategy = Expected()  # how the bidder expects later bidders to bid (a strategy spec)
+    assume: Strategy = Expected()  # how the bidder expects later bidders to bid, as a strategy spec
 
     def __post_init__(self) -> None:
         if self.samples < 1:

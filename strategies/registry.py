@@ -179,12 +179,16 @@ class StrategyInfo:
     name: str
     source: str  # "built-in", or the distribution of an entry point
     description: str  # the first line of its docstring
-    parameters: tuple[tuple[str, str, str], ...]  # (name, type, default)
+    parameters: tuple[tuple[str, str, str, str], ...]  # (name, type, default, the comment beside it in the source)
 
 
 def describe(name: str, factory: Callable[..., Strategy], source: str) -> StrategyInfo:
     """A strategy's name, where it comes from, its one-line description and its parameters."""
     doc = inspect.getdoc(factory) or ""
+    try:
+        code = inspect.getsource(factory)
+    except (OSError, TypeError):
+        code = ""
     shown = []
     for key, parameter in parameters(factory).items():
         kind = parameter.annotation
@@ -195,7 +199,8 @@ def describe(name: str, factory: Callable[..., Strategy], source: str) -> Strate
             text = str(getattr(default, "name", default))
         else:
             text = repr(default)
-        shown.append((key, getattr(kind, "__name__", str(kind)), text))
+        comment = re.search(rf"^\s*{key}\s*:.*#\s*(.+)$", code, re.MULTILINE)
+        shown.append((key, getattr(kind, "__name__", str(kind)), text, comment[1].strip() if comment else ""))
     return StrategyInfo(name, source, doc.split("\n")[0], tuple(shown))
 
 

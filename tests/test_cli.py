@@ -305,3 +305,26 @@ def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
     result = invoke("train", "--players", "3", "--deals", "500", "--chunk-size", "100", "--out", str(path))
     assert result.exit_code == 130, result.output
     assert "Interrupted: no table was written." in result.stderr and not path.exists()
+
+
+def test_version():
+    from pocha.version import __version__
+
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.stdout == f"pocha {__version__}\n"
+
+
+def test_strategies_lists_names_parameters_and_defaults():
+    result = invoke("strategies")
+    assert result.exit_code == 0, result.output
+    shown = ("expected  (built-in)", "    bias: float = 0.0  (added to the estimate", "    samples: int = 32",
+             "    assume: Strategy = expected", "    path: str = ''", "file.py:Class")  # fmt: skip
+    for text in shown:
+        assert text in result.stdout
+    listed = json.loads(invoke("strategies", "--format", "json").stdout)
+    assert {
+        "name": "zero",
+        "source": "built-in",
+        "description": "Bids 0; 1 when 0 is forbidden.",
+        "parameters": [],
+    } in listed

@@ -7,7 +7,7 @@ from conftest import LUDOTEKA, ids, lineup, numbers
 from test_strategies import context
 
 from pocha import kernels
-from pocha.advise import advise, read_situation
+from pocha.advice import advise, read_situation
 from pocha.cards import cards_of
 from pocha.deals import deal_chunk
 from pocha.engine import simulate

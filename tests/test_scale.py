@@ -41,14 +41,16 @@ def test_games_on_two_threads_match_one():
 
 
 def test_dask_local_cluster_matches_the_local_backend():
-    local = simulate(RULES, SEATS, [3, 10], 600, seed=6, chunk_size=100).tally
-    cluster = simulate(RULES, SEATS, [3, 10], 600, seed=6, chunk_size=100, backend=Dask(workers=2)).tally
+    """Worker processes build a strategy named by a file path again from its spec."""
+    seats = lineup("expected", f"{Path(__file__).parent / 'sample_strategy.py'}:Noisy:salt=1", "aces-trumps", "zero")
+    local = simulate(RULES, seats, [3, 10], 600, seed=6, chunk_size=100).tally
+    cluster = simulate(RULES, seats, [3, 10], 600, seed=6, chunk_size=100, backend=Dask(workers=2)).tally
     assert same(local, cluster)
 
 
 def test_dask_missing_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    with pytest.raises(PochaError, match=r"pip install 'pocha\[dask\]'"):
+    with pytest.raises(PochaError, match=r"python3 -m pip install 'dask\[distributed\]'"):
         simulate(RULES, SEATS, [3], 10, backend=Dask())
 
 

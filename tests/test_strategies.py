@@ -146,3 +146,92 @@ def test_entry_points_are_read_only_for_unknown_names(monkeypatch):
     assert calls == []
     label, strategy = registry.load("cautious:level=1")
     assert calls == ["pocha.strategies"] and label == "cautious:level=1" and strategy.level == 1
+
+
+PLUGIN = '''
+from dataclasses import dataclass
+
+import numpy as np
+from helper import LEVEL
+
+from pocha.strategies.base import BidContext, nearest_legal
+
+
+@dataclass(frozen=True)
+class Steady:
+    """Bids the same number whatever the hand."""
+
+    name = "steady"
+    level: int = LEVEL
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return nearest_legal(np.full(ctx.size, float(self.level)), ctx)
+'''
+
+
+@pytest.fixture
+def plugin_file(tmp_path):
+    folder = tmp_path / "my bids"
+    folder.mkdir()
+    (folder / "helper.py").write_text("LEVEL = 1\n")  # a module beside the file, imported by it
+    (folder / "steady.py").write_text(PLUGIN)
+    return folder / "steady.py"
+
+
+def test_a_strategy_from_a_file_path_needs_no_pythonpath(plugin_file, monkeypatch):
+    monkeypatch.chdir(plugin_file.parent.parent)
+    label, strategy = registry.load("my bids/steady.py:Steady:level=2")
+    assert label == "my bids/steady.py:Steady:level=2" and strategy.level == 2
+    assert strategy.bid(context(["1O 3O 12O"], "7C")).tolist() == [2]
+    assert registry.load(f"{plugin_file}:Steady")[1].level == 1  # an absolute path; the default from helper.py
+    assert registry.portable("my bids/steady.py:Steady:level=2") == f"{plugin_file}:Steady:level=2"
+
+
+def test_a_file_path_strategy_runs_through_the_command_line(plugin_file, tmp_path):
+    from typer.testing import CliRunner
+
+    from pocha.cli import app
+
+    result = CliRunner().invoke(app, ["compare", f"{plugin_file}:Steady", "zero", "-k", "3", "-n", "50"])
+    assert result.exit_code == 0, result.output
+    assert "steady.py:Steady" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("missing.py:Steady", "no file 'missing.py'"),
+        ("{file}:Nothing", "has no 'Nothing'"),
+        ("{broken}:Steady", r"failed to load \(line 1\): SyntaxError"),
+        ("{failing}:Steady", "failed to load: ZeroDivisionError"),
+    ],
+)
+def test_file_path_strategy_errors_are_one_line(text, message, plugin_file):
+    broken, failing = plugin_file.with_name("broken.py"), plugin_file.with_name("failing.py")
+    broken.write_text("def (:\n")
+    failing.write_text("1 / 0\n")
+    with pytest.raises(PochaError, match=message):
+        registry.load(text.format(file=plugin_file, broken=broken, failing=failing))
+
+
+def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeypatch):
+    group = "pocha.strategies"
+    plugins = [
+        importlib.metadata.EntryPoint("cautious", "sample_strategy:Cautious", group),
+        importlib.metadata.EntryPoint("gone", "no_such_module:Gone", group),
+    ]
+    monkeypatch.setattr(registry, "entry_points", lambda group: plugins)
+    found = {info.name: info for info in registry.catalogue()}
+    assert set(registry.BUILTIN) < set(found)
+    assert found["expected"].parameters == (
+        ("bias", "float", "0.0", "added to the estimate before rounding: > 0 bids more, < 0 less"),
+    )
+    assert [p[:3] for p in found["montecarlo"].parameters] == [
+        ("samples", "int", "32"),
+        ("assume", "Strategy", "expected"),
+    ]
+    assert found["expected"].description.startswith("Bids the sum over the hand")
+    assert (
+        found["cautious"].parameters == (("level", "int", "0", ""),) and "sample_strategy" in found["cautious"].source
+    )
+    assert found["gone"].description.startswith("cannot be loaded: ModuleNotFoundError")

@@ -101,6 +101,12 @@ class Advice:
     tricks_error: np.ndarray  # float64[tricks]
     asked: int | None = None  # a bid the user singled out
 
+    def to_frame(self) -> Any:
+        """One row per bid: bid, legal, exact_chance, expected_points, error (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["bids"])
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--format json``."""
         s = self.situation
