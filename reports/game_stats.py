@@ -39,15 +39,16 @@ def quantile(counts: Counter, q: float) -> float:
 def game_summary(tally: GameTally) -> pd.DataFrame:
     """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
 
-    Columns: strategy, games, seats (per game), win_rate, win_se, win_ci_low, win_ci_high (Wilson),
-    mean_score, score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median,
-    score_p75, score_p95.
+    Columns: strategy, games, seats (per game), win_rate (outright wins per seat held), win_se,
+    win_ci_low, win_ci_high (Wilson), shared_rate (first places shared with other seats, per seat
+    held: ties the tie-break rule leaves standing), mean_score, score_se, score_ci_low,
+    score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
     """
     games = float(tally.games)
     rows = []
     for g, label in enumerate(tally.strategies):
         seats = float(tally.seats[g])
-        w, w2, t, t2 = tally.sums[:, g].astype(np.float64)
+        w, w2, t, t2, shared = tally.sums[:, g].astype(np.float64)
         estimates = {}
         for name, total, squares in (("win", w, w2), ("score", t, t2)):
             mean = total / games
@@ -65,6 +66,7 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
                 "win_se": win_se,
                 "win_ci_low": win_low,
                 "win_ci_high": win_high,
+                "shared_rate": shared / games / seats,
                 "mean_score": score,
                 "score_se": score_se,
                 "score_ci_low": score - Z95 * score_se,

@@ -36,9 +36,12 @@ def _run_table(run: RunRecord) -> str:
         "seed": run.seed,
         "version": run.version,
     }
-    for key in ("cards", "deals_per_size", "duplicate", "games", "rotate", "schedule"):
+    for key in ("cards", "deals_per_size", "duplicate", "games", "rotate"):
         if key in data:
             rows[key.replace("_", " ")] = data[key]
+    if run.command == "game":
+        rows["schedule"] = rules["schedule"]
+        rows["tie-break"] = rules["tie_break"]
 
     def text(value: Any) -> str:
         return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

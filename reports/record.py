@@ -27,11 +27,11 @@ class RunRecord:
     duplicate: bool | None = None  # compare: every deal replayed once per rotation of the seating
     games: int | None = None  # game: whole games played
     rotate: bool | None = None  # game: seating moved one seat every game
-    schedule: str | None = None  # game: the schedule's name
     hand_sizes: tuple[int, ...] | None = None  # game: the hand sizes of one game, in order
     tie_break_games: int | None = None  # game: games that needed extra one-card hands
     tie_break_hands: int | None = None  # game: extra one-card hands played in all
-    unresolved_games: int | None = None  # game: games still tied after the tie-break limit (won by nobody)
+    shared_games: int | None = None  # game: games whose first place is shared (a tie the tie-break left)
+    unresolved_games: int | None = None  # game: of those, games still tied when the tie-break limit ran out
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:

@@ -65,6 +65,7 @@ def game_table(games: pd.DataFrame) -> str:
             "games": games.games.map("{:,}".format),
             "win": games.win_rate.map("{:.1%}".format),
             "95% CI": [f"{low:.1%}..{high:.1%}" for low, high in zip(games.win_ci_low, games.win_ci_high, strict=True)],
+            "shared": games.shared_rate.map("{:.1%}".format),
             "score": games.mean_score.map("{:.1f}".format),
             "±95%": (games.score_ci_high - games.mean_score).map("{:.1f}".format),
             "p5": games.score_p05.map("{:.0f}".format),

@@ -10,21 +10,30 @@ from pocha.bench import Measurement
 from pocha.cards import SUIT_WORDS, card_name
 from pocha.reports.record import RunRecord
 from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
-from pocha.rules import PRESETS, Rules
+from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
 Tables = dict[str, pd.DataFrame]
 
 
+def schedule_text(rules: Rules) -> str:
+    """A schedule's name, or its hand sizes."""
+    return rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
+
+
 def run_heading(run: RunRecord) -> str:
     """Two lines saying what was played."""
     rules = run.rules
     if run.games is not None:
-        amount = f"{run.games:,} games ({run.schedule} schedule)" + (", seating rotated" if run.rotate else "")
+        amount = f"{run.games:,} games ({schedule_text(rules)} schedule, first dealer by lot)" + (
+            ", seating rotated" if run.rotate else ""
+        )
     else:
         sizes = run.cards or ()
-        size_text = f"hand sizes {sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else f"{sizes[0]} cards"
+        contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
+        listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
+        size_text = f"hand sizes {listed}" if len(sizes) > 1 else f"{sizes[0]} cards"
         duplicate = f", each played {rules.players} times, seating rotated" if run.duplicate else ""
         amount = f"{run.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
     seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run.strategies))
@@ -72,16 +81,20 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
 
 
 def game_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha game``: win rates and scores, and how many games went to tie-breaks."""
+    """``pocha game``: win rates and scores, and how ties were parted."""
     games = int(tables["games"].games.iloc[0])
-    tied, extra, unresolved = run.tie_break_games or 0, run.tie_break_hands or 0, run.unresolved_games or 0
-    share = tied / max(games, 1)
-    return [
-        f"\nWhole games ({len(run.hand_sizes or ())} hands each; win: share of games won per seat held):",
+    tied, extra = run.tie_break_games or 0, run.tie_break_hands or 0
+    shared, unresolved = run.shared_games or 0, run.unresolved_games or 0
+    lines = [
+        f"\nWhole games ({len(run.hand_sizes or ())} hands each; win: share of games won outright per seat held):",
         game_table(tables["games"]),
-        f"\nTie-breaks: {tied:,} games ({share:.1%}) needed extra one-card hands ({extra:,} hands in all)"
-        + (f"; {unresolved} still tied after the limit, won by nobody." if unresolved else "."),
+        f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games "
+        f"({tied / max(games, 1):.1%}) needed extra one-card hands ({extra:,} hands in all)",
     ]
+    if shared:
+        limit = f", {unresolved:,} of them when the limit of extra hands ran out" if unresolved else ""
+        lines.append(f"{shared:,} games ended with first place shared{limit} (column shared).")
+    return lines
 
 
 SECTIONS: dict[str, Callable[[RunRecord, Tables], list[str]]] = {
@@ -125,21 +138,33 @@ def advice_text(advice: Advice, play: str, assume: str) -> str:
 
 
 def rules_text(preset: str | None, rules: Rules) -> str:
-    """The effective rule set, one option a line."""
+    """The effective rule set, one option a line, then the preset's decks and the readings it takes."""
     sizes = rules.hand_sizes()
     points = rules.scoring
+    order = next((name for name, ranks in RANK_ORDERS.items() if [r for r in ranks if r in rules.ranks] ==
+                  list(rules.ranks)), "as given")  # fmt: skip
     lines = {
-        "preset": f"{preset} (text {PRESETS[preset].source})" if preset else "custom",
+        "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),
-        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first) in suits O C E B",
+        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first, {order}) "
+        "in suits O C E B",
         "full deal": f"{rules.full_deal} cards each"
         + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
-        "play": rules.play,
+        "play": f"{rules.play}: {PLAY_RULES[rules.play]}",
         "hook": rules.hook,
         "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
-        "schedule": f"{rules.schedule}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
+        "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
+        "tie-break": f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}",
     }
-    return "\n".join(f"{name:<10} {text}" for name, text in lines.items())
+    text = [f"{name:<10} {value}" for name, value in lines.items()]
+    if preset:
+        decks = ", ".join(f"{players}: {size}" for players, size in PRESETS[preset].decks.items())
+        text.append(f"\nDecks of the {preset} preset by player count (cards): {decks}; others need --deck.")
+        readings = PRESETS[preset].readings
+        if readings:
+            text.append("Readings this preset takes where its text is unclear:")
+            text += [f"  - {reading}" for reading in readings]
+    return "\n".join(text)
 
 
 def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:

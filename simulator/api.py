@@ -26,7 +26,7 @@ from pocha.deals import POLICIES
 from pocha.errors import PochaError
 from pocha.games import play_games as play_whole_games
 from pocha.reports.record import RunRecord
-from pocha.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring
+from pocha.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 from pocha.seating import Lineup, Seat
 from pocha.strategies.base import Strategy
 from pocha.strategies.registry import load
@@ -53,33 +53,39 @@ def rules_from(
     play_rule: str | None = None,
     hook: str | None = None,
     scoring: str | Scoring | None = None,
-    schedule: str | None = None,
+    schedule: str | Sequence[int] | None = None,
+    tie_break: str | None = None,
+    rank_order: str | None = None,
 ) -> tuple[str | None, Rules]:
-    """``(preset, rules)``: a preset for a player count with single options overridden, or a ``Rules`` as it is."""
+    """``(preset, rules)``: a preset for a player count with single options overridden, or a ``Rules`` as it is.
+
+    schedule: a name (full, short, up, full-only) or hand sizes (``"1-5,5"`` or a list).
+    """
     if isinstance(rules, Rules):
         options = {"players": players, "deck": deck, "play_rule": play_rule, "hook": hook, "scoring": scoring,
-                   "schedule": schedule}  # fmt: skip
+                   "schedule": schedule, "tie_break": tie_break, "rank_order": rank_order}  # fmt: skip
         given = [name for name, value in options.items() if value is not None]
         if given:
             raise PochaError(f"rules: a Rules object holds every option; set {', '.join(given)} in it instead")
         return None, rules
     points = parse_scoring(scoring) if isinstance(scoring, str) else scoring
-    made = make_rules(rules, 4 if players is None else players, deck, play=play_rule, hook=hook, scoring=points,
-                      schedule=schedule)  # fmt: skip
+    sizes = schedule if schedule is None or isinstance(schedule, str) else tuple(schedule)
+    made = make_rules(rules, 4 if players is None else players, deck, rank_order, play=play_rule, hook=hook,
+                      scoring=points, schedule=sizes, tie_break=tie_break)  # fmt: skip
     return rules, made
 
 
 def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
-    """Hand sizes of a ``cards`` option: one size, a list of sizes, or ``"all"`` for 1..full deal."""
+    """Hand sizes of a ``cards`` option: ``"all"`` (1..full deal), one size, or a list or range: ``4,7,10``, ``1-5``."""
     if isinstance(cards, str):
-        if cards.strip().lower() == "all":
-            return list(range(1, rules.full_deal + 1))
-        if not cards.strip().isdigit():
-            raise PochaError(f"cards: '{cards}' is neither a hand size nor 'all'")
-        cards = int(cards)
-    sizes = [cards] if isinstance(cards, int) else list(cards)
+        sizes = list(range(1, rules.full_deal + 1)) if cards.strip().lower() == "all" else parse_sizes(cards, "cards")
+    else:
+        sizes = [cards] if isinstance(cards, int) else list(cards)
     for size in sizes:
         rules.check_cards(size)
+    repeated = sorted({size for size in sizes if sizes.count(size) > 1})
+    if repeated:
+        raise PochaError(f"cards: {', '.join(map(str, repeated))} given more than once")
     return sizes
 
 
@@ -261,7 +267,7 @@ def simulate(
     play_rule: str | None = None,
     hook: str | None = None,
     scoring: str | Scoring | None = None,
-    schedule: str | None = None,
+    rank_order: str | None = None,
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
@@ -285,7 +291,7 @@ def simulate(
     trace: a pocha-trace/1 file of the first ``trace_deals`` deals (all when None). checkpoint /
     resume: save progress to a file and continue a run from one.
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule)
+    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
     check_play(play)
     check_out(out, plot)
@@ -327,7 +333,7 @@ def compare(
     play_rule: str | None = None,
     hook: str | None = None,
     scoring: str | Scoring | None = None,
-    schedule: str | None = None,
+    rank_order: str | None = None,
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
@@ -347,7 +353,7 @@ def compare(
     Seats take the strategies in turn; in duplicate (the default) every deal is replayed once per
     rotation of the seating, so each strategy bids every seat's cards of every deal.
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule)
+    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
     check_play(play)
     check_out(out, plot)
@@ -404,10 +410,14 @@ def play_games(
     play_rule: str | None = None,
     hook: str | None = None,
     scoring: str | Scoring | None = None,
-    schedule: str | None = None,
+    rank_order: str | None = None,
+    schedule: str | Sequence[int] | None = None,
+    tie_break: str | None = None,
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
+    trace: str | Path | None = None,
+    trace_games: int | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
     backend: str = "local",
@@ -416,22 +426,32 @@ def play_games(
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> GamesResult:
-    """Play whole games by the rules' schedule, points carried over, ties broken; report the chance of winning.
+    """Play whole games by the rules' schedule, points carried over, ties parted; report the chance of winning.
 
-    With ``rotate`` (the default) game ``g`` seats the line-up moved ``g`` seats on.
+    Every game draws its first dealer by lot. With ``rotate`` (the default) game ``g`` seats the
+    line-up moved ``g`` seats on from its first dealer, so every strategy holds every seat equally
+    often. schedule: full, short, up, full-only, or hand sizes (``"1-5"``); tie_break: all, tied or
+    one. trace: a pocha-trace/1 file of every deal of the first ``trace_games`` games (all when None).
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule)
+    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule, tie_break, rank_order)
     check_play(play)
     check_out(out, plot)
+    if trace_games is not None and trace_games < 0:
+        raise PochaError(f"trace-games: must be 0 or more, not {trace_games}")
     lineup = lineup_from(strategies, chosen.players)
+    if trace is not None:
+        check_writable(trace, "trace")
     where = backend_from(backend, threads, workers, scheduler)
-    played = play_whole_games(chosen, lineup, games, seed, play, rotate, chunk_size, counter(progress, games), where)
+    with _trace_file(trace) as stream:
+        played = play_whole_games(chosen, lineup, games, seed, play, rotate, chunk_size, counter(progress, games),
+                                  where, stream, trace_games)  # fmt: skip
+        if not played.complete and stream is not None:
+            raise _Stopped
     tally = played.games
     record = RunRecord(
         "game", chosen, tuple(s.label for s in lineup.seats), play, seed, preset, command_line=command_line,
-        games=games, rotate=rotate,
-        schedule=chosen.schedule, hand_sizes=tuple(chosen.hand_sizes()), tie_break_games=tally.tie_break_games,
-        tie_break_hands=tally.tie_break_hands, unresolved_games=tally.unresolved,
+        games=games, rotate=rotate, hand_sizes=tuple(chosen.hand_sizes()), tie_break_games=tally.tie_break_games,
+        tie_break_hands=tally.tie_break_hands, shared_games=tally.shared_games, unresolved_games=tally.unresolved,
     )  # fmt: skip
     result = GamesResult(record, played.hands, tally, played.complete)
     _finish(result, out, plot)
@@ -454,6 +474,7 @@ def advise(
     play_rule: str | None = None,
     hook: str | None = None,
     scoring: str | Scoring | None = None,
+    rank_order: str | None = None,
     seed: int = 0,
 ) -> Advice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
@@ -462,7 +483,7 @@ def advise(
     order. bid: a bid to single out (it must be legal). ``assume`` is how the later bidders are taken
     to bid. ``result.to_frame()`` has a row per bid.
     """
-    _, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, None)
+    _, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     check_play(play)
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
@@ -482,13 +503,14 @@ def train(
     deck: str | None = None,
     play_rule: str | None = None,
     hook: str | None = None,
+    rank_order: str | None = None,
     seed: int = 0,
     chunk_size: int | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> TrainingResult:
     """Learn a trick table for the ``table`` strategy (every seat bidding ``expected``) and write it to ``out``."""
-    _, chosen = rules_from(rules, players, deck, play_rule, hook, None, None)
+    _, chosen = rules_from(rules, players, deck, play_rule, hook, rank_order=rank_order)
     check_play(play)
     check_writable(out, "out")
     where = backend_from("local", threads, 0, None)

@@ -18,7 +18,7 @@ import typer
 
 from pocha import api
 from pocha.errors import PochaError
-from pocha.rules import PRESETS
+from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
 from pocha.version import __version__
 
 app = typer.Typer(
@@ -40,13 +40,27 @@ Deck = Annotated[
     str | None,
     typer.Option(help="Deck: 36, 40 or 48 cards in the preset's rank order, or ranks strongest first: 1,3,12,11,10,7."),
 ]
-PlayRule = Annotated[str | None, typer.Option(help="Override the play rule: pocha, trump or follow.")]
+PlayRule = Annotated[
+    str | None, typer.Option(help=f"Override the play rule: {', '.join(PLAY_RULES)} (pocha rules: meanings).")
+]
+RankOrder = Annotated[
+    str | None, typer.Option(help=f"Override the preset's rank order: {', '.join(RANK_ORDERS)}.", show_default=False)
+]
 Hook = Annotated[str | None, typer.Option(help="Override the dealer's hook rule: except-one-card, always or never.")]
 Scoring = Annotated[
     str | None, typer.Option(help="Override the scoring: EXACT,PER_TRICK,MISS_PER_TRICK (default 10,5,-5).")
 ]
-Schedule = Annotated[str | None, typer.Option(help="Override the game schedule: full, short or full-only.")]
-Cards = Annotated[str, typer.Option("--cards", "-k", help="Hand size, or 'all' for every size 1..full deal.")]
+Schedule = Annotated[
+    str | None,
+    typer.Option(help=f"Hand sizes of a game: {', '.join(SCHEDULES)}, or sizes in order such as 1-5,5,5 or 1,3,5."),
+]
+TieBreak = Annotated[str | None, typer.Option(help=f"How tied leaders are parted: {', '.join(TIE_BREAKS)}.")]
+Cards = Annotated[
+    str,
+    typer.Option(
+        "--cards", "-k", help="Hand sizes: 'all' (1..full deal), one size, or a list or range: 4,7,10 or 1-5."
+    ),
+]
 Play = Annotated[str, typer.Option(help="Card-play policy of every seat: random or greedy (bid-aware).")]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")]
 Out = Annotated[
@@ -85,6 +99,7 @@ class RuleOptions:
     players: Players = 4
     preset: Preset = "ludoteka"
     deck: Deck = None
+    rank_order: RankOrder = None
     play_rule: PlayRule = None
     hook: Hook = None
 
@@ -281,7 +296,6 @@ def simulate(
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 250_000,
     rules: RuleOptions,
     scoring: Scoring = None,
-    schedule: Schedule = None,
     run: RunOptions,
     trace: Annotated[
         str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")
@@ -293,7 +307,7 @@ def simulate(
     with running() as progress:
         check_format(run.output_format, FORMATS)
         result = api.simulate(
-            strategy, cards=cards, deals=deals, scoring=scoring, schedule=schedule, trace=trace,
+            strategy, cards=cards, deals=deals, scoring=scoring, trace=trace,
             trace_deals=trace_deals, progress=progress, command_line=command_line(), **rules.api(), **run.api(),
             **asdict(saving),
         )  # fmt: skip
@@ -319,7 +333,6 @@ def compare(
     ] = True,
     rules: RuleOptions,
     scoring: Scoring = None,
-    schedule: Schedule = None,
     run: RunOptions,
     saving: CheckpointOptions,
 ) -> None:
@@ -331,8 +344,8 @@ def compare(
     with running() as progress:
         check_format(run.output_format, FORMATS)
         result = api.compare(
-            specs, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, schedule=schedule,
-            progress=progress, command_line=command_line(), **rules.api(), **run.api(), **asdict(saving),
+            specs, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, progress=progress,
+            command_line=command_line(), **rules.api(), **run.api(), **asdict(saving),
         )  # fmt: skip
     show(result, run.output_format, saving.checkpoint)
 
@@ -342,7 +355,8 @@ def compare(
         "Examples:\n\n"
         "  pocha game\n\n"
         "  pocha game -s expected -s aces-trumps -s fair-share -s zero --games 50000\n\n"
-        "  pocha game -p 5 --schedule short --out games --plot"
+        "  pocha game -p 5 --schedule short --out games --plot\n\n"
+        "  pocha game --preset portuguese --schedule 1-5 --tie-break all --trace games.jsonl --trace-games 10"
     )
 )
 @with_options
@@ -350,18 +364,30 @@ def game(
     *,
     strategy: Strategies = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Whole games to play.")] = 20_000,
-    rotate: Annotated[bool, typer.Option(help="Move the seating one seat on every game (no seat advantage).")] = True,
+    rotate: Annotated[
+        bool, typer.Option(help="Move the seating one seat on every game (every strategy holds every seat).")
+    ] = True,
     rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
+    tie_break: TieBreak = None,
     run: RunOptions,
+    trace: Annotated[
+        str | None, typer.Option(help="Write every deal of the games, in play order, to this pocha-trace/1 file.")
+    ] = None,
+    trace_games: Annotated[int | None, typer.Option(help="Trace only the first N games.")] = None,
 ) -> None:
-    """Play whole games by the rules' schedule and report each strategy's chance of winning."""
+    """Play whole games by the rules' schedule and report each strategy's chance of winning.
+
+    Every game draws its first dealer by lot; the seating moves one seat every game, so every
+    strategy holds every seat equally often.
+    """
     with running("games") as progress:
         check_format(run.output_format, FORMATS)
         result = api.play_games(
-            strategy, games=games, rotate=rotate, scoring=scoring, schedule=schedule, progress=progress,
-            command_line=command_line(), **rules.api(), **run.api(),
+            strategy, games=games, rotate=rotate, scoring=scoring, schedule=schedule, tie_break=tie_break,
+            trace=trace, trace_games=trace_games, progress=progress, command_line=command_line(), **rules.api(),
+            **run.api(),
         )  # fmt: skip
     show(result, run.output_format)
 
@@ -467,19 +493,25 @@ def show_rules(
     rules: RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
+    tie_break: TieBreak = None,
     output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
 ) -> None:
-    """Print the effective rule set: deck, cards per full deal, play and hook rules, scoring, game schedule."""
+    """Print the effective rule set, the preset's decks by player count and the readings it takes of its text."""
     import json
 
     from pocha.reports.text import rules_text
 
     with user_errors():
         options = rules.api()
-        preset, chosen = api.rules_from(options.pop("rules"), scoring=scoring, schedule=schedule, **options)
+        preset, chosen = api.rules_from(
+            options.pop("rules"), scoring=scoring, schedule=schedule, tie_break=tie_break, **options
+        )
         check_format(output_format, ("text", "json"))
     if output_format == "json":
-        data = {"preset": preset, "rules": chosen.to_dict(), "hand_sizes": chosen.hand_sizes()}
+        data: dict[str, Any] = {"preset": preset, "rules": chosen.to_dict(), "hand_sizes": chosen.hand_sizes()}
+        if preset:
+            data |= {"text": PRESETS[preset].text, "decks": PRESETS[preset].decks,
+                     "readings": list(PRESETS[preset].readings)}  # fmt: skip
         typer.echo(json.dumps(data, indent=2))
         return
     typer.echo(rules_text(preset, chosen))

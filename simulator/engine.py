@@ -114,8 +114,9 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
         won, points, plays, leaders = play_chunk(rules, plan.seed, plan.policy, chunk, record)
         part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board_points, board_hands)
         if record:
+            shown = min(task.count, traced - number)
             records = trace.deal_records(
-                rules, number, chunk, plays, leaders, won, points, min(task.count, traced - number)
+                rules, range(number, number + shown), chunk, plays, leaders, won, points, shown
             )
     part.add_boards(task.size_index, board_points, board_hands)
     return TaskResult(task, part, records)

@@ -14,12 +14,14 @@ import numpy as np
 from pocha.cache import kernel_cache
 
 # Rule options as the kernels see them, and the names they stand for.
-PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW = 0, 1, 2
+PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW, PLAY_POCHA_TRUMP_LEAD_FREE = 0, 1, 2, 3
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
-PLAY_CODES = {"pocha": PLAY_POCHA, "trump": PLAY_TRUMP, "follow": PLAY_FOLLOW}
+PLAY_CODES = {"pocha": PLAY_POCHA, "trump": PLAY_TRUMP, "follow": PLAY_FOLLOW,
+              "pocha-trump-lead-free": PLAY_POCHA_TRUMP_LEAD_FREE}  # fmt: skip
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
-# Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n).
-STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT = 1, 2, 3, 4, 5
+# Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);
+# STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer.
+STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT, STREAM_LOT = 1, 2, 3, 4, 5, 6
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _LANE = np.uint64(0xFFFF)
@@ -179,13 +181,17 @@ def legal_mask(hand, led, trump, best_led, best_trump, play_rule):
     """Cards of ``hand`` that may be played to a trick.
 
     led: suit led (-1 when leading: any card). best_led / best_trump: strongest strength of the led
-    suit / of trumps already on the trick, -1 for none. play_rule: PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW.
+    suit / of trumps already on the trick, -1 for none. play_rule: one of PLAY_CODES. The duty to
+    beat the led suit holds under pocha unless a trump is on a plain-suit trick; under
+    pocha-trump-lead-free, unless any trump is on the trick (a trump lead included).
     """
     if led < 0:
         return hand
     following = lane(hand, led)
     if following:
-        if play_rule == PLAY_POCHA and not (led != trump and best_trump >= 0):
+        if (play_rule == PLAY_POCHA and (led == trump or best_trump < 0)) or (
+            play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and best_trump < 0
+        ):
             beating = following & above(best_led)
             if beating:
                 return beating << np.uint64(16 * led)

@@ -12,15 +12,30 @@ import numpy as np
 from pocha.cards import RANKS, deck_ids
 from pocha.errors import PochaError
 
-PLAY_RULES = ("pocha", "trump", "follow")
+PLAY_RULES = {  # name -> the duties it sets (RULES.md)
+    "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
+    "(a trump lead must be beaten); void: trump, over-trumping any trump on the trick",
+    "pocha-trump-lead-free": "as pocha, but followers of a trump lead need not beat it "
+    '("unless someone has trumped" of texts 003 and 004 read literally)',
+    "trump": "follow suit, no duty to beat; void: trump, over-trumping any trump on the trick",
+    "follow": "follow suit; void: any card (plain Oh Hell)",
+}
 HOOK_RULES = ("except-one-card", "always", "never")
-SCHEDULES = ("full", "short", "full-only")
+SCHEDULES = {  # name -> the hand sizes of one game, max the full deal
+    "full": "1 up to max-1, max once per player, then max-1 down to 1",
+    "short": "1 up to max, ending at the first full deal",
+    "up": "1 up to max-1, then max once per player, then stop",
+    "full-only": "max once per player",
+}
+TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
+    "all": "one-card hands for every player, every score counting, until one player leads",
+    "tied": "one-card hands for every player until one of the tied players leads the others",
+    "one": "a single one-card hand for every player; a tie after it stands and the win is shared",
+}
 RANK_ORDERS = {  # every rank of the 48-card deck, strongest first
     "ace-three": (1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2),
     "natural": (1, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2),
 }
-DECK_SIZES = {48: (), 40: (8, 9), 36: (8, 9, 2)}  # deck size -> ranks left out of the 48-card deck
-DEFAULT_DECK_SIZE = {3: 36, 4: 40, 5: 40, 6: 36, 8: 48}  # players -> deck (text 003)
 
 
 @dataclass(frozen=True)
@@ -52,13 +67,16 @@ class Rules:
 
     players: int  # seats at the table, 0..players-1 in playing order
     ranks: tuple[int, ...]  # ranks present in each suit, strongest first (defines deck and strength)
-    play: str = "pocha"  # card-play duties: pocha (follow and beat, trump and over-trump), trump, follow
+    play: str = "pocha"  # card-play duties, a key of PLAY_RULES
     hook: str = "except-one-card"  # when the dealer may not make the bids sum to the hand size
     scoring: Scoring = field(default_factory=Scoring)  # points per hand
-    schedule: str = "full"  # hand sizes of a whole game: full (1..max..1), short (1..max), full-only
+    schedule: str | tuple[int, ...] = "full"  # hand sizes of a whole game: a key of SCHEDULES, or the sizes
+    tie_break: str = "all"  # how a whole game's tied leaders are parted, a key of TIE_BREAKS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
+        if not isinstance(self.schedule, str):
+            object.__setattr__(self, "schedule", tuple(self.schedule))
         if not isinstance(self.players, int) or self.players < 2:
             raise PochaError(f"players: must be a whole number of at least 2, not {self.players!r}")
         bad = [r for r in self.ranks if r not in RANKS]
@@ -70,10 +88,20 @@ class Rules:
             raise PochaError(
                 f"ranks: a deck of {self.deck_size} cards does not give {self.players} players a card each"
             )
-        for name, allowed in (("play", PLAY_RULES), ("hook", HOOK_RULES), ("schedule", SCHEDULES)):
+        for name, allowed in (("play", PLAY_RULES), ("hook", HOOK_RULES), ("tie_break", TIE_BREAKS)):
             value = getattr(self, name)
             if value not in allowed:
-                raise PochaError(f"{name}: unknown rule '{value}'; accepted: {', '.join(allowed)}")
+                raise PochaError(f"{name.replace('_', '-')}: unknown rule '{value}'; accepted: {', '.join(allowed)}")
+        if isinstance(self.schedule, str):
+            if self.schedule not in SCHEDULES:
+                raise PochaError(
+                    f"schedule: unknown '{self.schedule}'; accepted: {', '.join(SCHEDULES)}, or hand sizes like 1,2,3"
+                )
+        elif not self.schedule:
+            raise PochaError("schedule: a game needs at least one hand")
+        else:
+            for cards in self.schedule:
+                self.check_cards(cards, "schedule")
 
     @property
     def deck_size(self) -> int:
@@ -86,24 +114,27 @@ class Rules:
         return self.deck_size // self.players
 
     def hand_sizes(self) -> list[int]:
-        """Hand sizes of one game, in order, by the schedule."""
+        """Hand sizes of one game, in order, by the schedule (see SCHEDULES)."""
+        if not isinstance(self.schedule, str):
+            return list(self.schedule)
         top = self.full_deal
-        rising = list(range(1, top))
-        if self.schedule == "full":
-            return rising + [top] * self.players + rising[::-1]
-        if self.schedule == "short":
-            return rising + [top]
-        return [top] * self.players
+        rising, full = list(range(1, top)), [top] * self.players
+        return {
+            "full": rising + full + rising[::-1],
+            "short": [*rising, top],
+            "up": rising + full,
+            "full-only": full,
+        }[self.schedule]
 
     def hook_applies(self, cards: int) -> bool:
         """Whether the dealer's bid is restricted in a hand of ``cards`` cards."""
         return self.hook == "always" or (self.hook == "except-one-card" and cards != 1)
 
-    def check_cards(self, cards: int) -> None:
+    def check_cards(self, cards: int, what: str = "cards") -> None:
         """Refuse a hand size this deck cannot deal."""
-        if not 1 <= cards <= self.full_deal:
+        if not isinstance(cards, int) or not 1 <= cards <= self.full_deal:
             raise PochaError(
-                f"cards: {cards} is not a hand size here; {self.players} players with "
+                f"{what}: {cards} is not a hand size here; {self.players} players with "
                 f"{self.deck_size} cards take 1..{self.full_deal}"
             )
 
@@ -115,12 +146,14 @@ class Rules:
         """Plain JSON-ready form (the trace header's ``rules``)."""
         data = asdict(self)
         data["ranks"] = list(self.ranks)
+        if not isinstance(self.schedule, str):
+            data["schedule"] = list(self.schedule)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Rules":
         """Inverse of ``to_dict``; unknown keys are refused."""
-        known = {"players", "ranks", "play", "hook", "scoring", "schedule"}
+        known = {"players", "ranks", "play", "hook", "scoring", "schedule", "tie_break"}
         unknown = set(data) - known
         if unknown:
             raise PochaError(f"rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -130,42 +163,118 @@ class Rules:
         return cls(**values)
 
 
+def forty_card_decks() -> dict[int, int]:
+    """Players -> deck size for the texts that know only the 40-card deck (000, 001, 002), 2 to 10 players.
+
+    They drop the 2s for 3 players "so that everyone gets the same number when the whole deck is
+    dealt"; for other counts that do not divide 40, whole ranks go, weakest first, until it splits
+    evenly (our reading of that principle: 6 and 9 players play 36 cards, 7 players 28).
+    """
+    return {players: next(size for size in range(40, 0, -4) if size % players == 0) for players in range(2, 11)}
+
+
 @dataclass(frozen=True)
 class Preset:
-    """A named rule set from one rule text."""
+    """A named rule set from one rule text, and the readings it takes where the text is unclear."""
 
     name: str
-    source: str  # the rule text it follows
+    text: str  # the rule text it follows, in words
     rank_order: str  # key of RANK_ORDERS
     play: str
     hook: str
-    players: tuple[int, ...]  # player counts with a default deck under this preset
+    decks: dict[int, int]  # player count -> deck size (cards)
+    tie_break: str = "all"
+    readings: tuple[str, ...] = ()  # where the preset picks one reading of its text, and the option for the other
 
 
-_ALL_COUNTS = (3, 4, 5, 6, 8)
+THREE_TO_EIGHT = {3: 36, 4: 40, 5: 40, 6: 36, 8: 48}  # text 003's table
+TRUMPED = (
+    '"Unless someone has trumped" frees the followers of a plain-suit lead once a trump is on the trick; '
+    "followers of a trump lead must still beat it (the usual reading; --play-rule pocha-trump-lead-free "
+    "takes the text literally)."
+)
+FORTY = (
+    "Only the 40-card deck: player counts that do not divide it drop whole ranks, weakest first, until it "
+    "splits evenly (the text says so for 3 players; for 6, 7 and 9 players it is our reading)."
+)
 PRESETS = {
     preset.name: preset
     for preset in (
-        Preset("ludoteka", "003 Ludoteka (Spanish)", "ace-three", "pocha", "except-one-card", _ALL_COUNTS),
-        Preset("polish", "004 Polish", "ace-three", "pocha", "except-one-card", (3, 4)),
-        Preset("portuguese", "001 Portuguese", "ace-three", "pocha", "always", _ALL_COUNTS),
-        Preset("italian", "000 Italian", "natural", "pocha", "always", _ALL_COUNTS),
-        Preset("turkish", "002 Turkish", "natural", "trump", "always", _ALL_COUNTS),
-        Preset("oh-hell", "plain Oh Hell with a Spanish deck", "ace-three", "follow", "always", _ALL_COUNTS),
+        Preset(
+            "ludoteka", "Ludoteka's Spanish rules, ludoteka.com (text 003)", "ace-three", "pocha", "except-one-card",
+            THREE_TO_EIGHT,
+            readings=(
+                "6 players: the text drops the 2s (36 cards) but also ranks 9s and 8s \"when 6 or 8 play\"; both "
+                "cannot hold, this preset plays 36 cards (--deck 48 for the other reading).",
+                TRUMPED,
+                "full-only: one full deal per player (the text gives no count).",
+            ),
+        ),
+        Preset(
+            "polish", "the Polish rules (text 004)", "ace-three", "pocha", "except-one-card", {3: 36, 4: 40},
+            readings=(
+                TRUMPED,
+                "The falling half of the full schedule is \"usually\" played: --schedule up stops after the "
+                "full deals.",
+            ),
+        ),
+        Preset(
+            "portuguese", "the Portuguese rules (text 001)", "ace-three", "pocha", "always",
+            forty_card_decks(), tie_break="one",
+            readings=(
+                "The rank order lists \"três\" twice (as, três, rei, ..., quatro, três, deuce); this preset keeps "
+                "the first: ace-three (--rank-order natural keeps the second, as texts 000 and 002 order).",
+                "The duty to beat and to trump is stated without the trumped-trick exception; read as the pocha "
+                "rule.",
+                "Ties: one more one-card hand; a tie after it is shared (--tie-break all plays on).",
+                FORTY,
+            ),
+        ),
+        Preset(
+            "italian", "the Italian rules (text 000)", "natural", "pocha", "always", forty_card_decks(),
+            readings=(
+                "The duty to beat (\"montando\") and to trump is stated without the trumped-trick exception; read "
+                "as the pocha rule.",
+                FORTY,
+            ),
+        ),
+        Preset(
+            "turkish", "the Turkish rules (text 002)", "natural", "trump", "always", forty_card_decks(),
+            readings=(
+                "Followers must follow suit with no duty to beat: most likely a translation loss of 000's "
+                "\"montando\"; this preset follows the literal text (--play-rule pocha for the usual rule).",
+                "The sentence on the dealer's bid is garbled; read as the hook rule.",
+                FORTY,
+            ),
+        ),
+        Preset(
+            "oh-hell", "plain Oh Hell with a Spanish deck (no text)", "ace-three", "follow", "always",
+            THREE_TO_EIGHT,
+        ),
     )
-}
+}  # fmt: skip
 DEFAULT_PRESET = "ludoteka"
 
 
 def deck_ranks(rank_order: str, size: int) -> tuple[int, ...]:
-    """Ranks of a 36-, 40- or 48-card deck in a rank order, strongest first."""
-    if size not in DECK_SIZES:
-        raise PochaError(f"deck: no {size}-card Spanish deck; sizes are 36, 40 and 48, or give ranks")
-    return tuple(r for r in RANK_ORDERS[rank_order] if r not in DECK_SIZES[size])
+    """Ranks of a deck of ``size`` cards in a rank order, strongest first.
+
+    48 cards hold every rank; 40 cards leave out the 8s and 9s; smaller decks (a multiple of 4)
+    leave out whole ranks of the 40, weakest first (36 cards: no 2s).
+    """
+    order = RANK_ORDERS[rank_order]
+    if size == 48:
+        return order
+    if size > 40 or size < 4 or size % 4:
+        raise PochaError(
+            f"deck: no {size}-card Spanish deck; sizes are 48, or 40 down to 4 in steps of 4, or give ranks"
+        )
+    forty = tuple(r for r in order if r not in (8, 9))
+    return forty[: size // 4]
 
 
 def parse_deck(text: str, rank_order: str) -> tuple[int, ...]:
-    """A deck option: a size (36, 40, 48) in the preset's rank order, or ranks strongest first ("1,3,12,...")."""
+    """A deck option: a size (48, 40, 36, ...) in the preset's rank order, or ranks strongest first ("1,3,12,...")."""
     words = [w for w in text.replace(",", " ").split() if w]
     if not words or not all(w.isdigit() for w in words):
         raise PochaError(f"deck: '{text}' is neither a size (36, 40, 48) nor ranks strongest first like 1,3,12,11,10,7")
@@ -174,31 +283,51 @@ def parse_deck(text: str, rank_order: str) -> tuple[int, ...]:
     return tuple(int(w) for w in words)
 
 
+def parse_sizes(text: str, what: str) -> list[int]:
+    """Hand sizes written as a list and ranges, in order: ``4,7,10``, ``1-5``, ``1-3,10,10``."""
+    sizes: list[int] = []
+    for word in text.replace(" ", "").split(","):
+        low, dash, high = word.partition("-")
+        if not (low.isdigit() and (not dash or high.isdigit())):
+            raise PochaError(f"{what}: '{text}' is not hand sizes such as 4,7,10 or 1-5")
+        sizes += list(range(int(low), int(high) + 1)) if dash else [int(low)]
+    return sizes
+
+
 def make_rules(
     preset: str = DEFAULT_PRESET,
     players: int = 4,
     deck: str | None = None,
+    rank_order: str | None = None,
     **overrides: Any,
 ) -> Rules:
     """The rules of a preset for a player count, with single options overridden.
 
-    deck: None for the preset's default deck for this player count, else as ``parse_deck``.
-    overrides: any other ``Rules`` field (``play``, ``hook``, ``scoring``, ``schedule``); None keeps the preset's.
+    deck: None for the preset's deck for this player count, else as ``parse_deck``. rank_order: a key
+    of RANK_ORDERS instead of the preset's. overrides: any other ``Rules`` field (``play``, ``hook``,
+    ``scoring``, ``schedule``, ``tie_break``); None keeps the preset's. A schedule may be written
+    as text: a name or hand sizes (``1-5,5``).
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
     chosen = PRESETS[preset]
+    order = chosen.rank_order if rank_order is None else rank_order
+    if order not in RANK_ORDERS:
+        raise PochaError(f"rank-order: unknown '{order}'; accepted: {', '.join(RANK_ORDERS)}")
     if deck is not None:
-        ranks = parse_deck(deck, chosen.rank_order)
-    elif players in chosen.players:
-        ranks = deck_ranks(chosen.rank_order, DEFAULT_DECK_SIZE[players])
+        ranks = parse_deck(deck, order)
+    elif players in chosen.decks:
+        ranks = deck_ranks(order, chosen.decks[players])
     else:
-        counts = ", ".join(str(n) for n in chosen.players)
+        counts = ", ".join(str(n) for n in chosen.decks)
         raise PochaError(
             f"players: preset '{preset}' has no deck for {players} players (it has {counts}); "
             "give a deck to play with another count"
         )
-    rules = Rules(players=players, ranks=ranks, play=chosen.play, hook=chosen.hook)
+    schedule = overrides.get("schedule")
+    if isinstance(schedule, str) and schedule not in SCHEDULES and schedule[:1].isdigit():
+        overrides["schedule"] = tuple(parse_sizes(schedule, "schedule"))
+    rules = Rules(players=players, ranks=ranks, play=chosen.play, hook=chosen.hook, tie_break=chosen.tie_break)
     return replace(rules, **{name: value for name, value in overrides.items() if value is not None})
 
 

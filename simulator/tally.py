@@ -80,37 +80,54 @@ class Tally:
         )  # fmt: skip
 
 
+GAME_SUMS = ("W", "W2", "T", "T2", "S")  # first axis of ``GameTally.sums``: wins, final scores, shared first places
+
+
 @dataclass
 class GameTally:
-    """Per strategy: games, seats held per game, sums of W, W^2, T, T^2; final-score counts; tie-break counts."""
+    """Per strategy: games, seats held, sums over games of wins, scores and shared first places; tie-breaks.
+
+    ``sums`` adds, per game, the strategy's seats' outright wins W, final scores T (with their
+    squares) and shared first places S; ``scores`` counts final scores.
+    """
 
     strategies: tuple[str, ...]
     seats: np.ndarray  # int64[strategy]: seats held in every game
     games: int
-    sums: np.ndarray = field(repr=False)  # int64[4, strategy]: sums over games of W, W^2, T, T^2
+    sums: np.ndarray = field(repr=False)  # int64[GAME_SUMS, strategy]
     scores: list[Counter] = field(repr=False)  # per strategy: final score -> seats
     tie_break_games: int = 0  # games that needed extra one-card hands
     tie_break_hands: int = 0  # extra one-card hands played in all
-    unresolved: int = 0  # games still tied after the tie-break limit (won by nobody)
+    shared_games: int = 0  # games whose first place is shared (a tie the tie-break left, or the limit reached)
+    unresolved: int = 0  # of those, games still tied after MAX_TIE_HANDS extra hands
 
     @classmethod
     def empty(cls, strategies: tuple[str, ...], seats: np.ndarray) -> "GameTally":
         """No game yet."""
-        return cls(strategies, seats, 0, np.zeros((4, len(strategies)), np.int64), [Counter() for _ in strategies])
+        sums = np.zeros((len(GAME_SUMS), len(strategies)), np.int64)
+        return cls(strategies, seats, 0, sums, [Counter() for _ in strategies])
 
-    def add(self, seating: np.ndarray, scores: np.ndarray, wins: np.ndarray, extra_hands: np.ndarray) -> None:
-        """Count finished games: seating, final scores, wins (0/1) int64[game, seat]; extra_hands int64[game]."""
+    def add(self, seating: np.ndarray, scores: np.ndarray, first: np.ndarray, extra_hands: np.ndarray,
+            unresolved: int) -> None:  # fmt: skip
+        """Count finished games.
+
+        seating, scores int64[game, seat]; first bool[game, seat]: the seats in first place (one is
+        an outright win, several share it); extra_hands int64[game]; unresolved: games the tie-break
+        limit left tied.
+        """
+        shared = first.sum(axis=1, keepdims=True) > 1
+        wins, ties = (first & ~shared).astype(np.int64), (first & shared).astype(np.int64)
         for g in range(len(self.strategies)):
             mine = seating == g
-            w = (wins * mine).sum(axis=1)
-            t = (scores * mine).sum(axis=1)
-            self.sums[:, g] += [w.sum(), (w * w).sum(), t.sum(), (t * t).sum()]
+            w, t, s = ((values * mine).sum(axis=1) for values in (wins, scores, ties))
+            self.sums[:, g] += [w.sum(), (w * w).sum(), t.sum(), (t * t).sum(), s.sum()]
             values, counts = np.unique(scores[mine], return_counts=True)
             self.scores[g].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
         self.games += len(scores)
         self.tie_break_games += int((extra_hands > 0).sum())
         self.tie_break_hands += int(extra_hands.sum())
-        self.unresolved += int((wins.sum(axis=1) == 0).sum())
+        self.shared_games += int(shared.sum())
+        self.unresolved += unresolved
 
     def merge(self, other: "GameTally") -> "GameTally":
         """Both tallies' games together."""
@@ -118,5 +135,5 @@ class GameTally:
             self.strategies, self.seats, self.games + other.games, self.sums + other.sums,
             [a + b for a, b in zip(self.scores, other.scores, strict=True)],
             self.tie_break_games + other.tie_break_games, self.tie_break_hands + other.tie_break_hands,
-            self.unresolved + other.unresolved,
+            self.shared_games + other.shared_games, self.unresolved + other.unresolved,
         )  # fmt: skip

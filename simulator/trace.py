@@ -20,7 +20,7 @@ def header(rules: Rules, labels: Sequence[str], seed: int, policy: str) -> dict[
 
 def deal_records(
     rules: Rules,
-    first_number: int,
+    numbers: Sequence[int] | np.ndarray,
     chunk: Chunk,
     plays: np.ndarray,
     leaders: np.ndarray,
@@ -30,7 +30,7 @@ def deal_records(
 ) -> list[dict[str, Any]]:
     """Records of the first ``count`` deals of a played chunk (arrays as ``kernels.play_batch`` fills them).
 
-    first_number: the run-wide number of the chunk's first deal. ``leaders[d, t]`` leads trick t;
+    numbers: what each record calls its deal (the run-wide number). ``leaders[d, t]`` leads trick t;
     ``leaders[d, k]`` won the last.
     """
     players = rules.players
@@ -46,7 +46,7 @@ def deal_records(
         ]
         records.append(
             {
-                "deal": first_number + d,
+                "deal": int(numbers[d]),
                 "players": players,
                 "cards": chunk.cards,
                 "dealer": int(chunk.deals[d] % players),

@@ -38,13 +38,14 @@ def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> lis
     following = [c for c in hand if suit(c) == led]
     trump_on_trick = any(suit(c) == trump for c in trick)
     if following:
-        if play == "pocha" and not (led != trump and trump_on_trick):
+        duty = not (led != trump and trump_on_trick) if play == "pocha" else not trump_on_trick
+        if play.startswith("pocha") and duty:
             top = max(strength(c) for c in trick if suit(c) == led)
             higher = [c for c in following if strength(c) > top]
             if higher:
                 return higher
         return following
-    if play in ("pocha", "trump"):
+    if play != "follow":
         trumps_played = [strength(c) for c in trick if suit(c) == trump]
         top = max(trumps_played) if trumps_played else -1
         overtrumps = [c for c in hand if suit(c) == trump and strength(c) > top]

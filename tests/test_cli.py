@@ -71,7 +71,9 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["--preset", "polish", "--players", "5"], "preset 'polish' has no deck for 5 players"),
         (["--preset", "poker"], "unknown preset 'poker'"),
         (["--cards", "11"], "1..10"),
-        (["--cards", "lots"], "neither a hand size nor 'all'"),
+        (["--cards", "lots"], "'lots' is not hand sizes such as 4,7,10 or 1-5"),
+        (["--cards", "2,2"], "cards: 2 given more than once"),
+        (["--cards", "9-11"], "cards: 11 is not a hand size here"),
         (["--players", "9", "--deck", "1,3"], "does not give 9 players a card each"),
         (["--deck", "44"], "no 44-card Spanish deck"),
         (["-s", "expectd"], "did you mean 'expected'"),
@@ -177,7 +179,6 @@ def test_compare_json_and_plain_seating():
         (["a", "b", "c", "d", "e", "f", "g", "h", "i"], "give 2 to 8 strategies, not 9"),
         (["expected", "zero", "random", "fair-share", "aces-trumps"], "5 strategies but 4 seats"),
         (["expected", "expected"], "the same strategy is given twice"),
-        (["expected", "zero", "--schedule", "long"], "schedule: unknown rule 'long'"),
     ],
 )
 def test_compare_bad_input(args, message):
@@ -189,7 +190,7 @@ def test_game_and_report(tmp_path):
     folder = tmp_path / "games"
     result = invoke("game", "-g", "300", "--out", str(folder))
     assert result.exit_code == 0, result.output
-    assert "Whole games (22 hands each" in result.stdout and "Tie-breaks:" in result.stdout
+    assert "Whole games (22 hands each" in result.stdout and "Tie-breaks (all:" in result.stdout
     games = pd.read_csv(folder / "games.csv")
     assert games.win_rate.sum() == pytest.approx(1.0) and len(games) == 4
     report = invoke("report", str(folder))
@@ -204,7 +205,10 @@ def test_game_and_report(tmp_path):
     [
         (["game", "-g", "0"], "games: must be at least 1"),
         (["game", "--plot"], "give --out FOLDER"),
-        (["game", "--schedule", "long"], "schedule: unknown rule 'long'"),
+        (["game", "--schedule", "long"], "schedule: unknown 'long'; accepted: full, short, up, full-only"),
+        (["game", "--schedule", "1,11"], "schedule: 11 is not a hand size here"),
+        (["game", "--tie-break", "coin"], "tie-break: unknown rule 'coin'; accepted: all, tied, one"),
+        (["game", "--trace-games", "-1"], "trace-games: must be 0 or more"),
         (["report", "."], "no run.json"),
     ],
 )
@@ -328,3 +332,19 @@ def test_strategies_lists_names_parameters_and_defaults():
         "description": "Bids 0; 1 when 0 is forbidden.",
         "parameters": [],
     } in listed
+
+
+def test_schedule_is_offered_only_where_it_does_something():
+    result = invoke("compare", "expected", "zero", "--schedule", "short")
+    assert result.exit_code == 2 and "No such option: --schedule" in result.output
+    assert "--schedule " in invoke("game", "--help").stdout and "--schedule " not in invoke("simulate", "--help").stdout
+
+
+def test_game_trace_holds_every_hand_of_the_first_games(tmp_path):
+    path = tmp_path / "games.jsonl"
+    result = invoke("game", "-g", "20", "-p", "3", "--schedule", "short", "--trace", str(path), "--trace-games", "2")
+    assert result.exit_code == 0, result.output
+    header, *deals = (json.loads(line) for line in path.read_text().splitlines())
+    assert header["rules"]["schedule"] == "short" and header["rules"]["tie_break"] == "all"
+    assert {deal["game"] for deal in deals} == {0, 1} and [d["hand"] for d in deals[:12]] == list(range(12))
+    assert all(len(deal["strategies"]) == 3 for deal in deals)

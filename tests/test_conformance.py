@@ -9,7 +9,7 @@ from conftest import lineup
 
 from pocha.cards import parse_card, parse_cards
 from pocha.engine import simulate
-from pocha.rules import PRESETS, Rules, make_rules
+from pocha.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.registry import BUILTIN
 from pocha.training import train_table
 
@@ -75,5 +75,14 @@ def test_mixed_line_up_and_explicit_deck():
     seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
     simulate(rules, seats, list(range(1, rules.full_deal + 1)), 20, seed=1, trace_stream=stream)
+    for line in stream.getvalue().splitlines()[1:]:
+        check_deal(rules, json.loads(line))
+
+
+@pytest.mark.parametrize("play", sorted(PLAY_RULES))
+def test_every_play_rule_conforms(play):
+    rules = make_rules("ludoteka", 4, play=play)
+    stream = io.StringIO()
+    simulate(rules, lineup("expected", "random", "zero", "aces-trumps"), [3, 10], 40, seed=2, trace_stream=stream)
     for line in stream.getvalue().splitlines()[1:]:
         check_deal(rules, json.loads(line))

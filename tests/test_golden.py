@@ -72,5 +72,5 @@ def test_golden_deal(header, deal):
         bids=np.array([deal["bids"]], np.int64),
     )
     kernel_won, points, plays, leaders = play_chunk(rules, 0, "greedy", chunk, record=True)
-    (record,) = trace.deal_records(rules, deal["deal"], chunk, plays, leaders, kernel_won, points, 1)
+    (record,) = trace.deal_records(rules, [deal["deal"]], chunk, plays, leaders, kernel_won, points, 1)
     assert record == {key: value for key, value in deal.items() if key != "note"}

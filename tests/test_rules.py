@@ -1,7 +1,7 @@
 import pytest
 
 from pocha.errors import PochaError
-from pocha.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring
+from pocha.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 
 
 @pytest.mark.parametrize(
@@ -26,6 +26,48 @@ def test_counts_without_a_default_deck_are_refused(players):
         make_rules("ludoteka", players)
 
 
+@pytest.mark.parametrize("preset", ["italian", "portuguese", "turkish"])
+@pytest.mark.parametrize(
+    ("players", "size", "full"),
+    [(2, 40, 20), (3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (7, 28, 4), (8, 40, 5), (9, 36, 4), (10, 40, 4)],
+)
+def test_the_forty_card_texts_serve_two_to_ten_players(preset, players, size, full):
+    """Texts 000, 001, 002 know only the 40 cards: drop whole ranks, weakest first, until the deal splits evenly."""
+    rules = make_rules(preset, players)
+    assert (rules.deck_size, rules.full_deal, rules.full_deal * players) == (size, full, size)
+    assert not {8, 9} & set(rules.ranks)  # never a 48-card deck
+    weakest_first = make_rules(preset, 4).ranks[::-1]
+    assert set(make_rules(preset, 4).ranks) - set(rules.ranks) == set(weakest_first[: (40 - size) // 4])
+
+
+def test_twenty_eight_cards_drop_the_weakest_ranks_of_the_order():
+    assert make_rules("italian", 7).ranks == (1, 12, 11, 10, 7, 6, 5)  # natural: 2, 3, 4 go
+    assert make_rules("portuguese", 7).ranks == (1, 3, 12, 11, 10, 7, 6)  # ace-three: 2, 4, 5 go
+
+
+def test_the_portuguese_rank_order_has_its_other_reading_one_option_away():
+    assert make_rules("portuguese").ranks == (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
+    assert make_rules("portuguese", rank_order="natural").ranks == make_rules("italian").ranks
+    with pytest.raises(PochaError, match="rank-order: unknown 'bridge'"):
+        make_rules("portuguese", rank_order="bridge")
+
+
+def test_every_preset_names_its_text_in_words_and_its_readings():
+    for preset in PRESETS.values():
+        assert "text 00" in preset.text or "no text" in preset.text
+    assert any("três" in reading for reading in PRESETS["portuguese"].readings)
+    assert any("montando" in reading for reading in PRESETS["turkish"].readings)
+    assert any("pocha-trump-lead-free" in reading for reading in PRESETS["ludoteka"].readings)
+    assert PRESETS["portuguese"].tie_break == "one" and make_rules("portuguese").tie_break == "one"
+    assert make_rules("ludoteka").tie_break == "all"
+
+
+@pytest.mark.parametrize(("size", "missing"), [(32, {8, 9, 2, 4}), (20, {8, 9, 2, 4, 5, 6, 7})])
+def test_smaller_decks_leave_out_the_weakest_ranks(size, missing):
+    rules = make_rules("ludoteka", 4, deck=str(size))
+    assert rules.deck_size == size and set(range(1, 13)) - set(rules.ranks) == missing
+
+
 def test_explicit_deck_allows_other_counts():
     rules = make_rules("ludoteka", 7, deck="40")
     assert rules.full_deal == 5  # 35 of 40 cards: the deck does not split evenly, hands stay below a full deal
@@ -42,7 +84,7 @@ def test_a_deck_too_small_for_the_table_is_refused():
         make_rules("ludoteka", 9, deck="1,3")
 
 
-@pytest.mark.parametrize("deck", ["1,1,3", "1,13", "fifty", "44"])
+@pytest.mark.parametrize("deck", ["1,1,3", "1,13", "fifty", "44", "42", "0"])
 def test_bad_decks_are_refused(deck):
     with pytest.raises(PochaError):
         make_rules("ludoteka", 4, deck=deck)
@@ -72,9 +114,11 @@ def test_single_options_override_the_preset():
     assert rules.ranks == make_rules("italian", 4).ranks
 
 
-@pytest.mark.parametrize(("field", "value"), [("play", "bridge"), ("hook", "sometimes"), ("schedule", "long")])
+@pytest.mark.parametrize(
+    ("field", "value"), [("play", "bridge"), ("hook", "sometimes"), ("schedule", "long"), ("tie_break", "coin")]
+)
 def test_unknown_options_name_the_field(field, value):
-    with pytest.raises(PochaError, match=field):
+    with pytest.raises(PochaError, match=field.replace("_", "-")):
         make_rules("ludoteka", 4, **{field: value})
 
 
@@ -94,6 +138,24 @@ def test_schedules():
     assert len(rules.hand_sizes()) == 22
     assert make_rules(players=4, schedule="short").hand_sizes() == list(range(1, 11))
     assert make_rules(players=3, schedule="full-only").hand_sizes() == [12, 12, 12]
+    assert make_rules(players=3, schedule="up").hand_sizes() == [*range(1, 12), 12, 12, 12]
+
+
+def test_a_schedule_can_be_the_hand_sizes_agreed_beforehand():
+    rules = make_rules(players=4, schedule="1-3,10,10,2")
+    assert rules.schedule == (1, 2, 3, 10, 10, 2) and rules.hand_sizes() == [1, 2, 3, 10, 10, 2]
+    assert Rules.from_dict(rules.to_dict()) == rules and rules.to_dict()["schedule"] == [1, 2, 3, 10, 10, 2]
+    for bad, message in (("1,11", "schedule: 11 is not a hand size"), ("1,x", "not hand sizes"), ("", "unknown")):
+        with pytest.raises(PochaError, match=message):
+            make_rules(players=4, schedule=bad or "nonsense")
+
+
+def test_hand_sizes_as_lists_and_ranges():
+    assert parse_sizes("4,7,10", "cards") == [4, 7, 10]
+    assert parse_sizes("1-5", "cards") == [1, 2, 3, 4, 5]
+    assert parse_sizes("1-3, 9", "cards") == [1, 2, 3, 9]
+    with pytest.raises(PochaError, match="'4-' is not hand sizes"):
+        parse_sizes("4-", "cards")
 
 
 @pytest.mark.parametrize(
