@@ -17,6 +17,8 @@ from pocha.reports.stats import Z95
 from pocha.tally import GameTally
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
+GAME_COLUMNS = ("strategy", "games", "seats", "win_rate", "win_se", "win_ci_low", "win_ci_high", "shared_rate",
+                "mean_score", "score_se", "score_ci_low", "score_ci_high", *QUANTILES)  # fmt: skip
 
 
 def wilson(rate: float, trials: float) -> tuple[float, float]:
@@ -74,4 +76,4 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
                 **{name: quantile(tally.scores[g], q) for name, q in QUANTILES.items()},
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=GAME_COLUMNS)

@@ -2,12 +2,10 @@
 
 import base64
 import html
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from pocha.atomic import atomic_open
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import verdict
 
@@ -54,8 +52,8 @@ def _frame(frame: pd.DataFrame) -> str:
     return frame.to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep="", border=0)
 
 
-def write_report(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], figures: list[Path]) -> Path:
-    """Write ``folder/report.html`` and return its path."""
+def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> str:
+    """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
     parts = [f"<h1>pocha {html.escape(run.command)}</h1>", "<h2>Run</h2>", _run_table(run)]
     if "games" in tables:
         parts += ["<h2>Whole games</h2>", _frame(tables["games"])]
@@ -65,9 +63,9 @@ def write_report(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], 
         verdicts = "".join(f"<li>{html.escape(verdict(row))}</li>" for _, row in headline.iterrows())
         parts += ["<h2>Pairwise comparisons</h2>", f"<ul>{verdicts}</ul>"]
     parts.append("<h2>Figures</h2>")
-    for path in figures:
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        parts.append(f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">')
+    for name, png in figures.items():
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
     results = tables["results"]
     parts += [
         "<h2>Results per strategy and bidding position</h2>",
@@ -76,11 +74,7 @@ def write_report(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], 
     ]
     if "pairs" in tables:
         parts += ["<h2>Paired differences by hand size</h2>", _frame(tables["pairs"])]
-    page = (
+    return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>pocha report</title>'
         f"<style>{STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
     )
-    path = folder / "report.html"
-    with atomic_open(path) as stream:
-        stream.write(page)
-    return path

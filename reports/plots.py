@@ -1,7 +1,7 @@
 """Figures drawn from the run's tidy tables only, so everything a figure shows is in a CSV."""
 
+import io
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -13,7 +13,6 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from pocha.atomic import atomic_path  # noqa: E402
 from pocha.reports.record import RunRecord  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
@@ -198,16 +197,15 @@ FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
 }
 
 
-def save_figures(folder: Path, run: RunRecord, tables: Tables) -> list[Path]:
-    """Draw every figure the tables allow into ``folder`` as PNG files; returns their paths."""
-    written = []
+def render_figures(run: RunRecord, tables: Tables) -> dict[str, bytes]:
+    """Every figure the tables allow, as PNG data by name (``points_by_size``, ...)."""
+    rendered = {}
     for name, draw in FIGURES.items():
         figure = draw(run, tables)
         if figure is None:
             continue
-        path = folder / f"{name}.png"
-        with atomic_path(path) as temporary:
-            figure.savefig(temporary, dpi=110, format="png")
+        buffer = io.BytesIO()
+        figure.savefig(buffer, dpi=110, format="png")
         plt.close(figure)
-        written.append(path)
-    return written
+        rendered[name] = buffer.getvalue()
+    return rendered

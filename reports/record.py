@@ -22,9 +22,12 @@ class RunRecord:
     preset: str | None = None  # the preset the rules came from; None for rules given as an object
     version: str = __version__  # of pocha
     command_line: str | None = None  # the exact command line, when the run came from the CLI
+    complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
+    played: int | None = None  # deals (boards, all hand sizes together) or games actually played
     cards: tuple[int, ...] | None = None  # simulate, compare: the hand sizes
     deals_per_size: int | None = None  # simulate, compare: deals (boards) per hand size
     duplicate: bool | None = None  # compare: every deal replayed once per rotation of the seating
+    field: str | None = None  # compare: the strategy filling the seats the compared ones leave
     games: int | None = None  # game: whole games played
     rotate: bool | None = None  # game: seating moved one seat every game
     hand_sizes: tuple[int, ...] | None = None  # game: the hand sizes of one game, in order
@@ -32,6 +35,7 @@ class RunRecord:
     tie_break_hands: int | None = None  # game: extra one-card hands played in all
     shared_games: int | None = None  # game: games whose first place is shared (a tie the tie-break left)
     unresolved_games: int | None = None  # game: of those, games still tied when the tie-break limit ran out
+    files: dict[str, int | None] | None = None  # run.json: the files the run wrote, with each table's data rows
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -39,7 +43,8 @@ class RunRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, without the fields the command does not use."""
-        order = ("command", "command_line", "version", "preset", "rules", "strategies", "play", "seed")
+        order = ("command", "command_line", "version", "complete", "played", "preset", "rules", "strategies", "play",
+                 "seed")  # fmt: skip
         data = {name: getattr(self, name) for name in order}
         data.update({f.name: getattr(self, f.name) for f in fields(self) if f.name not in order})
         data["rules"] = self.rules.to_dict()
@@ -60,5 +65,14 @@ class RunRecord:
         if missing:
             raise PochaError(f"run.json: missing field(s) {', '.join(sorted(missing))}")
         values: dict[str, Any] = {name: tuple(v) if isinstance(v, list) else v for name, v in data.items()}
+        if not isinstance(values.get("files", {}), dict | None):
+            raise PochaError("run.json: files must map file names to row counts")
         values["rules"] = Rules.from_dict(data["rules"])
         return cls(**values)
+
+    @property
+    def planned(self) -> int:
+        """Deals (all hand sizes together) or games the run was asked to play."""
+        if self.games is not None:
+            return self.games
+        return (self.deals_per_size or 0) * len(self.cards or ())

@@ -1,67 +1,161 @@
-"""A run folder: the tidy tables as CSV, ``run.json`` to reproduce the run, and figures.
+"""A run folder: one run's tables as CSV, its figures, ``report.html``, and ``run.json`` listing every file.
 
-Files (each written whole or not at all):
+Files:
   results.csv  one row per strategy x hand size x bidding position (see ``pocha.reports.stats.summary``)
   errors.csv   hands per value of won - bid (``pocha.reports.stats.error_distribution``)
   pairs.csv    paired differences, ``pocha compare`` (``pocha.reports.stats.pair_differences``)
   games.csv    whole-game results, ``pocha game`` (``pocha.reports.game_stats.game_summary``)
-  run.json     the run record (``pocha.reports.record``): command line, rules, strategies, seed, amounts
+  *.png        figures (``--plot``, ``pocha report``), report.html (``pocha report``)
+  run.json     the run record (``pocha.reports.record``), its ``files`` naming every file above
+               with each table's number of data rows
+
+A folder holds one run. A run writes into a new or empty folder, or, with ``force``, replaces the
+earlier run a folder holds (only the files its run.json lists). The files of one write appear
+together or not at all. ``load_run`` reads only the files run.json lists and checks them first.
 """
 
+import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from pocha.atomic import atomic_open
+from pocha.atomic import check_folder_writable, together
 from pocha.errors import PochaError
+from pocha.reports.game_stats import GAME_COLUMNS
 from pocha.reports.record import RunRecord
+from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
 
-TABLES = ("results", "errors", "pairs", "games")
+RECORD = "run.json"
+TABLE_COLUMNS = {"results": RESULT_COLUMNS, "pairs": PAIR_COLUMNS, "errors": ERROR_COLUMNS, "games": GAME_COLUMNS}
 LABEL_COLUMNS = {"cards": str, "position": str}  # hold "all" beside numbers: read back as text
+TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", *LABEL_COLUMNS}
+NEEDED = {"simulate": ("results",), "compare": ("results", "pairs"), "game": ("games", "results")}
 
 
-def check_folder(path: str | Path) -> Path:
-    """Refuse, before any work, an output folder that is a file or whose parent is missing (it is made at the end)."""
+def is_table_csv(path: Path) -> bool:
+    """Whether a file is one of pocha's tables (its header is one of TABLE_COLUMNS), so it may be replaced."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            header = stream.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return header in {",".join(columns) for columns in TABLE_COLUMNS.values()}
+
+
+def read_record(folder: Path) -> RunRecord:
+    """A folder's run.json, checked; one line if it is missing, damaged or foreign."""
+    path = folder / RECORD
+    if not path.is_file():
+        raise PochaError(f"no {RECORD} in '{folder}'; give a folder written by --out FOLDER")
+    try:
+        record = RunRecord.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
+        raise PochaError(f"{path} is not a pocha run record ({error})") from None
+    if record.files is None:
+        raise PochaError(f"{path} lists no files (it was not written by this version of pocha)")
+    return record
+
+
+def check_out_folder(path: str | Path, force: bool) -> None:
+    """Refuse, before any work, a folder that could not be written or holds anything but an earlier run to replace."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
-    if not folder.parent.is_dir():
-        raise PochaError(f"out: folder '{folder.parent}' does not exist (for '{folder}'); create it first")
-    return folder
+    check_folder_writable(folder if folder.exists() else folder.parent, "out")
+    if not folder.exists() or not any(folder.iterdir()):
+        return
+    try:
+        earlier = read_record(folder)
+    except PochaError:
+        raise PochaError(
+            f"out: folder '{folder}' is not empty and holds no pocha run; give a new or empty folder"
+        ) from None
+    if not force:
+        raise PochaError(
+            f"out: folder '{folder}' holds an earlier run ({earlier.command_line or 'pocha ' + earlier.command}); "
+            "give --force to replace it, or another folder"
+        )
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """A table as the CSV file holds it."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
 def write_table(frame: pd.DataFrame, path: Path | str) -> None:
-    """One table as CSV."""
-    with atomic_open(path) as stream:
-        frame.to_csv(stream, index=False, lineterminator="\n")
+    """One table as a CSV file, whole or not at all."""
+    target = Path(path)
+    with together(target.parent) as path_for:
+        path_for(target.name).write_bytes(csv_bytes(frame))
 
 
-def save_run(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame]) -> None:
-    """Write the tables and ``run.json`` into ``folder`` (made if missing)."""
-    folder.mkdir(exist_ok=True)
-    for name, frame in tables.items():
-        write_table(frame, folder / f"{name}.csv")
-    with atomic_open(folder / "run.json") as stream:
-        stream.write(json.dumps(run.to_dict(), indent=2) + "\n")
+def save_run(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> RunRecord:
+    """Write a run's tables, figures and run.json into ``folder``, replacing an earlier run; the record written."""
+    earlier = (read_record(folder).files or {}) if (folder / RECORD).is_file() else {}
+    contents = {f"{name}.csv": csv_bytes(frame) for name, frame in tables.items()}
+    contents |= {f"{name}.png": data for name, data in figures.items()}
+    rows = {f"{name}.csv": len(frame) for name, frame in tables.items()}
+    record = replace(run, files={name: rows.get(name) for name in contents})
+    write_files(folder, record, contents, [folder / name for name in earlier])
+    return record
+
+
+def add_to_run(folder: Path, run: RunRecord, contents: dict[str, bytes]) -> RunRecord:
+    """Add (or redraw) files of a finished run: written together with its run.json, which lists them."""
+    record = replace(run, files={**(run.files or {}), **dict.fromkeys(contents)})
+    write_files(folder, record, contents, [])
+    return record
+
+
+def write_files(folder: Path, record: RunRecord, contents: dict[str, bytes], replacing: list[Path]) -> None:
+    """Write the files and run.json together; the files in ``replacing`` go at the same moment."""
+    with together(folder, [*replacing, folder / RECORD]) as path_for:
+        for name, data in contents.items():
+            path_for(name).write_bytes(data)
+        path_for(RECORD).write_text(json.dumps(record.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+
+def read_table(folder: Path, name: str, rows: int | None) -> pd.DataFrame:
+    """A table run.json lists, checked: its columns, their types and its number of rows."""
+    path = folder / f"{name}.csv"
+    try:
+        frame = pd.read_csv(io.StringIO(path.read_text(encoding="utf-8")), dtype=LABEL_COLUMNS)
+    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as error:
+        raise PochaError(f"report: cannot read {path} ({error})") from None
+    expected = TABLE_COLUMNS[name]
+    if tuple(frame.columns) != expected:
+        raise PochaError(f"report: {path} has the columns {', '.join(frame.columns)}, not {', '.join(expected)}")
+    if len(frame) != rows:
+        raise PochaError(f"report: {path} has {len(frame)} rows; run.json says {rows}")
+    wrong = [c for c in expected if c not in TEXT_COLUMNS and not pd.api.types.is_numeric_dtype(frame[c])]
+    if wrong:
+        raise PochaError(f"report: {path}: column {wrong[0]} holds something other than numbers")
+    return frame
 
 
 def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
-    """``run.json`` and the tables of a finished run folder."""
+    """The record and tables of a finished run folder; one line, and nothing touched, if it does not add up."""
     folder = Path(path)
-    if not (folder / "run.json").is_file():
-        raise PochaError(f"report: no run.json in '{folder}'; give a folder written by --out DIR")
+    if not folder.is_dir():
+        raise PochaError(f"report: '{folder}' is not a folder")
     try:
-        run = RunRecord.from_dict(json.loads((folder / "run.json").read_text(encoding="utf-8")))
-    except json.JSONDecodeError as error:
-        raise PochaError(f"report: {folder / 'run.json'} is not valid JSON ({error})") from None
-    except (TypeError, AttributeError) as error:
-        raise PochaError(f"report: {folder / 'run.json'} is not a pocha run record ({error})") from None
+        run = read_record(folder)
+    except PochaError as error:
+        raise PochaError(f"report: {error}") from None
+    files = run.files or {}
+    missing = [name for name in files if not (folder / name).is_file()]
+    if missing:
+        raise PochaError(f"report: {folder / missing[0]} is listed in run.json but missing")
+    if not run.complete:
+        raise PochaError(f"report: '{folder}' holds a stopped run")
+    lacking = [f"{name}.csv" for name in NEEDED[run.command] if f"{name}.csv" not in files]
+    if lacking:
+        raise PochaError(f"report: run.json of a {run.command} run does not list {lacking[0]}")
     tables = {
-        name: pd.read_csv(folder / f"{name}.csv", dtype=LABEL_COLUMNS)
-        for name in TABLES
-        if (folder / f"{name}.csv").is_file()
+        stem: read_table(folder, stem, files[name])
+        for name in files
+        if (stem := name.removesuffix(".csv")) in TABLE_COLUMNS and name.endswith(".csv")
     }
-    if "results" not in tables:
-        raise PochaError(f"report: no results.csv in '{folder}'")
     return run, tables

@@ -14,6 +14,10 @@ from pocha.tally import HAND_FIELDS, MOMENTS, Tally
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
+RESULT_COLUMNS = ("strategy", "cards", "position", "deals", "hands", "mean_points", "se_points", "ci_low", "ci_high",
+                  *RATES)  # fmt: skip
+PAIR_COLUMNS = ("strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low", "ci_high")
+ERROR_COLUMNS = ("strategy", "cards", "won_minus_bid", "hands", "share")
 
 
 def ratio_and_error(boards, t, t2, h, h2, th) -> tuple[np.ndarray, np.ndarray]:
@@ -82,7 +86,7 @@ def summary(tally: Tally) -> pd.DataFrame:
                         **{name: per_hand(fields[FIELD[key]], n_hands) for name, key in RATES.items()},
                     }
                 )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 
 def per_hand(total: int, hands: int) -> float:
@@ -127,7 +131,7 @@ def pair_differences(tally: Tally) -> pd.DataFrame:
                             "ci_high": value + Z95 * se,
                         }
                     )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PAIR_COLUMNS)
 
 
 def verdict(row: pd.Series) -> str:
@@ -163,4 +167,4 @@ def error_distribution(tally: Tally) -> pd.DataFrame:
                         "share": counts[i] / total,
                     }
                 )
-    return pd.DataFrame(rows, columns=["strategy", "cards", "won_minus_bid", "hands", "share"])
+    return pd.DataFrame(rows, columns=ERROR_COLUMNS)

@@ -36,7 +36,9 @@ def run_heading(run: RunRecord) -> str:
         size_text = f"hand sizes {listed}" if len(sizes) > 1 else f"{sizes[0]} cards"
         duplicate = f", each played {rules.players} times, seating rotated" if run.duplicate else ""
         amount = f"{run.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
-    seats = ", ".join(f"{s}: {label}" for s, label in enumerate(run.strategies))
+    seats = ", ".join(
+        f"{s}: {label}" + (" (field)" if label == run.field else "") for s, label in enumerate(run.strategies)
+    )
     return (
         f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play}, "
         f"hook {rules.hook}), {run.play} play, {amount}, seed {run.seed}\nseats {seats}"
@@ -45,7 +47,19 @@ def run_heading(run: RunRecord) -> str:
 
 def _sizes_text(run: RunRecord) -> str:
     sizes = run.cards or ()
-    return "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
+    text = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
+    return text if run.complete else f"{text}, the deals played before the stop"
+
+
+def stopped_note(run: RunRecord, tables: Tables) -> str:
+    """One line saying a stopped run's results cover only what it played, and how evenly."""
+    unit = "games" if run.games is not None else "deals"
+    note = f"stopped: {run.played or 0:,} of {run.planned:,} {unit} played; the results cover those only"
+    if run.games is None and len(run.cards or ()) > 1:
+        results = tables["results"]
+        deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
+        note += f" (every hand size played {deals.min():,} to {deals.max():,} deals)"
+    return note
 
 
 def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
@@ -106,7 +120,8 @@ SECTIONS: dict[str, Callable[[RunRecord, Tables], list[str]]] = {
 
 def run_text(run: RunRecord, tables: Tables) -> str:
     """A run's results as the terminal shows them: the heading, then the command's sections."""
-    return "\n".join([run_heading(run), *SECTIONS[run.command](run, tables)])
+    heading = [run_heading(run)] if run.complete else [run_heading(run), stopped_note(run, tables)]
+    return "\n".join([*heading, *SECTIONS[run.command](run, tables)])
 
 
 def advice_text(advice: Advice, play: str, assume: str) -> str:

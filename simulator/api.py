@@ -11,7 +11,7 @@ nothing is written.
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING
 from pocha import engine, training
 from pocha.advice import Advice, read_situation
 from pocha.advice import advise as advise_situation
-from pocha.atomic import atomic_open, atomic_path, check_writable
+from pocha.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
 from pocha.backends import Backend, make_backend
 from pocha.checkpoint import DEFAULT_EVERY, Checkpoint
 from pocha.deals import POLICIES
@@ -30,14 +30,17 @@ from pocha.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scorin
 from pocha.seating import Lineup, Seat
 from pocha.strategies.base import Strategy
 from pocha.strategies.registry import load
-from pocha.strategies.table import TrickTable
+from pocha.strategies.table import TrickTable, is_table_file
 from pocha.tally import GameTally, Tally
+from pocha.trace import is_trace
 
 if TYPE_CHECKING:
     import pandas as pd
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
 MAX_COMPARED = 8
+MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
+MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
 
 Spec = str | Strategy
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
@@ -109,19 +112,38 @@ def check_play(play: str) -> None:
         raise PochaError(f"play: unknown '{play}'; accepted: {', '.join(POLICIES)}")
 
 
-def check_out(out: str | Path | None, plot: bool) -> None:
-    """Refuse, before any work, an output the run could not write."""
-    from pocha.reports.runs import check_folder
+def check_out(out: str | Path | None, plot: bool, force: bool) -> None:
+    """Refuse, before any work, an output the run could not write or must not overwrite."""
+    from pocha.reports.runs import check_out_folder, is_table_csv
 
     if out is None:
-        if plot:
-            raise PochaError("plot: figures are written into the --out folder; give --out FOLDER")
+        if plot or force:
+            option = "plot: figures are written" if plot else "force: it replaces an earlier run"
+            raise PochaError(f"{option} into the --out folder; give --out FOLDER")
     elif str(out).endswith(".csv"):
         if plot:
             raise PochaError("plot: figures need --out FOLDER, not a .csv file")
-        check_writable(out, "out")
+        check_writable(out, "out", is_table_csv, "pocha table")
     else:
-        check_folder(out)
+        check_out_folder(out, force)
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed the generator does not take."""
+    if not 0 <= seed < 2**63:
+        raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed}")
+
+
+def check_amount(what: str, amount: int, most: int) -> None:
+    """Refuse an amount of play below 1 or beyond what deal numbers can count."""
+    if not 1 <= amount <= most:
+        raise PochaError(f"{what}: must be from 1 to {most:,}, not {amount:,}")
+
+
+def needs(option: str, value: object, other: str, given: bool) -> None:
+    """Refuse an option that does nothing without another one."""
+    if value is not None and not given:
+        raise PochaError(f"{option}: does nothing without {other}; give {other} too, or leave it out")
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
@@ -138,7 +160,7 @@ def counter(progress: Progress | None, total: int) -> Callable[[int], None] | No
     return count
 
 
-def backend_from(backend: str, threads: int | None, workers: int, scheduler: str | None) -> Backend:
+def backend_from(backend: str, threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
     """The backend the options name (local threads by default, every core)."""
     return make_backend(backend, threads, workers, scheduler)
 
@@ -219,7 +241,7 @@ class TrainingResult:
 
 
 def write_outputs(result: SimulationResult | GamesResult, out: str | Path | None, plot: bool) -> tuple[Path, ...]:
-    """Write a finished run's tables: FILE.csv holds the main table; a folder holds every table, run.json, figures."""
+    """Write a finished run: FILE.csv holds the main table; a folder holds every table, figures and run.json."""
     if out is None:
         return ()
     from pocha.reports.runs import save_run, write_table
@@ -228,14 +250,13 @@ def write_outputs(result: SimulationResult | GamesResult, out: str | Path | None
     if str(out).endswith(".csv"):
         write_table(result.tables[main], out)
         return (Path(out),)
-    folder = Path(out)
-    save_run(folder, result.record, result.tables)
-    written = [folder / f"{name}.csv" for name in result.tables] + [folder / "run.json"]
+    figures = {}
     if plot:
-        from pocha.reports.plots import save_figures
+        from pocha.reports.plots import render_figures
 
-        written += save_figures(folder, result.record, result.tables)
-    return tuple(written)
+        figures = render_figures(result.record, result.tables)
+    result.record = save_run(Path(out), result.record, result.tables, figures)
+    return tuple(Path(out) / name for name in (*(result.record.files or {}), "run.json"))
 
 
 class _Stopped(Exception):  # noqa: N818 - a signal to unwind, not an error
@@ -250,6 +271,23 @@ def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
         return
     with contextlib.suppress(_Stopped), atomic_open(path) as stream:
         yield stream
+
+
+def _finish(result: "SimulationResult | GamesResult", played: int, out: str | Path | None, plot: bool) -> None:
+    """Note what the run played; write its outputs if it ran to the end (a stopped run writes nothing)."""
+    result.record = replace(result.record, complete=result.complete, played=played)
+    if result.complete:
+        result.files = write_outputs(result, out, plot)
+
+
+def checkpoint_from(checkpoint: str | Path | None, resume: str | Path | None, every: float | None) -> Checkpoint | None:
+    """The checkpoint the options ask for, None when they ask for none."""
+    needs("checkpoint-every", every, "--checkpoint", checkpoint is not None)
+    if checkpoint is None and resume is None:
+        return None
+    return Checkpoint(
+        Path(checkpoint) if checkpoint else None, every or DEFAULT_EVERY, Path(resume) if resume else None
+    )
 
 
 # --- runs ----------------------------------------------------------------------------------------
@@ -271,58 +309,48 @@ def simulate(
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
+    force: bool = False,
     trace: str | Path | None = None,
     trace_deals: int | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
     backend: str = "local",
-    workers: int = 2,
+    workers: int | None = None,
     scheduler: str | None = None,
     checkpoint: str | Path | None = None,
     resume: str | Path | None = None,
-    checkpoint_every: float = DEFAULT_EVERY,
+    checkpoint_every: float | None = None,
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
     """Deal ``deals`` deals of each hand size to a line-up of strategies and tally the points of every hand.
 
     strategies: one spec for every seat, or one per seat (default: expected, aces-trumps, fair-share,
-    random, zero in turn). out: a folder (tables, run.json, figures with ``plot``) or FILE.csv.
-    trace: a pocha-trace/1 file of the first ``trace_deals`` deals (all when None). checkpoint /
-    resume: save progress to a file and continue a run from one.
+    random, zero in turn). out: a folder (tables, run.json, figures with ``plot``; ``force``
+    replaces an earlier run there) or FILE.csv. trace: a pocha-trace/1 file of the first
+    ``trace_deals`` deals (all when None). checkpoint / resume: save progress to a file every
+    ``checkpoint_every`` seconds (default 5) and on Ctrl-C, and continue a run from one.
     """
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
-    check_play(play)
-    check_out(out, plot)
-    if trace_deals is not None and trace_deals < 0:
-        raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
     lineup = lineup_from(strategies, chosen.players)
-    if trace is not None:
-        check_writable(trace, "trace")
-        if resume is not None:
-            raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     record = RunRecord("simulate", chosen, tuple(s.label for s in lineup.seats), play, seed, preset,
                        command_line=command_line, cards=tuple(sizes), deals_per_size=deals)  # fmt: skip
-    where, saver = (
-        backend_from(backend, threads, workers, scheduler),
-        checkpoint_from(checkpoint, resume, checkpoint_every),
-    )
-    with _trace_file(trace) as stream:
-        played = engine.simulate(
-            chosen, lineup, sizes, deals, seed, play, chunk_size=chunk_size, trace_stream=stream,
-            trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)), backend=where, checkpoint=saver,
-        )  # fmt: skip
-        if not played.complete and stream is not None:
-            raise _Stopped
-    result = SimulationResult(record, played.tally, played.complete)
-    _finish(result, out, plot)
-    return result
+    needs("trace-deals", trace_deals, "--trace", trace is not None)
+    if trace_deals is not None and trace_deals < 0:
+        raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
+    if trace is not None:
+        check_writable(trace, "trace", is_trace, "pocha trace")
+        if resume is not None:
+            raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
+    return _deal(record, lineup, False, out, plot, force, trace, trace_deals, chunk_size, threads, backend, workers,
+                 scheduler, checkpoint, resume, checkpoint_every, progress)  # fmt: skip
 
 
 def compare(
     strategies: Sequence[Spec],
     *,
+    field: Spec | None = None,
     players: int | None = None,
     cards: str | int | Sequence[int] = "all",
     deals: int = 100_000,
@@ -337,65 +365,84 @@ def compare(
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
+    force: bool = False,
     chunk_size: int | None = None,
     threads: int | None = None,
     backend: str = "local",
-    workers: int = 2,
+    workers: int | None = None,
     scheduler: str | None = None,
     checkpoint: str | Path | None = None,
     resume: str | Path | None = None,
-    checkpoint_every: float = DEFAULT_EVERY,
+    checkpoint_every: float | None = None,
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
     """Compare 2 to 8 strategies on the same deals, with paired confidence intervals (``result.pairs()``).
 
-    Seats take the strategies in turn; in duplicate (the default) every deal is replayed once per
-    rotation of the seating, so each strategy bids every seat's cards of every deal.
+    Seats take the strategies in turn, each the same number of seats; when they cannot share the
+    table evenly, ``field`` (a strategy) fills the seats they leave, one seat each for the compared
+    ones. In duplicate (the default) every deal is replayed once per rotation of the seating, so
+    each strategy bids every seat's cards of every deal.
     """
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
-    check_play(play)
-    check_out(out, plot)
+    lineup = compared_lineup(strategies, field, chosen.players)
+    record = RunRecord("compare", chosen, tuple(s.label for s in lineup.seats), play, seed, preset,
+                       command_line=command_line, cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate,
+                       field=lineup.seats[-1].label if field is not None else None)  # fmt: skip
+    return _deal(record, lineup, duplicate, out, plot, force, None, None, chunk_size, threads, backend, workers,
+                 scheduler, checkpoint, resume, checkpoint_every, progress)  # fmt: skip
+
+
+def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
+    """The seats of a comparison: the strategies in turn, each as often, or once each and the field in the rest."""
     specs = [strategies] if isinstance(strategies, str | Strategy) else list(strategies)
-    if not 2 <= len(specs) <= MAX_COMPARED:
-        raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {len(specs)}")
-    seats = chosen.players
-    if len(specs) > seats:
+    count = len(specs)
+    if not 2 <= count <= MAX_COMPARED:
+        raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {count}")
+    if count > seats:
         raise PochaError(
-            f"compare: {len(specs)} strategies but {seats} seats; a rotation seats at most {seats} "
+            f"compare: {count} strategies but {seats} seats; a rotation seats at most {seats} "
             "(use more --players or fewer strategies)"
         )
-    lineup = lineup_from([specs[s % len(specs)] for s in range(seats)], seats)
-    if len(lineup.labels) != len(specs):
-        raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, specs))}")
-    record = RunRecord("compare", chosen, tuple(s.label for s in lineup.seats), play, seed, preset,
-                       command_line=command_line, cards=tuple(sizes), deals_per_size=deals,
-                       duplicate=duplicate)  # fmt: skip
-    where, saver = (
-        backend_from(backend, threads, workers, scheduler),
-        checkpoint_from(checkpoint, resume, checkpoint_every),
-    )
-    played = engine.simulate(
-        chosen, lineup, sizes, deals, seed, play, duplicate=duplicate, chunk_size=chunk_size,
-        progress=counter(progress, deals * len(sizes)), backend=where, checkpoint=saver,
-    )  # fmt: skip
+    if field is None and seats % count:
+        raise PochaError(
+            f"compare: {count} strategies cannot share {seats} seats evenly (one would sit twice and meet "
+            f"itself); give --field STRATEGY to fill the {seats - count} other seats, e.g. --field expected"
+        )
+    if field is not None and count == seats:
+        raise PochaError(f"field: the {count} strategies fill all {seats} seats; leave --field out")
+    order = [specs[s % count] for s in range(seats)] if field is None else specs + [field] * (seats - count)
+    lineup = lineup_from(order, seats)
+    if len(lineup.labels) != count + (field is not None):
+        raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, [*specs, field]))}")
+    return lineup
+
+
+def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | None, plot: bool, force: bool,
+          trace: str | Path | None, trace_deals: int | None, chunk_size: int | None, threads: int | None,
+          backend: str, workers: int | None, scheduler: str | None, checkpoint: str | Path | None,
+          resume: str | Path | None, checkpoint_every: float | None,
+          progress: Progress | None) -> SimulationResult:  # fmt: skip
+    """Check the options every dealing run shares, play the run (simulate or compare) and write its outputs."""
+    sizes, deals = list(record.cards or ()), record.deals_per_size or 0
+    check_play(record.play)
+    check_seed(record.seed)
+    check_amount("deals", deals, MOST_DEALS)
+    check_out(out, plot, force)
+    where = backend_from(backend, threads, workers, scheduler)
+    saver = checkpoint_from(checkpoint, resume, checkpoint_every)
+    with _trace_file(trace) as stream:
+        played = engine.simulate(
+            record.rules, lineup, sizes, deals, record.seed, record.play, duplicate=duplicate, chunk_size=chunk_size,
+            trace_stream=stream, trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)),
+            backend=where, checkpoint=saver,
+        )  # fmt: skip
+        if not played.complete and stream is not None:
+            raise _Stopped
     result = SimulationResult(record, played.tally, played.complete)
-    _finish(result, out, plot)
+    _finish(result, int(played.tally.boards.sum()), out, plot)
     return result
-
-
-def _finish(result: "SimulationResult | GamesResult", out: str | Path | None, plot: bool) -> None:
-    """Write a run's outputs if it ran to the end (a stopped run writes nothing)."""
-    if result.complete:
-        result.files = write_outputs(result, out, plot)
-
-
-def checkpoint_from(checkpoint: str | Path | None, resume: str | Path | None, every: float) -> Checkpoint | None:
-    """The checkpoint the options ask for, None when they ask for none."""
-    if checkpoint is None and resume is None:
-        return None
-    return Checkpoint(Path(checkpoint) if checkpoint else None, every, Path(resume) if resume else None)
 
 
 def play_games(
@@ -416,12 +463,13 @@ def play_games(
     seed: int = 0,
     out: str | Path | None = None,
     plot: bool = False,
+    force: bool = False,
     trace: str | Path | None = None,
     trace_games: int | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
     backend: str = "local",
-    workers: int = 2,
+    workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
     command_line: str | None = None,
@@ -434,13 +482,16 @@ def play_games(
     one. trace: a pocha-trace/1 file of every deal of the first ``trace_games`` games (all when None).
     """
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule, tie_break, rank_order)
+    lineup = lineup_from(strategies, chosen.players)
     check_play(play)
-    check_out(out, plot)
+    check_seed(seed)
+    check_amount("games", games, MOST_GAMES)
+    check_out(out, plot, force)
+    needs("trace-games", trace_games, "--trace", trace is not None)
     if trace_games is not None and trace_games < 0:
         raise PochaError(f"trace-games: must be 0 or more, not {trace_games}")
-    lineup = lineup_from(strategies, chosen.players)
     if trace is not None:
-        check_writable(trace, "trace")
+        check_writable(trace, "trace", is_trace, "pocha trace")
     where = backend_from(backend, threads, workers, scheduler)
     with _trace_file(trace) as stream:
         played = play_whole_games(chosen, lineup, games, seed, play, rotate, chunk_size, counter(progress, games),
@@ -454,7 +505,7 @@ def play_games(
         tie_break_hands=tally.tie_break_hands, shared_games=tally.shared_games, unresolved_games=tally.unresolved,
     )  # fmt: skip
     result = GamesResult(record, played.hands, tally, played.complete)
-    _finish(result, out, plot)
+    _finish(result, tally.games, out, plot)
     return result
 
 
@@ -512,8 +563,10 @@ def train(
     """Learn a trick table for the ``table`` strategy (every seat bidding ``expected``) and write it to ``out``."""
     _, chosen = rules_from(rules, players, deck, play_rule, hook, rank_order=rank_order)
     check_play(play)
-    check_writable(out, "out")
-    where = backend_from("local", threads, 0, None)
+    check_seed(seed)
+    check_amount("deals", deals, MOST_DEALS)
+    check_writable(out, "out", is_table_file, "pocha trick table")
+    where = backend_from("local", threads, None, None)
     table = training.train_table(
         chosen, deals, seed, play, chunk_size, counter(progress, deals * chosen.full_deal), where
     )
@@ -525,11 +578,19 @@ def train(
 
 
 def report(folder: str | Path) -> tuple[Path, list[Path]]:
-    """Redraw a finished run folder's figures and write its ``report.html``: ``(report, figures)``."""
-    from pocha.reports.html import write_report
-    from pocha.reports.plots import save_figures
-    from pocha.reports.runs import load_run
+    """Redraw a finished run folder's figures and write its ``report.html``: ``(report, figures)``.
 
-    run, tables = load_run(folder)
-    figures = save_figures(Path(folder), run, tables)
-    return write_report(Path(folder), run, tables, figures), figures
+    Only the files its run.json lists are read, and checked first; the new files appear together.
+    """
+    from pocha.reports.html import report_page
+    from pocha.reports.plots import render_figures
+    from pocha.reports.runs import add_to_run, load_run
+
+    place = Path(folder)
+    run, tables = load_run(place)
+    check_folder_writable(place, "report")
+    figures = render_figures(run, tables)
+    contents = {f"{name}.png": data for name, data in figures.items()}
+    contents["report.html"] = report_page(run, tables, figures).encode("utf-8")
+    add_to_run(place, run, contents)
+    return place / "report.html", [place / f"{name}.png" for name in figures]

@@ -1,23 +1,45 @@
-"""Output files that appear whole or not at all: written under a temporary name, renamed at the end."""
+"""Output files that appear whole or not at all: checked before the work, written under a temporary name, renamed.
+
+Every destination is checked before a run plays a deal: its folder exists and can be written, it
+is not a folder, and a file already there is one of pocha's own of the same kind (a run never
+overwrites a file of the user's). Files that belong together (a run folder) appear together.
+"""
 
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from pocha.errors import PochaError
 
 
-def check_writable(path: str | os.PathLike[str], what: str) -> Path:
-    """Refuse, before any work, an output path whose folder is missing or that names a folder."""
-    target = Path(path)
-    folder = target.parent
+def check_folder_writable(folder: Path, what: str) -> None:
+    """Refuse a folder that is missing, not a folder, or cannot be written (read-only, no permission)."""
+    if not folder.exists():
+        raise PochaError(f"{what}: folder '{folder}' does not exist; create it first")
     if not folder.is_dir():
-        raise PochaError(f"{what}: folder '{folder}' does not exist (for '{target}'); create it first")
+        raise PochaError(f"{what}: '{folder}' is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise PochaError(f"{what}: cannot write in '{folder}' ({error.strerror or error})") from None
+
+
+def check_writable(path: str | os.PathLike[str], what: str, ours: Callable[[Path], bool] | None = None,
+                   kind: str = "file") -> Path:  # fmt: skip
+    """Refuse, before any work, an output file that could not be written, or a file there that is not ours.
+
+    ours(path): whether an existing file is pocha's own of this kind (then it may be replaced).
+    """
+    target = Path(path)
     if target.is_dir():
         raise PochaError(f"{what}: '{target}' is a folder; give a file name")
+    check_folder_writable(target.parent, what)
+    if target.exists() and ours is not None and not ours(target):
+        raise PochaError(f"{what}: '{target}' exists and is not a {kind}; give another name (it was left alone)")
     return target
 
 
@@ -48,3 +70,35 @@ def atomic_open(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     """Open a text file for writing that replaces ``path`` only if the block ends without error."""
     with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8", newline="\n") as stream:
         yield stream
+
+
+@contextlib.contextmanager
+def together(folder: Path, replacing: Iterable[Path] = ()) -> Iterator[Callable[[str], Path]]:
+    """Temporary paths in ``folder`` for files that appear together when the block ends, or not at all.
+
+    The block asks for a path per file name and writes it; at the end the files in ``replacing``
+    (an earlier run's) are removed and the new ones renamed into place. On an error nothing changes.
+    """
+    folder.mkdir(exist_ok=True)
+    pending: dict[Path, Path] = {}
+
+    def path_for(name: str) -> Path:
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+        os.close(handle)
+        pending[folder / name] = Path(temporary)
+        return Path(temporary)
+
+    try:
+        yield path_for
+    except BaseException:
+        for temporary in pending.values():
+            with contextlib.suppress(FileNotFoundError):
+                temporary.unlink()
+        raise
+    for old in replacing:
+        if old not in pending:
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()
+    for target, temporary in pending.items():
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, target)

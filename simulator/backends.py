@@ -172,10 +172,17 @@ def auto_chunk(deals: int, backend: Backend, sizes: int = 1) -> int:
     return max(MIN_CHUNK, -(-deals // tasks))
 
 
-def make_backend(backend: str, threads: int | None, workers: int, scheduler: str | None) -> Backend:
-    """The backend the command-line options name."""
+def make_backend(backend: str, threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
+    """The backend the command-line options name; an option the chosen backend does not use is refused."""
     if backend == "local":
-        return Threads(threads or default_threads())
+        for name, value in (("workers", workers), ("scheduler", scheduler)):
+            if value is not None:
+                raise PochaError(f"{name}: only for --backend dask (the local backend runs --threads)")
+        return Threads(default_threads() if threads is None else threads)
     if backend == "dask":
-        return Dask(workers, scheduler)
+        if threads is not None:
+            raise PochaError("threads: the dask backend runs --workers processes, not threads; leave --threads out")
+        if scheduler is not None and workers is not None:
+            raise PochaError("workers: a running --scheduler brings its own workers; leave --workers out")
+        return Dask(2 if workers is None else workers, scheduler)
     raise PochaError(f"backend: unknown '{backend}'; accepted: local, dask")

@@ -53,7 +53,7 @@ class Checkpoint:
 
     def __post_init__(self) -> None:
         if self.path is not None:
-            check_writable(self.path, "checkpoint")
+            check_writable(self.path, "checkpoint", is_checkpoint, "pocha checkpoint")
         if self.resume is not None and not Path(self.resume).is_file():
             raise PochaError(f"resume: no checkpoint file '{self.resume}'")
         if self.every <= 0:
@@ -85,6 +85,15 @@ class Checkpoint:
         with atomic_path(self.path) as temporary, open(temporary, "wb") as stream:
             arrays = {name: getattr(tally, name) for name in ARRAYS}
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)
+
+
+def is_checkpoint(path: Path) -> bool:
+    """Whether a file is a pocha checkpoint, so a new one may replace it."""
+    try:
+        read(path)
+    except PochaError:
+        return False
+    return True
 
 
 def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:

@@ -11,17 +11,32 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Annotated, Any, get_type_hints
 
 import typer
+from typer.core import TyperGroup
 
 from pocha import api
 from pocha.errors import PochaError
 from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
 from pocha.version import __version__
 
+ARGUMENTS: ContextVar[list[str] | None] = ContextVar("arguments", default=None)  # of this invocation
+
+
+class Commands(TyperGroup):
+    """The command group, noting the arguments it is run with (for the command line a run records)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        """Note the arguments, then parse them as usual."""
+        ARGUMENTS.set(list(args))
+        return super().make_context(info_name, args, parent, **extra)
+
+
 app = typer.Typer(
+    cls=Commands,
     help="Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell.",
     no_args_is_help=True,
     add_completion=False,
@@ -83,13 +98,18 @@ ThreadCount = Annotated[
     int | None, typer.Option("--threads", help="Threads of the local backend (default: every core).")
 ]
 BackendName = Annotated[str, typer.Option("--backend", help="Where the chunks run: local (threads) or dask.")]
-Workers = Annotated[int, typer.Option(help="Worker processes of the Dask LocalCluster that --backend dask starts.")]
+Workers = Annotated[
+    int | None, typer.Option(help="Worker processes of the Dask LocalCluster that --backend dask starts (default 2).")
+]
 Scheduler = Annotated[str | None, typer.Option(help="Address of a running Dask scheduler, instead of a LocalCluster.")]
 CheckpointFile = Annotated[
     str | None, typer.Option("--checkpoint", help="Save progress here every few seconds and on Ctrl-C.")
 ]
 Resume = Annotated[str | None, typer.Option(help="Continue the run saved in this checkpoint (give the same options).")]
-CheckpointEvery = Annotated[float, typer.Option(help="Seconds of progress between checkpoint saves.")]
+CheckpointEvery = Annotated[
+    float | None, typer.Option(help="Seconds of progress between checkpoint saves (default 5).")
+]
+Force = Annotated[bool, typer.Option(help="Replace the earlier run the --out folder holds (only its files).")]
 
 
 @dataclass
@@ -118,11 +138,12 @@ class RunOptions:
     seed: Seed = 0
     out: Out = None
     plot: Plot = False
+    force: Force = False
     output_format: Format = "table"
     chunk_size: ChunkSize = None
     threads: ThreadCount = None
     backend: BackendName = "local"
-    workers: Workers = 2
+    workers: Workers = None
     scheduler: Scheduler = None
 
     def api(self) -> dict[str, Any]:
@@ -138,7 +159,7 @@ class CheckpointOptions:
 
     checkpoint: CheckpointFile = None
     resume: Resume = None
-    checkpoint_every: CheckpointEvery = 5.0
+    checkpoint_every: CheckpointEvery = None
 
 
 def with_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -233,15 +254,21 @@ def running(unit: str = "deals") -> Iterator[ProgressBar]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def arguments() -> list[str]:
+    """The arguments this invocation was given (not the whole process's: a test runner has its own)."""
+    given = ARGUMENTS.get()
+    return sys.argv[1:] if given is None else given
+
+
 def command_line() -> str:
     """The command line that was run, as a shell would take it."""
-    return shlex.join(["pocha", *sys.argv[1:]])
+    return shlex.join(["pocha", *arguments()])
 
 
 def resume_command(checkpoint: str) -> str:
     """The command line that was run, resuming from ``checkpoint``."""
     args, skip = [], False
-    for arg in sys.argv[1:]:
+    for arg in arguments():
         if skip or arg.startswith("--resume="):
             skip = False
             continue
@@ -255,9 +282,11 @@ def resume_command(checkpoint: str) -> str:
 def show(result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | None = None) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
     from pocha.reports.tables import to_json
-    from pocha.reports.text import run_text
+    from pocha.reports.text import run_text, stopped_note
 
     if output_format == "csv":
+        if not result.complete:
+            typer.echo(f"# {stopped_note(result.record, result.tables)}")
         typer.echo(result.to_frame().to_csv(index=False, lineterminator="\n"), nl=False)
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
@@ -319,13 +348,18 @@ def simulate(
         "Examples:\n\n"
         "  pocha compare expected aces-trumps fair-share random\n\n"
         "  pocha compare expected expected:bias=0.5 --cards 8 --deals 200000\n\n"
-        "  pocha compare expected aces-trumps --no-duplicate --out cmp --plot"
+        "  pocha compare expected aces-trumps --no-duplicate --out cmp --plot\n\n"
+        "  pocha compare expected aces-trumps table --field fair-share   (4 seats: the field fills the fourth)"
     )
 )
 @with_options
 def compare(
     *,
     specs: Annotated[list[str], typer.Argument(help="2 to 8 strategy specs to compare.", show_default=False)],
+    field: Annotated[
+        str | None,
+        typer.Option(help="A strategy for the seats the compared ones leave (each compared one then holds one seat)."),
+    ] = None,
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size (boards, in duplicate).")] = 100_000,
     duplicate: Annotated[
@@ -344,7 +378,7 @@ def compare(
     with running() as progress:
         check_format(run.output_format, FORMATS)
         result = api.compare(
-            specs, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, progress=progress,
+            specs, field=field, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, progress=progress,
             command_line=command_line(), **rules.api(), **run.api(), **asdict(saving),
         )  # fmt: skip
     show(result, run.output_format, saving.checkpoint)

@@ -54,10 +54,17 @@ class Plan:
     policy: str
     duplicate: bool
     chunk_size: int
+    by_size: bool = False  # tasks hand size by hand size (traced runs), not interleaved
 
     def tasks(self) -> list[Task]:
-        """The run's chunks, hand size by hand size."""
-        starts = [(i, first) for i in range(len(self.sizes)) for first in range(0, self.deals, self.chunk_size)]
+        """The run's chunks: every hand size's first chunk, then every size's second, and so on.
+
+        So a run stopped early has played every hand size about equally. A traced run goes hand
+        size by hand size instead, so its trace lists the deals in order (a stopped trace is dropped).
+        """
+        firsts = range(0, self.deals, self.chunk_size)
+        sizes = range(len(self.sizes))
+        starts = [(i, f) for i in sizes for f in firsts] if self.by_size else [(i, f) for f in firsts for i in sizes]
         return [Task(n, i, first, min(self.chunk_size, self.deals - first)) for n, (i, first) in enumerate(starts)]
 
     def fingerprint(self) -> dict[str, Any]:
@@ -156,7 +163,7 @@ def simulate(
     check_run(rules, lineup, sizes, policy, chunk_size)
     if trace_stream is not None and (duplicate or not backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
-    plan = Plan(rules, lineup, tuple(sizes), deals, seed, policy, duplicate, chunk_size)
+    plan = Plan(rules, lineup, tuple(sizes), deals, seed, policy, duplicate, chunk_size, trace_stream is not None)
     start, done = checkpoint.start(plan) if checkpoint else (plan.empty_tally(), set())
     traced = 0
     if trace_stream is not None:

@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
@@ -11,6 +12,15 @@ from pocha.deals import Chunk
 from pocha.rules import Rules
 
 FORMAT = "pocha-trace/1"
+
+
+def is_trace(path: Path) -> bool:
+    """Whether a file is a pocha trace (its first line says so), so a new trace may replace it."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return json.loads(stream.readline(1 << 20)).get("format") == FORMAT
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return False
 
 
 def header(rules: Rules, labels: Sequence[str], seed: int, policy: str) -> dict[str, Any]:

@@ -168,6 +168,15 @@ class TrickTable:
         return np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1])
 
 
+def is_table_file(path: Path) -> bool:
+    """Whether a file is a trick table ``pocha train`` wrote, so a new one may replace it."""
+    try:
+        TrickTable.load(path)
+    except PochaError:
+        return False
+    return True
+
+
 @lru_cache(maxsize=8)
 def load_table(path: str) -> TrickTable:
     """A table from a file, or the shipped one when ``path`` is "players-N" (cached)."""

@@ -79,7 +79,7 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["-s", "expectd"], "did you mean 'expected'"),
         (["-s", "expected:boldness=2"], "unknown parameter 'boldness'"),
         (["-s", "random", "-s", "zero"], "2 given for 4 players"),
-        (["--deals", "0"], "deals: must be at least 1"),
+        (["--deals", "0"], "deals: must be from 1 to 1,000,000,000,000,000, not 0"),
         (["--play", "clever"], "play: unknown 'clever'"),
         (["--hook", "sometimes"], "hook: unknown rule 'sometimes'"),
         (["--format", "xml"], "format: unknown 'xml'"),
@@ -160,16 +160,31 @@ def test_compare_reports_pairs_with_verdicts():
 
 
 def test_compare_json_and_plain_seating():
-    result = invoke("compare", "expected", "zero", "aces-trumps", "-k", "3", "-n", "200", "--no-duplicate",
+    result = invoke("compare", "expected", "zero", "aces-trumps", "-p", "3", "-k", "3", "-n", "200", "--no-duplicate",
                     "--format", "json")  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["run"]["duplicate"] is False
+    assert data["run"]["duplicate"] is False and data["run"]["complete"] is True
     assert {(p["strategy_a"], p["strategy_b"]) for p in data["pairs"]} == {
         ("expected", "zero"),
         ("expected", "aces-trumps"),
         ("zero", "aces-trumps"),
     }
+
+
+def test_compare_refuses_an_uneven_table_and_offers_a_field():
+    """Reproduced first: 3 strategies at 4 seats used to seat the first one twice, meeting itself."""
+    refused = invoke("compare", "expected", "zero", "aces-trumps", "-k", "3", "-n", "100")
+    assert refused.exit_code == 1 and "give --field STRATEGY to fill the 1 other seats" in refused.stderr
+    result = invoke("compare", "expected", "zero", "aces-trumps", "--field", "random", "-k", "3", "-n", "100")
+    assert result.exit_code == 0, result.output
+    assert "seats 0: expected, 1: zero, 2: aces-trumps, 3: random (field)" in result.stdout
+    frame = json.loads(invoke("compare", "expected", "zero", "--field", "random", "-p", "5", "-k", "2", "-n", "100",
+                              "--format", "json").stdout)  # fmt: skip
+    assert frame["run"]["field"] == "random" and frame["run"]["strategies"] == ["expected", "zero"] + ["random"] * 3
+    hands = {row["strategy"]: row["hands"] for row in frame["results"] if row["position"] == "all"}
+    assert hands == {"expected": 500, "zero": 500, "random": 1500}  # one seat each, in every rotation
+    assert "leave --field out" in invoke("compare", "expected", "zero", "aces-trumps", "--field", "random", "-p", "3").stderr
 
 
 @pytest.mark.parametrize(
@@ -179,6 +194,7 @@ def test_compare_json_and_plain_seating():
         (["a", "b", "c", "d", "e", "f", "g", "h", "i"], "give 2 to 8 strategies, not 9"),
         (["expected", "zero", "random", "fair-share", "aces-trumps"], "5 strategies but 4 seats"),
         (["expected", "expected"], "the same strategy is given twice"),
+        (["expected", "zero", "--field", "zero"], "the same strategy is given twice"),
     ],
 )
 def test_compare_bad_input(args, message):
@@ -203,12 +219,13 @@ def test_game_and_report(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["game", "-g", "0"], "games: must be at least 1"),
+        (["game", "-g", "0"], "games: must be from 1 to"),
         (["game", "--plot"], "give --out FOLDER"),
         (["game", "--schedule", "long"], "schedule: unknown 'long'; accepted: full, short, up, full-only"),
         (["game", "--schedule", "1,11"], "schedule: 11 is not a hand size here"),
         (["game", "--tie-break", "coin"], "tie-break: unknown rule 'coin'; accepted: all, tied, one"),
-        (["game", "--trace-games", "-1"], "trace-games: must be 0 or more"),
+        (["game", "--trace", "t.jsonl", "--trace-games", "-1"], "trace-games: must be 0 or more"),
+        (["game", "--trace-games", "3"], "trace-games: does nothing without --trace"),
         (["report", "."], "no run.json"),
     ],
 )

@@ -108,7 +108,7 @@ def test_run_arguments_are_checked():
 def test_progress_counts_every_deal():
     done = []
     simulate(RULES, LINEUP, [2, 3], 250, chunk_size=100, progress=done.append)
-    assert done == [100, 100, 50, 100, 100, 50]
+    assert done == [100, 100, 100, 100, 50, 50]  # hand sizes interleaved: 2, 3, 2, 3, 2, 3
 
 
 def test_ctrl_c_keeps_the_finished_chunks():
