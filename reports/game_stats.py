@@ -53,9 +53,10 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
         w, w2, t, t2, shared = tally.sums[:, g].astype(np.float64)
         estimates = {}
         for name, total, squares in (("win", w, w2), ("score", t, t2)):
-            mean = total / games
-            variance = (squares - games * mean * mean) / (games - 1) if games > 1 else float("nan")
-            error = float(np.sqrt(max(variance, 0.0) / games)) / seats
+            with np.errstate(divide="ignore", invalid="ignore"):  # no game yet (a run stopped at once): NaN
+                mean = np.float64(total) / games
+                variance = (squares - games * mean * mean) / (games - 1) if games > 1 else float("nan")
+                error = float(np.sqrt(max(variance, 0.0) / games)) / seats
             estimates[name] = (mean / seats, error)
         (win, win_se), (score, score_se) = estimates["win"], estimates["score"]
         win_low, win_high = wilson(win, games * seats)
@@ -68,7 +69,7 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
                 "win_se": win_se,
                 "win_ci_low": win_low,
                 "win_ci_high": win_high,
-                "shared_rate": shared / games / seats,
+                "shared_rate": shared / max(games, 1.0) / seats,
                 "mean_score": score,
                 "score_se": score_se,
                 "score_ci_low": score - Z95 * score_se,

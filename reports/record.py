@@ -1,7 +1,8 @@
 """The run record (``run.json``): what fixes a run's results, how to repeat it, and what it played."""
 
+import types
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.errors import PochaError
 from pocha.rules import Rules
@@ -65,9 +66,13 @@ class RunRecord:
         if missing:
             raise PochaError(f"run.json: missing field(s) {', '.join(sorted(missing))}")
         values: dict[str, Any] = {name: tuple(v) if isinstance(v, list) else v for name, v in data.items()}
-        if not isinstance(values.get("files", {}), dict | None):
-            raise PochaError("run.json: files must map file names to row counts")
+        if not isinstance(data["rules"], dict):
+            raise PochaError("run.json: rules must be a mapping of rule options")
         values["rules"] = Rules.from_dict(data["rules"])
+        kinds = get_type_hints(cls)
+        wrong = [name for name, value in values.items() if not conforms(value, kinds[name])]
+        if wrong:
+            raise PochaError(f"run.json: {wrong[0]} holds {values[wrong[0]]!r}, not a {kinds[wrong[0]]}")
         return cls(**values)
 
     @property
@@ -76,3 +81,21 @@ class RunRecord:
         if self.games is not None:
             return self.games
         return (self.deals_per_size or 0) * len(self.cards or ())
+
+
+def conforms(value: Any, kind: Any) -> bool:
+    """Whether a value read from JSON has a field's declared type (str, int, bool, unions, tuples, dicts)."""
+    origin, arguments = get_origin(kind), get_args(kind)
+    if origin in (Union, types.UnionType):
+        return any(conforms(value, option) for option in arguments)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(conforms(item, arguments[0]) for item in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            conforms(key, arguments[0]) and conforms(item, arguments[1]) for key, item in value.items()
+        )
+    if kind is type(None):
+        return value is None
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)

@@ -58,7 +58,8 @@ def stopped_note(run: RunRecord, tables: Tables) -> str:
     if run.games is None and len(run.cards or ()) > 1:
         results = tables["results"]
         deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-        note += f" (every hand size played {deals.min():,} to {deals.max():,} deals)"
+        spread = f"{deals.min():,}" if deals.min() == deals.max() else f"{deals.min():,} to {deals.max():,}"
+        note += f" (every hand size played {spread} deals)"
     return note
 
 

@@ -11,6 +11,8 @@ from pocha.rules import Rules, forbidden_bids
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, trick_counts
 
+MOST_SAMPLES = 10**7  # play-outs per candidate bid
+
 
 @dataclass(frozen=True)
 class Situation:
@@ -134,8 +136,8 @@ def advise(
     situation: Situation, samples: int, seed: int, policy: str, assumed: Strategy, asked: int | None = None
 ) -> Advice:
     """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out."""
-    if samples < 2:
-        raise PochaError(f"samples: must be at least 2, not {samples}")
+    if not 2 <= samples <= MOST_SAMPLES:
+        raise PochaError(f"samples: must be from 2 to {MOST_SAMPLES:,}, not {samples:,}")
     if asked is not None:
         situation.check_bid(asked)
     s, rules, k = situation, situation.rules, situation.cards

@@ -84,6 +84,8 @@ def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
         sizes = list(range(1, rules.full_deal + 1)) if cards.strip().lower() == "all" else parse_sizes(cards, "cards")
     else:
         sizes = [cards] if isinstance(cards, int) else list(cards)
+    if not sizes:
+        raise PochaError("cards: give at least one hand size")
     for size in sizes:
         rules.check_cards(size)
     repeated = sorted({size for size in sizes if sizes.count(size) > 1})
@@ -121,8 +123,9 @@ def check_out(out: str | Path | None, plot: bool, force: bool) -> None:
             option = "plot: figures are written" if plot else "force: it replaces an earlier run"
             raise PochaError(f"{option} into the --out folder; give --out FOLDER")
     elif str(out).endswith(".csv"):
-        if plot:
-            raise PochaError("plot: figures need --out FOLDER, not a .csv file")
+        if plot or force:
+            option = "plot: figures need" if plot else "force: replaces a run in"
+            raise PochaError(f"{option} --out FOLDER, not a .csv file (a pocha table there is replaced anyway)")
         check_writable(out, "out", is_table_csv, "pocha table")
     else:
         check_out_folder(out, force)
@@ -536,6 +539,7 @@ def advise(
     """
     _, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     check_play(play)
+    check_seed(seed)
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
     situation = read_situation(chosen, hand_text, trump, position, bids_text)

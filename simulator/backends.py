@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pocha.errors import PochaError
 
+STARTUP = {"distributed.comm.timeouts.connect": "120s", "distributed.comm.timeouts.tcp": "120s"}
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
 DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most
 MIN_CHUNK = 64
@@ -137,12 +138,23 @@ def local_cluster(workers: int) -> Iterator[str]:
     """A LocalCluster of single-threaded worker processes, closed on exit; yields its scheduler address.
 
     Its processes log only CRITICAL lines: a failed task reaches the client as an exception anyway,
-    and closing a cluster can log a spurious heartbeat traceback (dask/distributed#9032).
+    and closing a cluster can log a spurious heartbeat traceback (dask/distributed#9032). Worker
+    processes get STARTUP's time to come up: on a loaded machine the default 30 s can run out.
     """
     distributed = import_distributed()
-    with distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
-    ) as cluster:
+    import dask
+
+    with dask.config.set(STARTUP):
+        try:
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )  # fmt: skip
+        except (OSError, TimeoutError) as error:
+            raise PochaError(
+                f"backend dask: the LocalCluster did not start ({type(error).__name__}: {error})"
+            ) from None
+    with cluster:
         yield cluster.scheduler_address
 
 

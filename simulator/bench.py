@@ -60,11 +60,15 @@ class Measurement:
 
 
 def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
-    """Deals per second of one run of the workload (bidding, play and tally included)."""
+    """Deals per second of one run of the workload (bidding, play and tally included); Ctrl-C goes through."""
     rules = make_rules(players=workload.players)
     lineup = Lineup((Seat.of(workload.bids),) * workload.players)
     start = time.perf_counter()
-    simulate(rules, lineup, [workload.cards], deals, seed, workload.play, chunk_size=chunk_size, backend=backend)
+    played = simulate(
+        rules, lineup, [workload.cards], deals, seed, workload.play, chunk_size=chunk_size, backend=backend
+    )
+    if not played.complete:
+        raise KeyboardInterrupt  # a cut run is never timed
     return deals / (time.perf_counter() - start)
 
 

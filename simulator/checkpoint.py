@@ -33,8 +33,9 @@ class Run(Protocol):
         """The options that fix the results, as plain data."""
         ...
 
-    def tasks(self) -> list[Any]:
-        """The run's tasks."""
+    @property
+    def task_count(self) -> int:
+        """How many tasks the run has."""
         ...
 
     def empty_tally(self) -> Tally:
@@ -81,7 +82,7 @@ class Checkpoint:
         self.last = time.monotonic()
         if self.path is None:
             return
-        meta = {"format": FORMAT, "version": __version__, "run": plan.fingerprint(), "tasks": len(plan.tasks())}
+        meta = {"format": FORMAT, "version": __version__, "run": plan.fingerprint(), "tasks": plan.task_count}
         with atomic_path(self.path) as temporary, open(temporary, "wb") as stream:
             arrays = {name: getattr(tally, name) for name in ARRAYS}
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)

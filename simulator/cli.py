@@ -595,8 +595,12 @@ def bench(
             raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
         typer.echo(f"deals per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
                    f"of {DASK_CHUNK:,} deals")  # fmt: skip
-        for line in bench_lines(run_bench(deals, repeats, counts, dask)):
-            typer.echo(line)
+        try:
+            for line in bench_lines(run_bench(deals, repeats, counts, dask)):
+                typer.echo(line)
+        except KeyboardInterrupt:
+            typer.echo("Interrupted: the workload under way was not measured.", err=True)
+            raise typer.Exit(130) from None
 
 
 def show_version(value: bool) -> None:

@@ -13,13 +13,9 @@ from pocha import kernels
 from pocha.errors import PochaError
 from pocha.rules import Rules, forbidden_bids
 from pocha.seating import Lineup
-from pocha.strategies.base import BidContext, Strategy
+from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 POLICIES, PLAY_CODES = kernels.POLICIES, kernels.PLAY_CODES
-
-
-class StrategyError(PochaError):
-    """A strategy returned bids the rules do not allow."""
 
 
 @dataclass
@@ -74,30 +70,8 @@ def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seati
                 policy=policy,
             )
             if ctx.size:
-                bids[position, picked] = checked_bids(label, strategy.bid(ctx), ctx)
+                bids[position, picked] = checked_bids(label, strategy, ctx)
     kernels.positions_to_seats(bids, chunk.deals, chunk.bids)
-
-
-def checked_bids(label: str, bids: object, ctx: BidContext) -> np.ndarray:
-    """The strategy's bids if they are whole numbers in 0..k and never the forbidden bid; else StrategyError."""
-    array = np.asarray(bids)
-    where = f"strategy '{label}' at position {ctx.position + 1} with {ctx.cards} cards"
-    if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
-        raise StrategyError(
-            f"{where} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
-        )
-    wrong = np.flatnonzero((array < 0) | (array > ctx.cards))
-    if wrong.size:
-        i = wrong[0]
-        raise StrategyError(f"{where} bid {array[i]} in deal {ctx.deals[i]}; bids are 0..{ctx.cards}")
-    hooked = np.flatnonzero(array == ctx.forbidden)
-    if hooked.size:
-        i = hooked[0]
-        raise StrategyError(
-            f"{where} bid {array[i]} as dealer in deal {ctx.deals[i]}, which the hook rule forbids "
-            f"(the bids would sum to the {ctx.cards} tricks)"
-        )
-    return array.astype(np.int64, copy=False)
 
 
 def play_chunk(

@@ -5,7 +5,7 @@ seating, so every strategy bids every seat's cards. The tasks run through ``run_
 backend; a checkpoint may save and resume them.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
 from typing import IO, Any
@@ -56,16 +56,25 @@ class Plan:
     chunk_size: int
     by_size: bool = False  # tasks hand size by hand size (traced runs), not interleaved
 
-    def tasks(self) -> list[Task]:
-        """The run's chunks: every hand size's first chunk, then every size's second, and so on.
+    @property
+    def task_count(self) -> int:
+        """How many chunks the run has."""
+        return -(-self.deals // self.chunk_size) * len(self.sizes)
+
+    def task(self, index: int) -> Task:
+        """Chunk ``index``: every hand size's first chunk, then every size's second, and so on.
 
         So a run stopped early has played every hand size about equally. A traced run goes hand
         size by hand size instead, so its trace lists the deals in order (a stopped trace is dropped).
         """
-        firsts = range(0, self.deals, self.chunk_size)
-        sizes = range(len(self.sizes))
-        starts = [(i, f) for i in sizes for f in firsts] if self.by_size else [(i, f) for f in firsts for i in sizes]
-        return [Task(n, i, first, min(self.chunk_size, self.deals - first)) for n, (i, first) in enumerate(starts)]
+        per_size, sizes = -(-self.deals // self.chunk_size), len(self.sizes)
+        size_index, chunk = divmod(index, per_size) if self.by_size else divmod(index, sizes)[::-1]
+        first = chunk * self.chunk_size
+        return Task(index, size_index, first, min(self.chunk_size, self.deals - first))
+
+    def tasks(self, skip: Set[int] = frozenset()) -> Iterator[Task]:
+        """The run's chunks in order (made as they are needed: a long run has millions), less those in ``skip``."""
+        return (self.task(index) for index in range(self.task_count) if index not in skip)
 
     def fingerprint(self) -> dict[str, Any]:
         """The options as plain data, to recognise the same run again (checkpoints)."""
@@ -169,9 +178,9 @@ def simulate(
     if trace_stream is not None:
         traced = deals * len(sizes) if trace_deals is None else trace_deals
         trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
-    todo = [task for task in plan.tasks() if task.index not in done]
+    todo = plan.tasks(skip=done)
     if progress is not None and done:
-        progress(sum(task.count for task in plan.tasks() if task.index in done))
+        progress(sum(plan.task(index).count for index in done))
 
     def merge(state: tuple[Tally, frozenset[int]], result: TaskResult) -> tuple[Tally, frozenset[int]]:
         if trace_stream is not None:

@@ -103,7 +103,7 @@ def play_games(
         traced = games if trace_games is None else trace_games
         trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
     plan = GamePlan(rules, lineup, seed, policy, rotate, traced)
-    chunks = [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
+    chunks = ((first, min(chunk_size, games - first)) for first in range(0, games, chunk_size))  # made as needed
 
     def merge(total: GameResult, part: GameResult) -> GameResult:
         if trace_stream is not None:

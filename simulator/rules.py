@@ -290,6 +290,8 @@ def parse_sizes(text: str, what: str) -> list[int]:
         low, dash, high = word.partition("-")
         if not (low.isdigit() and (not dash or high.isdigit())):
             raise PochaError(f"{what}: '{text}' is not hand sizes such as 4,7,10 or 1-5")
+        if dash and int(high) < int(low):
+            raise PochaError(f"{what}: the range '{word}' runs backwards; write {high}-{low}")
         sizes += list(range(int(low), int(high) + 1)) if dash else [int(low)]
     return sizes
 

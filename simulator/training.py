@@ -82,7 +82,7 @@ def train_table(
     sizes = list(range(1, rules.full_deal + 1))
     chunk_size = chunk_size or auto_chunk(deals, backend, len(sizes))
     check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, policy, chunk_size)
-    chunks = [(k, first, min(chunk_size, deals - first)) for k in sizes for first in range(0, deals, chunk_size)]
+    chunks = ((k, first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size) for k in sizes)
     empty = Counts(0, np.zeros(int(np.prod(table_shape(rules))), np.int64))
     work = partial(count_chunk, rules, seed, policy)
     counts, complete = run_tasks(backend, work, chunks, empty, Counts.merge, progress)

@@ -4,6 +4,7 @@ A strategy bids for one bidding position of a whole chunk of deals at once: ``bi
 one bid per deal (int64 array). The engine checks every bid; nothing is silently fixed.
 """
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol, runtime_checkable
@@ -11,6 +12,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pocha import kernels
+from pocha.errors import PochaError
 from pocha.rules import Rules
 
 _LANE = np.uint64(0xFFFF)
@@ -100,6 +102,10 @@ class BidContext:
         return out
 
 
+class StrategyError(PochaError):
+    """A strategy failed, or returned bids the rules do not allow."""
+
+
 @runtime_checkable
 class Strategy(Protocol):
     """A bidding strategy: a ``name`` and a vectorised ``bid``."""
@@ -112,6 +118,50 @@ class Strategy(Protocol):
     def bid(self, ctx: BidContext) -> np.ndarray:
         """One bid per deal of ``ctx``: int64[m], each in 0..ctx.cards and never ``ctx.forbidden``."""
         ...
+
+
+def where(label: str, ctx: BidContext) -> str:
+    """Which strategy, bidding position and hand size, for an error line."""
+    return f"strategy '{label}' at position {ctx.position + 1} with {ctx.cards} card{'s' * (ctx.cards != 1)}"
+
+
+def bids_of(label: str, strategy: Strategy, ctx: BidContext) -> object:
+    """The strategy's answer; an exception in it (a plug-in's bug) becomes one line, unless POCHA_DEBUG is set."""
+    try:
+        return strategy.bid(ctx)
+    except (PochaError, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        if os.environ.get("POCHA_DEBUG"):
+            raise
+        raise StrategyError(
+            f"{where(label, ctx)} failed: {type(error).__name__}: {error} (POCHA_DEBUG=1 shows the traceback)"
+        ) from None
+
+
+def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
+    """The strategy's bids if they are whole numbers in 0..k and never the forbidden bid; else StrategyError.
+
+    The engine calls every strategy through here: nothing a strategy returns is silently fixed.
+    """
+    array = np.asarray(bids_of(label, strategy, ctx))
+    at = where(label, ctx)
+    if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
+        raise StrategyError(
+            f"{at} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
+        )
+    wrong = np.flatnonzero((array < 0) | (array > ctx.cards))
+    if wrong.size:
+        i = wrong[0]
+        raise StrategyError(f"{at} bid {array[i]} in deal {ctx.deals[i]}; bids are 0..{ctx.cards}")
+    hooked = np.flatnonzero(array == ctx.forbidden)
+    if hooked.size:
+        i = hooked[0]
+        raise StrategyError(
+            f"{at} bid {array[i]} as dealer in deal {ctx.deals[i]}, which the hook rule forbids "
+            f"(the bids would sum to the {ctx.cards} tricks)"
+        )
+    return array.astype(np.int64, copy=False)
 
 
 def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 
 from pocha import kernels
 from pocha.rules import Rules, forbidden_bids
-from pocha.strategies.base import BidContext, Strategy
+from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
@@ -35,7 +35,8 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy) -> np.ndarray
         )
         by_position = np.zeros((len(rows), players), np.int64)
         by_position[:, :position] = block.earlier_bids[rows]
-        by_position[:, position] = assumed.bid(block)[rows]  # what the later bidders see of this bidder
+        label = f"{getattr(assumed, 'name', 'assumed')} (assumed)"
+        by_position[:, position] = checked_bids(label, assumed, block)[rows]  # what the later bidders see of it
         dealer = block.deals[rows] % players
         sampled_deals = block.deals[rows] * samples + np.tile(np.arange(samples), block.size)
         for later in range(position + 1, players):
@@ -45,7 +46,7 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy) -> np.ndarray
                 rules, k, later, hands[np.arange(len(rows)), seat], block.trump_card[rows], earlier,
                 forbidden_bids(rules, k, earlier), ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
             )  # fmt: skip
-            by_position[:, later] = assumed.bid(later_ctx)
+            by_position[:, later] = checked_bids(label, assumed, later_ctx)
         bids = np.empty_like(by_position)
         for q in range(players):
             bids[np.arange(len(rows)), (dealer + 1 + q) % players] = by_position[:, q]

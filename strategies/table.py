@@ -20,6 +20,7 @@ coarsest cell is too thin, the hand is bid as ``expected`` would.
 """
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -120,7 +121,7 @@ class TrickTable:
             with open(path, "rb") as stream, np.load(stream) as data:
                 meta = json.loads(str(data["meta"]))
                 counts = data["counts"].astype(np.int64)
-        except (OSError, KeyError, ValueError) as error:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
             raise PochaError(f"table: cannot read '{path}' as a trick table ({error})") from None
         rules = Rules.from_dict(meta["rules"])
         if counts.shape != table_shape(rules):

@@ -51,3 +51,23 @@ def play_hand_built(
     )
     won, points, plays, leaders = play_chunk(rules, seed=0, policy=policy, chunk=chunk, record=True)
     return won[0].tolist(), points[0].tolist(), plays[0], leaders[0]
+
+
+MEASUREMENTS: list[tuple[str, float]] = []
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "measurement: measures this machine; reported at the end, never a gate")
+
+
+@pytest.fixture
+def measured():
+    """Record a figure a measurement test found; the run's summary lists them."""
+    return lambda name, value: MEASUREMENTS.append((name, value))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if MEASUREMENTS:
+        terminalreporter.section("measurements (this machine, not pass/fail)")
+        for name, value in MEASUREMENTS:
+            terminalreporter.write_line(f"{name}: {value:,.1f}")

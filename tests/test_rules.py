@@ -156,6 +156,8 @@ def test_hand_sizes_as_lists_and_ranges():
     assert parse_sizes("1-3, 9", "cards") == [1, 2, 3, 9]
     with pytest.raises(PochaError, match="'4-' is not hand sizes"):
         parse_sizes("4-", "cards")
+    with pytest.raises(PochaError, match="the range '5-2' runs backwards; write 2-5"):
+        parse_sizes("1,5-2", "cards")
 
 
 @pytest.mark.parametrize(

@@ -92,14 +92,13 @@ def test_a_table_saves_loads_and_counts_every_hand(small_table):
 def test_thin_cells_fall_back_to_coarser_ones_then_to_expected(small_table):
     table, _ = small_table
     ctx = context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"], "1C")
-    chances, found = table.distributions(features(ctx), 10)
-    assert np.allclose(chances[found].sum(axis=1), 1.0)
+    _, found = table.distributions(features(ctx), 10)
     level_hands = [level[tuple(np.where(np.array(level.shape[:-1]) == 1, 0, features(ctx)).T)].sum(axis=1)
                    for level in table.levels]  # fmt: skip
     assert all(np.diff(np.array(level_hands), axis=0).min(axis=1) >= 0)  # coarser cells hold more hands
+    assert found.tolist() == [max(hands) >= MIN_HANDS for hands in zip(*level_hands, strict=True)]
     empty = TrickTable(table.rules, "greedy", np.zeros_like(table.counts))
     assert not empty.distributions(features(ctx), 10)[1].any()
-    assert MIN_HANDS > 1
 
 
 def test_table_strategy_bids_legally_and_uses_expected_when_it_knows_nothing(small_table, tmp_path):

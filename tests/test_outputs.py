@@ -1,0 +1,278 @@
+"""Nothing misleading, nothing lost: output folders hold one run, destinations are checked first, stops are honest."""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import pocha
+import pocha.deals
+from pocha.cli import app
+from pocha.errors import PochaError
+
+STOPPER = "sample_strategy:Interrupting:after=200"  # raises KeyboardInterrupt mid-run, as Ctrl-C would
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file of a folder and its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_reused_folder_no_longer_mixes_two_runs(tmp_path):
+    """Reproduced first: compare then simulate into one folder left pairs.csv and a report about the wrong run."""
+    mix = tmp_path / "mix"
+    assert invoke("compare", "expected", "random", "-k", "2", "-n", "100", "--out", mix, "--plot").exit_code == 0
+    before = snapshot(mix)
+    second = ["simulate", "-s", "zero", "-s", "fair-share", "-s", "aces-trumps", "-s", "expected", "-k", "2", "-n",
+              "100", "--out", mix]  # fmt: skip
+    refused = invoke(*second)
+    assert refused.exit_code == 1 and "holds an earlier run (pocha compare expected random" in refused.stderr
+    assert "--force" in refused.stderr and snapshot(mix) == before
+    replaced = invoke(*second, "--force")
+    assert replaced.exit_code == 0, replaced.output
+    assert sorted(p.name for p in mix.iterdir()) == ["errors.csv", "results.csv", "run.json"]
+    assert invoke("report", mix).exit_code == 0
+    page = (mix / "report.html").read_text()
+    assert "pocha simulate" in page and "random" not in page and "ahead of" not in page
+    listed = json.loads((mix / "run.json").read_text())["files"]
+    assert sorted(listed) == sorted(p.name for p in mix.iterdir() if p.name != "run.json")
+
+
+def test_force_replaces_only_the_earlier_runs_files(tmp_path):
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", folder).exit_code == 0
+    (folder / "notes.txt").write_text("mine")
+    assert invoke("simulate", "-k", "3", "-n", "50", "--out", folder, "--force").exit_code == 0
+    assert (folder / "notes.txt").read_text() == "mine"
+
+
+def test_a_folder_of_other_files_is_never_written(tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "cat.jpg").write_bytes(b"meow")
+    for extra in ([], ["--force"]):
+        result = invoke("simulate", "-k", "2", "-n", "50", "--out", folder, *extra)
+        assert result.exit_code == 1 and "is not empty and holds no pocha run" in result.stderr
+    assert snapshot(folder) == {"cat.jpg": b"meow"}
+
+
+def break_results(folder: Path) -> None:
+    frame = pd.read_csv(folder / "results.csv")
+    frame.iloc[:-1].to_csv(folder / "results.csv", index=False)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda f: (f / "errors.csv").unlink(), "errors.csv is listed in run.json but missing"),
+        (break_results, "has 4 rows; run.json says 5"),
+        (lambda f: (f / "results.csv").write_text("strategy,cards\nx,1\n"), "has the columns strategy, cards"),
+        (lambda f: (f / "results.csv").write_text(
+            (f / "results.csv").read_text().replace(",0.", ",zero.", 1)), "holds something other than numbers"),
+        (lambda f: (f / "run.json").write_text("{not json"), "is not a pocha run record"),
+        (lambda f: (f / "run.json").write_text('{"command": "simulate"}'), "missing field(s)"),
+        (lambda f: (f / "run.json").write_text(json.dumps({**json.loads((f / "run.json").read_text()), "seed": "x"})),
+         "seed"),
+        (lambda f: (f / "results.csv").write_bytes(b"\xff\xfe\x00"), "cannot read"),
+    ],
+)  # fmt: skip
+def test_report_refuses_a_folder_that_does_not_add_up_and_touches_nothing(damage, message, tmp_path):
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-k", "2", "-n", "50", "-s", "expected", "--out", folder).exit_code == 0
+    damage(folder)
+    before = snapshot(folder)
+    result = invoke("report", folder)
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and snapshot(folder) == before
+
+
+def test_report_reads_only_the_files_run_json_lists(tmp_path):
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", folder).exit_code == 0
+    (folder / "pairs.csv").write_text("not, a, table\n")  # a stray file is ignored
+    assert invoke("report", folder).exit_code == 0
+    assert "Pairwise" not in (folder / "report.html").read_text()
+
+
+def test_a_failed_report_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
+    import pocha.reports.plots as plots
+
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-n", "50", "--out", folder, "--plot").exit_code == 0
+    before = snapshot(folder)
+    drawn = []
+
+    def failing(run, tables):
+        drawn.append(1)
+        if len(drawn) == 3:
+            raise RuntimeError("the disk filled up")
+        return plots.points_by_size(run, tables)
+
+    monkeypatch.setitem(plots.FIGURES, "won_minus_bid", failing)
+    monkeypatch.setitem(plots.FIGURES, "points_by_position", failing)
+    monkeypatch.setitem(plots.FIGURES, "exact_rate_by_size", failing)
+    with pytest.raises(RuntimeError):
+        pocha.report(folder)
+    assert snapshot(folder) == before  # no half-redrawn figures, no temporary files
+
+
+@pytest.fixture
+def no_deal_is_played(monkeypatch):
+    """Any deal dealt fails the test: the refusal must come first."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a deal was played before the destination was checked")
+
+    monkeypatch.setattr(pocha.deals, "deal_chunk", refuse)
+    monkeypatch.setattr("pocha.engine.deal_chunk", refuse)
+
+
+def unwritable_folder() -> Path | None:
+    """A folder no file can be created in (a read-only or pseudo file system; as root, permissions do not stop
+    writes), when this machine has one."""
+    for candidate in (Path("/proc/self"), Path("/sys/kernel")):
+        try:
+            with open(candidate / "pocha-probe", "w"):
+                pass
+        except OSError:
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize(
+    ("option", "target", "message"),
+    [
+        ("--out", "missing/run", "folder 'missing' does not exist"),
+        ("--out", "file.txt/run", "'file.txt' is not a folder"),
+        ("--out", "file.txt", "'file.txt' is a file"),
+        ("--out", "foreign.csv", "'foreign.csv' exists and is not a pocha table"),
+        ("--out", "folder.csv", "'folder.csv' is a folder"),
+        ("--trace", "missing/t.jsonl", "folder 'missing' does not exist"),
+        ("--trace", "foreign.csv", "'foreign.csv' exists and is not a pocha trace"),
+        ("--trace", "folder.csv", "is a folder"),
+        ("--checkpoint", "foreign.csv", "'foreign.csv' exists and is not a pocha checkpoint"),
+        ("--checkpoint", "missing/ck.npz", "folder 'missing' does not exist"),
+    ],
+)
+def test_every_destination_is_checked_before_any_deal(option, target, message, tmp_path, monkeypatch,
+                                                      no_deal_is_played):  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    Path("file.txt").write_text("x")
+    Path("foreign.csv").write_text("name,age\nann,3\n")
+    Path("folder.csv").mkdir()
+    result = invoke("simulate", "-k", "2", "-n", "50", option, target)
+    assert result.exit_code == 1 and message in result.stderr, result.output
+    assert Path("foreign.csv").read_text() == "name,age\nann,3\n"
+
+
+def test_train_checks_its_table_file_first(tmp_path, no_deal_is_played):
+    (tmp_path / "foreign.npz").write_bytes(b"PK not a table")
+    result = invoke("train", "--out", tmp_path / "foreign.npz", "-p", "3", "-n", "10")
+    assert result.exit_code == 1 and "exists and is not a pocha trick table" in result.stderr
+
+
+def test_a_folder_that_cannot_be_written_is_refused_first(no_deal_is_played):
+    folder = unwritable_folder()
+    if folder is None:
+        pytest.skip("no folder here refuses new files")
+    for option in ("--out", "--trace"):
+        result = invoke("simulate", "-k", "2", "-n", "50", option, folder / "x.csv")
+        assert result.exit_code == 1 and "cannot write in" in result.stderr, result.output
+
+
+def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
+    csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
+    for _ in range(2):
+        assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace).exit_code == 0
+
+
+def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(tmp_path):
+    """Reproduced first: sizes ran in order, so a stop left sizes 2-10 empty and the 'all' row was one-card deals."""
+    args = ["simulate", "-s", STOPPER, "-s", "zero", "-s", "zero", "-s", "zero", "-n", "1000", "--chunk-size", "100"]
+    table = invoke(*args)
+    assert table.exit_code == 130
+    first_lines = table.stdout.splitlines()[:3]
+    assert first_lines[2].startswith("stopped: ") and " of 10,000 deals played" in first_lines[2]
+    assert re.search(r"\(every hand size played (400 to )?500 deals\)", first_lines[2]), first_lines
+    assert "By bidding position (all hand sizes, the deals played before the stop;" in table.stdout
+    csv = invoke(*args, "--format", "csv")
+    assert csv.exit_code == 130 and csv.stdout.startswith("# stopped: ")
+    frame = pd.read_csv(io.StringIO(csv.stdout), comment="#", dtype={"cards": str, "position": str})
+    per_size = frame[(frame.position == "all") & (frame.cards != "all")].groupby("cards").deals.max()
+    assert len(per_size) == 10 and per_size.min() >= 400 and per_size.max() - per_size.min() <= 100
+    data = json.loads(invoke(*args, "--format", "json").stdout)
+    assert data["run"]["complete"] is False and 0 < data["run"]["played"] < 10_000
+
+
+def test_a_stopped_game_run_says_so(tmp_path):
+    result = invoke("game", "-s", STOPPER, "-s", "zero", "-s", "zero", "-s", "zero", "-g", "400", "--chunk-size", "20")
+    assert result.exit_code == 130 and " of 400 games played" in result.stdout.splitlines()[2]
+
+
+def test_bench_stops_on_ctrl_c_and_times_no_cut_run(monkeypatch):
+    import pocha.bench
+
+    def cut(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pocha.bench, "measure", cut)
+    result = invoke("bench", "-n", "1000", "--repeats", "1")
+    assert result.exit_code == 130 and "Interrupted" in result.stderr
+    assert "thread" not in result.stdout  # no median printed
+
+
+def test_a_cut_bench_run_is_never_timed(monkeypatch):
+    import pocha.bench
+    from pocha.engine import Result
+    from pocha.tally import Tally
+
+    monkeypatch.setattr(pocha.bench, "simulate", lambda *a, **k: Result(Tally.empty(("x",), 4, (10,)), False))
+    with pytest.raises(KeyboardInterrupt):
+        pocha.bench.measure(pocha.bench.WORKLOADS[0], 1000, pocha.bench.Threads(1), None)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "-1"], "seed: must be a whole number from 0 to 2**63 - 1"),
+        (["--seed", str(2**63)], "seed: must be a whole number from 0 to 2**63 - 1"),
+        (["--threads", "0"], "threads: must be at least 1, not 0"),
+        (["-n", str(10**16)], "deals: must be from 1 to"),
+        (["--scheduler", "tcp://x:1"], "scheduler: only for --backend dask"),
+        (["--workers", "3"], "workers: only for --backend dask"),
+        (["--backend", "dask", "--threads", "2"], "threads: the dask backend runs --workers"),
+        (["--trace-deals", "5"], "trace-deals: does nothing without --trace"),
+        (["--checkpoint-every", "2"], "checkpoint-every: does nothing without --checkpoint"),
+        (["--force"], "force: it replaces an earlier run into the --out folder"),
+        (["--resume", "missing.npz"], "no checkpoint file"),
+        (["-s", "table:path=missing.npz"], "cannot read 'missing.npz'"),
+    ],
+)
+def test_options_at_the_limits_or_without_their_partner_are_one_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("simulate", "-k", "2", "-n", "20", *args)
+    assert result.exit_code == 1 and message in result.stderr, result.output
+    assert "Traceback" not in result.output and list(tmp_path.iterdir()) == []
+
+
+def test_a_strategy_that_raises_is_one_line(tmp_path):
+    plugin = tmp_path / "bad.py"
+    plugin.write_text("class Raises:\n    name = 'raises'\n\n    def bid(self, ctx):\n        return 1 / 0\n")
+    result = invoke("simulate", "-s", f"{plugin}:Raises", "-k", "1", "-n", "20")
+    assert result.exit_code == 1 and "with 1 card failed: ZeroDivisionError: division by zero" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_damaged_trick_table_is_one_line(tmp_path):
+    bad = tmp_path / "t.npz"
+    bad.write_bytes(b"PK\x03\x04 damaged")
+    with pytest.raises(PochaError, match="cannot read"):
+        pocha.simulate(f"table:path={bad}", cards=2, deals=10)
