@@ -8,11 +8,14 @@ other's compiled code, and a kernel calling a changed kernel in another file is 
 ``NUMBA_CACHE_DIR``, when set, wins (as numba documents); the choice applies to pocha's kernels only.
 """
 
+import contextlib
 import hashlib
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -23,6 +26,7 @@ import numba
 from pocha.version import __version__
 
 SUBPACKAGES = ("strategies", "reports")  # kernels may live in any module of the package
+KEEP_DAYS = 30  # a cache folder no run has used for this long is removed
 
 
 def user_cache_root() -> Path:
@@ -52,6 +56,15 @@ def source_key() -> str:
     return f"{__version__}-{digest.hexdigest()[:16]}"
 
 
+def prune(parent: Path) -> None:
+    """Remove the folders of other versions or sources that no run has used for KEEP_DAYS days."""
+    stale = time.time() - KEEP_DAYS * 86400
+    for folder in parent.iterdir():
+        with contextlib.suppress(OSError):
+            if folder.is_dir() and folder.stat().st_mtime < stale:
+                shutil.rmtree(folder)
+
+
 @cache
 def kernel_cache_dir() -> str:
     """The folder for pocha's compiled kernels: ``NUMBA_CACHE_DIR`` if set, else a keyed per-user folder.
@@ -66,9 +79,11 @@ def kernel_cache_dir() -> str:
         folder = root / "pocha" / "numba" / key
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            os.utime(folder)  # in use: kept from pruning
         except OSError:
             continue
         if os.access(folder, os.W_OK):
+            prune(folder.parent)
             return str(folder)
     return str(Path(tempfile.mkdtemp(prefix="pocha-numba-")))
 

@@ -201,7 +201,7 @@ def describe(name: str, factory: Callable[..., Strategy], source: str) -> Strate
             text = repr(default)
         comment = re.search(rf"^\s*{key}\s*:.*#\s*(.+)$", code, re.MULTILINE)
         shown.append((key, getattr(kind, "__name__", str(kind)), text, comment[1].strip() if comment else ""))
-    return StrategyInfo(name, source, doc.split("\n")[0], tuple(shown))
+    return StrategyInfo(name, source, doc.split("\n")[0].replace("``", ""), tuple(shown))
 
 
 def catalogue() -> list[StrategyInfo]:

@@ -49,3 +49,16 @@ def test_without_numba_cache_dir_the_folder_is_keyed_under_the_user_cache(monkey
     finally:
         cache.kernel_cache_dir.cache_clear()
     assert folder == str(tmp_path / "pocha" / "numba" / cache.source_key())
+
+
+def test_folders_unused_for_a_month_are_pruned(tmp_path):
+    import os
+    import time
+
+    old, recent = tmp_path / "0.0.9-aaaa", tmp_path / "0.1.0-bbbb"
+    for folder in (old, recent):
+        folder.mkdir()
+    month_ago = time.time() - 31 * 86400
+    os.utime(old, (month_ago, month_ago))
+    cache.prune(tmp_path)
+    assert not old.exists() and recent.exists()
