@@ -46,7 +46,7 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
     held: ties the tie-break rule leaves standing), mean_score, score_se, score_ci_low,
     score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
     """
-    games = float(tally.games)
+    games = np.float64(tally.games)  # numpy division: no game yet gives NaN, not ZeroDivisionError
     rows = []
     for g, label in enumerate(tally.strategies):
         seats = float(tally.seats[g])

@@ -15,7 +15,7 @@ Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
 RESULT_COLUMNS = ("strategy", "cards", "position", "deals", "hands", "mean_points", "se_points", "ci_low", "ci_high",
-                  *RATES)  # fmt: skip
+                  "exact_rate", "exact_ci_low", "exact_ci_high", "mean_bid", "mean_won", "mean_abs_error")  # fmt: skip
 PAIR_COLUMNS = ("strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low", "ci_high")
 ERROR_COLUMNS = ("strategy", "cards", "won_minus_bid", "hands", "share")
 
@@ -59,17 +59,22 @@ def summary(tally: Tally) -> pd.DataFrame:
 
     Columns: strategy; cards (hand size or "all"); position (1 = first bidder .. players = dealer,
     or "all"); deals (boards); hands (hands bid by the strategy); mean_points, se_points, ci_low,
-    ci_high (95%); exact_rate; mean_bid; mean_won; mean_abs_error (mean |won - bid|).
+    ci_high (95%); exact_rate with exact_ci_low, exact_ci_high (95%, the same board-level ratio
+    estimator); mean_bid; mean_won; mean_abs_error (mean |won - bid|).
     """
     players = tally.players
-    means, errors = ratio_and_error(tally.boards, *tally.moments)  # [strategy, position + 1, size]
-    hands = tally.moments[MOMENTS.index("H")]
+    m = {name: tally.moments[i] for i, name in enumerate(MOMENTS)}  # each [strategy, position + 1, size]
+    means, errors = ratio_and_error(tally.boards, m["T"], m["T2"], m["H"], m["H2"], m["TH"])
+    rates, rate_errors = ratio_and_error(tally.boards, m["E"], m["E2"], m["H"], m["H2"], m["EH"])
+    hands = m["H"]
     rows = []
     for g, label in enumerate(tally.strategies):
         for cards, sizes in size_labels(tally):
             for p in range(players + 1):
                 n_hands = int(hands[g, p, sizes].sum())
-                mean, error = stratified(hands[g, p, sizes].astype(float), means[g, p, sizes], errors[g, p, sizes])
+                weights = hands[g, p, sizes].astype(float)
+                mean, error = stratified(weights, means[g, p, sizes], errors[g, p, sizes])
+                _, rate_error = stratified(weights, rates[g, p, sizes], rate_errors[g, p, sizes])
                 positions = slice(None) if p == players else [p]
                 fields = tally.hand_fields[g, positions][:, sizes].sum(axis=(0, 1))
                 rows.append(
@@ -86,6 +91,9 @@ def summary(tally: Tally) -> pd.DataFrame:
                         **{name: per_hand(fields[FIELD[key]], n_hands) for name, key in RATES.items()},
                     }
                 )
+                exact = per_hand(fields[FIELD["exact"]], n_hands)
+                rows[-1]["exact_ci_low"] = float(np.clip(exact - Z95 * rate_error, 0.0, 1.0))
+                rows[-1]["exact_ci_high"] = float(np.clip(exact + Z95 * rate_error, 0.0, 1.0))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 

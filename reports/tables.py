@@ -1,6 +1,7 @@
 """The results as aligned text for the terminal, and as JSON."""
 
 import json
+from typing import Any
 
 import pandas as pd
 
@@ -47,14 +48,26 @@ def verdicts(pairs: pd.DataFrame) -> str:
 
 
 def pairs_by_size(pairs: pd.DataFrame) -> str:
-    """Paired differences (a - b, points per hand) as a hand size x pair grid of ``diff ± half-width``."""
-    cells = pairs.assign(
-        pair=pairs.strategy_a + " - " + pairs.strategy_b,
-        value=[f"{d:+.2f} ± {h - d:.2f}" for d, h in zip(pairs.mean_diff, pairs.ci_high, strict=True)],
+    """Paired differences (a - b, points per hand), one row per pair and hand size, the ``all`` margin last."""
+    shown = pd.DataFrame(
+        {
+            "a - b": pairs.strategy_a + " - " + pairs.strategy_b,
+            "cards": pairs.cards,
+            "difference": pairs.mean_diff.map(_number("{:+.2f}")),
+            "±95%": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
+            "": [mark(row) for row in pairs.itertuples()],
+        }
     )
-    grid = cells.pivot(index="cards", columns="pair", values="value")
-    order = list(dict.fromkeys(cells.cards))
-    return grid.loc[order, list(dict.fromkeys(cells.pair))].to_string()
+    return shown.to_string(index=False, justify="right")
+
+
+def mark(row: Any) -> str:
+    """Which of the pair is ahead, when the interval says so."""
+    if row.ci_low > 0:
+        return f"{row.strategy_a} ahead"
+    if row.ci_high < 0:
+        return f"{row.strategy_b} ahead"
+    return "no difference detected"
 
 
 def game_table(games: pd.DataFrame) -> str:
@@ -79,6 +92,19 @@ def game_table(games: pd.DataFrame) -> str:
 
 
 def to_json(run: RunRecord, tables: dict[str, pd.DataFrame]) -> str:
-    """The run's record and its tables as one JSON document."""
-    data = {name: json.loads(frame.to_json(orient="records")) for name, frame in tables.items()}
+    """The run's record and its tables as one JSON document; hand sizes and positions are numbers (or "all")."""
+    data = {name: [plain(row) for row in json.loads(frame.to_json(orient="records"))] for name, frame in tables.items()}
     return json.dumps({"run": run.to_dict(), **data}, indent=2)
+
+
+def plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row with the label columns that hold numbers ("3") as numbers."""
+    return {key: int(value) if key in ("cards", "position") and str(value).isdigit() else value
+            for key, value in row.items()}  # fmt: skip
+
+
+def csv_blocks(tables: dict[str, pd.DataFrame], names: tuple[str, ...]) -> str:
+    """Tables as CSV for stdout: the first as it is; each further one after a line ``# NAME.csv``."""
+    blocks = [tables[names[0]].to_csv(index=False, lineterminator="\n")]
+    blocks += [f"# {name}.csv\n" + tables[name].to_csv(index=False, lineterminator="\n") for name in names[1:]]
+    return "".join(blocks)

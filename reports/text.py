@@ -75,23 +75,27 @@ def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     return [*lines, "\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval."]
 
 
+def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
+    """The summary first: one row per strategy, every position and hand size together."""
+    return [f"\nPer strategy ({_sizes_text(run)}):", terminal_table(frame, "strategy")]
+
+
 def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha simulate``: by position and by hand size."""
-    return _position_and_size_tables(run, tables["results"])
+    """``pocha simulate``: per strategy, then by position and by hand size."""
+    return per_strategy(run, tables["results"]) + _position_and_size_tables(run, tables["results"])
 
 
 def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
     """``pocha compare``: per strategy, the verdicts, by position and size, the pairs by size."""
     frame, pairs = tables["results"], tables["pairs"]
     lines = [
-        f"\nPer strategy ({_sizes_text(run)}):",
-        terminal_table(frame, "strategy"),
+        *per_strategy(run, frame),
         "\nPairwise, paired by deal (difference in mean points per hand, 95% CI):",
         verdicts(pairs),
         *_position_and_size_tables(run, frame),
     ]
     if len(run.cards or ()) > 1:
-        lines += ["\nPairwise by hand size (a - b, points per hand):", pairs_by_size(pairs)]
+        lines += ["\nPairwise by hand size (a - b in points per hand, 95% half-width):", pairs_by_size(pairs)]
     return lines
 
 
@@ -135,16 +139,17 @@ def advice_text(advice: Advice, play: str, assume: str) -> str:
     )  # fmt: skip
     trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
     lines = [
-        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} cards), trump {trump}, "
+        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
         f"{s.rules.players} players; {who}.",
-        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}.",
+        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}; "
+        "±: the Monte Carlo standard error.",
         "",
         f"Tricks you take, playing to a bid of {advice.recommended}:",
-        "tricks  chance   ±MC",
+        "tricks  chance     ±",
     ]
     for t, (p, e) in enumerate(zip(advice.tricks, advice.tricks_error, strict=True)):
         lines.append(f"{t:>6}  {p:6.1%}  {e:5.1%}")
-    lines += ["", "bid  exact  expected points   ±MC"]
+    lines += ["", "bid  exact  expected points     ±"]
     for b, (x, p, e) in enumerate(zip(advice.exact, advice.points, advice.points_error, strict=True)):
         mark = " <- recommended" if b == advice.recommended else " <- asked" if b == advice.asked else ""
         text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from pocha import api
 from pocha.errors import PochaError
 from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
+from pocha.strategies.registry import BUILTIN
 from pocha.version import __version__
 
 ARGUMENTS: ContextVar[list[str] | None] = ContextVar("arguments", default=None)  # of this invocation
@@ -37,6 +38,7 @@ class Commands(TyperGroup):
 
 app = typer.Typer(
     cls=Commands,
+    rich_markup_mode=None,  # plain help: wrapped to the terminal, no boxes
     help="Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell.",
     no_args_is_help=True,
     add_completion=False,
@@ -47,69 +49,104 @@ FORMATS = ("table", "csv", "json")
 
 # --- the options, declared once -------------------------------------------------------------------
 
-Preset = Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")]
+STRATEGY_NAMES = ", ".join(BUILTIN)
+Preset = Annotated[str, typer.Option(metavar="NAME", help=f"Rule set: {', '.join(PRESETS)}.")]
 Players = Annotated[
-    int, typer.Option("--players", "-p", help="Players at the table (3, 4, 5, 6 or 8; others need --deck).")
+    int,
+    typer.Option("--players", "-p", metavar="N", help="Players at the table (3, 4, 5, 6 or 8; others need --deck)."),
 ]
 Deck = Annotated[
     str | None,
-    typer.Option(help="Deck: 36, 40 or 48 cards in the preset's rank order, or ranks strongest first: 1,3,12,11,10,7."),
-]
+    typer.Option(
+        metavar="DECK", help="Deck: 48, or 40 down to 4 cards in the preset's rank order, or ranks strongest first: "
+        "1,3,12,11,10,7."
+    ),
+]  # fmt: skip
 PlayRule = Annotated[
-    str | None, typer.Option(help=f"Override the play rule: {', '.join(PLAY_RULES)} (pocha rules: meanings).")
+    str | None,
+    typer.Option(metavar="RULE", help=f"Override the play rule: {', '.join(PLAY_RULES)} (pocha rules explains them)."),
 ]
 RankOrder = Annotated[
-    str | None, typer.Option(help=f"Override the preset's rank order: {', '.join(RANK_ORDERS)}.", show_default=False)
+    str | None, typer.Option(metavar="ORDER", help=f"Override the preset's rank order: {', '.join(RANK_ORDERS)}.")
 ]
-Hook = Annotated[str | None, typer.Option(help="Override the dealer's hook rule: except-one-card, always or never.")]
+Hook = Annotated[
+    str | None, typer.Option(metavar="RULE", help="Override the dealer's hook rule: except-one-card, always or never.")
+]
 Scoring = Annotated[
-    str | None, typer.Option(help="Override the scoring: EXACT,PER_TRICK,MISS_PER_TRICK (default 10,5,-5).")
+    str | None,
+    typer.Option(metavar="E,T,M", help="Override the scoring: exact bonus, per trick, per trick missed (10,5,-5)."),
 ]
 Schedule = Annotated[
     str | None,
-    typer.Option(help=f"Hand sizes of a game: {', '.join(SCHEDULES)}, or sizes in order such as 1-5,5,5 or 1,3,5."),
+    typer.Option(
+        metavar="SIZES", help=f"Hand sizes of a game: {', '.join(SCHEDULES)}, or sizes in order such as 1-5,5,5."
+    ),
 ]
-TieBreak = Annotated[str | None, typer.Option(help=f"How tied leaders are parted: {', '.join(TIE_BREAKS)}.")]
+TieBreak = Annotated[
+    str | None, typer.Option(metavar="RULE", help=f"How tied leaders are parted: {', '.join(TIE_BREAKS)}.")
+]
 Cards = Annotated[
     str,
     typer.Option(
-        "--cards", "-k", help="Hand sizes: 'all' (1..full deal), one size, or a list or range: 4,7,10 or 1-5."
+        "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1..full deal), one size, or a list or range: 4,7,10 "
+        "or 1-5."
     ),
+]  # fmt: skip
+Play = Annotated[
+    str, typer.Option(metavar="POLICY", help="Card-play policy of every seat: greedy (bid-aware) or random.")
 ]
-Play = Annotated[str, typer.Option(help="Card-play policy of every seat: random or greedy (bid-aware).")]
-Seed = Annotated[int, typer.Option(help="Seed: the same seed and options give the same results, byte for byte.")]
+Seed = Annotated[
+    int, typer.Option(metavar="N", help="Seed: the same seed and options give the same results, byte for byte.")
+]
 Out = Annotated[
     str | None,
-    typer.Option(help="Write the results: a folder (tables as CSV, run.json, figures with --plot), or FILE.csv."),
-]
-Plot = Annotated[bool, typer.Option(help="With --out FOLDER, also draw the figures as PNG files.")]
-Format = Annotated[str, typer.Option("--format", help="What to print on stdout: table, csv or json.")]
+    typer.Option(
+        metavar="PATH", help="Write the results: a new or empty folder (tables, run.json, figures with --plot), or "
+        "FILE.csv."
+    ),
+]  # fmt: skip
+Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
+Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
+Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
 ChunkSize = Annotated[
     int | None,
-    typer.Option(help="Deals per task (default 16,384, fewer to keep every worker busy; results do not change)."),
+    typer.Option(
+        metavar="N", help="Deals per task (default 16,384, fewer to keep every worker busy; results do not change)."
+    ),
 ]
 Strategies = Annotated[
     list[str] | None,
     typer.Option(
-        "--strategy", "-s", help="Bidding strategy spec (e.g. expected:bias=0.3), once for all seats or per seat."
+        "--strategy", "-s", metavar="SPEC",
+        help=f"Bidding strategy, once for every seat or once per seat: {STRATEGY_NAMES}, with parameters as "
+        "NAME:key=value (pocha strategies lists them), or file.py:Class. Default: expected, aces-trumps, "
+        "fair-share, random, zero in turn.",
     ),
-]
+]  # fmt: skip
 ThreadCount = Annotated[
-    int | None, typer.Option("--threads", help="Threads of the local backend (default: every core).")
+    int | None, typer.Option("--threads", metavar="N", help="Threads of the local backend (default: every core).")
 ]
-BackendName = Annotated[str, typer.Option("--backend", help="Where the chunks run: local (threads) or dask.")]
+BackendName = Annotated[
+    str, typer.Option("--backend", metavar="NAME", help="Where the chunks run: local (threads) or dask.")
+]
 Workers = Annotated[
-    int | None, typer.Option(help="Worker processes of the Dask LocalCluster that --backend dask starts (default 2).")
+    int | None,
+    typer.Option(metavar="N", help="Worker processes of the Dask LocalCluster that --backend dask starts (default 2)."),
 ]
-Scheduler = Annotated[str | None, typer.Option(help="Address of a running Dask scheduler, instead of a LocalCluster.")]
+Scheduler = Annotated[
+    str | None, typer.Option(metavar="ADDRESS", help="A running Dask scheduler, instead of a LocalCluster.")
+]
 CheckpointFile = Annotated[
-    str | None, typer.Option("--checkpoint", help="Save progress here every few seconds and on Ctrl-C.")
+    str | None,
+    typer.Option("--checkpoint", metavar="FILE", help="Save progress here every few seconds and on Ctrl-C."),
 ]
-Resume = Annotated[str | None, typer.Option(help="Continue the run saved in this checkpoint (give the same options).")]
+Resume = Annotated[
+    str | None,
+    typer.Option(metavar="FILE", help="Continue the run saved in this checkpoint (give the same options)."),
+]
 CheckpointEvery = Annotated[
-    float | None, typer.Option(help="Seconds of progress between checkpoint saves (default 5).")
+    float | None, typer.Option(metavar="SECONDS", help="Seconds of progress between checkpoint saves (default 5).")
 ]
-Force = Annotated[bool, typer.Option(help="Replace the earlier run the --out folder holds (only its files).")]
 
 
 @dataclass
@@ -281,13 +318,14 @@ def resume_command(checkpoint: str) -> str:
 
 def show(result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | None = None) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
-    from pocha.reports.tables import to_json
+    from pocha.reports.tables import csv_blocks, to_json
     from pocha.reports.text import run_text, stopped_note
 
     if output_format == "csv":
         if not result.complete:
             typer.echo(f"# {stopped_note(result.record, result.tables)}")
-        typer.echo(result.to_frame().to_csv(index=False, lineterminator="\n"), nl=False)
+        names = ("results", "pairs") if result.record.command == "compare" else (next(iter(result.tables)),)
+        typer.echo(csv_blocks(result.tables, names), nl=False)
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:
@@ -307,29 +345,36 @@ def show(result: "api.SimulationResult | api.GamesResult", output_format: str, c
 # --- the commands ----------------------------------------------------------------------------------
 
 
+def examples(*lines: str) -> str:
+    """A help epilog of example command lines, kept as written (not re-wrapped)."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
 @app.command(
-    epilog=(
-        "Examples:\n\n"
-        "  pocha simulate\n\n"
-        "  pocha simulate -p 5 --cards 8 -s expected -s aces-trumps -s random -s zero -s fair-share\n\n"
-        "  pocha simulate -s expected:bias=0.3 --deals 1000000 --out results.csv\n\n"
-        "  pocha simulate --out run1 --plot\n\n"
-        "  pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100"
-    )
+    short_help="Points per hand of a line-up of bidding strategies.",
+    epilog=examples(
+        "pocha simulate",
+        "pocha simulate -p 5 --cards 8 -s expected -s aces-trumps -s random -s zero -s fair-share",
+        "pocha simulate -s expected:bias=0.3 --deals 1000000 --out results.csv",
+        "pocha simulate --out run1 --plot",
+        "pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100",
+    ),
 )
 @with_options
 def simulate(
     *,
     strategy: Strategies = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size.")] = 250_000,
+    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 250_000,
     rules: RuleOptions,
     scoring: Scoring = None,
     run: RunOptions,
     trace: Annotated[
-        str | None, typer.Option(help="Write the deals played to this pocha-trace/1 JSON Lines file.")
+        str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/1 JSON Lines file.")
     ] = None,
-    trace_deals: Annotated[int | None, typer.Option(help="Trace only the first N deals of the run.")] = None,
+    trace_deals: Annotated[
+        int | None, typer.Option(metavar="N", help="Trace only the first N deals of the run.")
+    ] = None,
     saving: CheckpointOptions,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
@@ -344,26 +389,36 @@ def simulate(
 
 
 @app.command(
-    epilog=(
-        "Examples:\n\n"
-        "  pocha compare expected aces-trumps fair-share random\n\n"
-        "  pocha compare expected expected:bias=0.5 --cards 8 --deals 200000\n\n"
-        "  pocha compare expected aces-trumps --no-duplicate --out cmp --plot\n\n"
-        "  pocha compare expected aces-trumps table --field fair-share   (4 seats: the field fills the fourth)"
-    )
+    short_help="Compare strategies on the same deals, paired.",
+    epilog=examples(
+        "pocha compare expected aces-trumps fair-share random",
+        "pocha compare expected expected:bias=0.5 --cards 8 --deals 200000",
+        "pocha compare expected aces-trumps --no-duplicate --out cmp --plot",
+        "pocha compare expected aces-trumps table --field fair-share   (4 seats: the field fills the fourth)",
+    ),
 )
 @with_options
 def compare(
     *,
-    specs: Annotated[list[str], typer.Argument(help="2 to 8 strategy specs to compare.", show_default=False)],
+    specs: Annotated[
+        list[str], typer.Argument(metavar="SPEC", help="2 to 8 strategy specs to compare.", show_default=False)
+    ],
     field: Annotated[
         str | None,
-        typer.Option(help="A strategy for the seats the compared ones leave (each compared one then holds one seat)."),
+        typer.Option(
+            metavar="SPEC",
+            help="A strategy for the seats the compared ones leave (each compared one then holds one seat).",
+        ),
     ] = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size (boards, in duplicate).")] = 100_000,
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size (boards, in duplicate).")
+    ] = 100_000,
     duplicate: Annotated[
-        bool, typer.Option(help="Replay every deal once per rotation of the seating (--no-duplicate: plain seating).")
+        bool,
+        typer.Option(
+            "--duplicate/--no-duplicate", help="Replay every deal once per rotation of the seating, or plain seating."
+        ),
     ] = True,
     rules: RuleOptions,
     scoring: Scoring = None,
@@ -385,21 +440,24 @@ def compare(
 
 
 @app.command(
-    epilog=(
-        "Examples:\n\n"
-        "  pocha game\n\n"
-        "  pocha game -s expected -s aces-trumps -s fair-share -s zero --games 50000\n\n"
-        "  pocha game -p 5 --schedule short --out games --plot\n\n"
-        "  pocha game --preset portuguese --schedule 1-5 --tie-break all --trace games.jsonl --trace-games 10"
-    )
+    short_help="Whole games: each strategy's chance of winning.",
+    epilog=examples(
+        "pocha game",
+        "pocha game -s expected -s aces-trumps -s fair-share -s zero --games 50000",
+        "pocha game -p 5 --schedule short --out games --plot",
+        "pocha game --preset portuguese --schedule 1-5 --tie-break all --trace games.jsonl --trace-games 10",
+    ),
 )
 @with_options
 def game(
     *,
     strategy: Strategies = None,
-    games: Annotated[int, typer.Option("--games", "-g", help="Whole games to play.")] = 20_000,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="N", help="Whole games to play.")] = 20_000,
     rotate: Annotated[
-        bool, typer.Option(help="Move the seating one seat on every game (every strategy holds every seat).")
+        bool,
+        typer.Option(
+            "--rotate/--no-rotate", help="Move the seating one seat every game (every strategy holds every seat)."
+        ),
     ] = True,
     rules: RuleOptions,
     scoring: Scoring = None,
@@ -407,9 +465,10 @@ def game(
     tie_break: TieBreak = None,
     run: RunOptions,
     trace: Annotated[
-        str | None, typer.Option(help="Write every deal of the games, in play order, to this pocha-trace/1 file.")
+        str | None,
+        typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/1 file."),
     ] = None,
-    trace_games: Annotated[int | None, typer.Option(help="Trace only the first N games.")] = None,
+    trace_games: Annotated[int | None, typer.Option(metavar="N", help="Trace only the first N games.")] = None,
 ) -> None:
     """Play whole games by the rules' schedule and report each strategy's chance of winning.
 
@@ -427,33 +486,41 @@ def game(
 
 
 @app.command(
-    epilog=(
-        "Examples:\n\n"
-        '  pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0\n\n'
-        '  pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json'
-    )
+    short_help="What to bid with a hand, by play-outs.",
+    epilog=examples(
+        'pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0',
+        'pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json',
+    ),
 )
 @with_options
 def advise(
     *,
-    hand: Annotated[str, typer.Option(help='Your cards, e.g. "1O 3O 12C 5E 2B" (rank then suit: O C E B).')],
+    hand: Annotated[
+        str, typer.Option(metavar="CARDS", help='Your cards, e.g. "1O 3O 12C 5E 2B" (rank then suit: O C E B).')
+    ],
     trump: Annotated[
-        str, typer.Option(help="The trump card: the turned-up card, or the dealer's last in a full deal.")
+        str,
+        typer.Option(metavar="CARD", help="The trump card: the turned-up card, or the dealer's last in a full deal."),
     ],
     position: Annotated[
-        int, typer.Option(help="How many players bid before you: 0 = you bid first and lead; players-1 = dealer.")
+        int,
+        typer.Option(
+            metavar="N", help="How many players bid before you: 0 = you bid first and lead; players-1 = dealer."
+        ),
     ] = 0,
-    bids: Annotated[str, typer.Option(help="The bids made before yours, in order, e.g. 1,0.")] = "",
-    bid: Annotated[int | None, typer.Option(help="Also single out this bid (it must be legal).")] = None,
-    samples: Annotated[int, typer.Option(help="Play-outs per candidate bid.")] = 10_000,
+    bids: Annotated[str, typer.Option(metavar="BIDS", help="The bids made before yours, in order, e.g. 1,0.")] = "",
+    bid: Annotated[int | None, typer.Option(metavar="BID", help="Also single out this bid (it must be legal).")] = None,
+    samples: Annotated[int, typer.Option(metavar="N", help="Play-outs per candidate bid.")] = 10_000,
     assume: Annotated[
-        str, typer.Option(help="How the later bidders are assumed to bid (a strategy spec).")
+        str, typer.Option(metavar="SPEC", help="How the later bidders are assumed to bid (a strategy spec).")
     ] = "expected",
     rules: RuleOptions,
     scoring: Scoring = None,
     play: Play = "greedy",
     seed: Seed = 0,
-    output_format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    output_format: Annotated[
+        str, typer.Option("--format", metavar="FORMAT", help="What to print: table or json.")
+    ] = "table",
 ) -> None:
     """Advise a bid: the chance of each number of tricks and the expected points of each legal bid."""
     import json
@@ -473,17 +540,19 @@ def advise(
 
 
 @app.command(
-    epilog=(
-        "Examples:\n\n"
-        "  pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz\n\n"
-        "  pocha train --players 6 --deals 200000 --out six.npz   (then: -s table:path=six.npz)"
-    )
+    short_help="Learn a trick table for the table strategy.",
+    epilog=examples(
+        "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",
+        "pocha train --players 6 --deals 200000 --out six.npz   (then: -s table:path=six.npz)",
+    ),
 )
 @with_options
 def train(
     *,
-    out: Annotated[str, typer.Option(help="Where to write the table (.npz).")],
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per hand size to learn from.")] = 1_000_000,
+    out: Annotated[str, typer.Option(metavar="FILE", help="Where to write the table (.npz).")],
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")
+    ] = 1_000_000,
     rules: RuleOptions,
     play: Play = "greedy",
     seed: Seed = 0,
@@ -504,9 +573,17 @@ def train(
     typer.echo(training_text(trained.table, out))
 
 
-@app.command(epilog="Example:\n\n  pocha compare expected aces-trumps --out cmp\n\n  pocha report cmp")
+@app.command(
+    short_help="Figures and report.html of a finished run folder.",
+    epilog=examples(
+        "pocha compare expected aces-trumps --out cmp",
+        "pocha report cmp",
+    ),
+)
 def report(
-    folder: Annotated[str, typer.Argument(help="A folder written by --out FOLDER.", show_default=False)],
+    folder: Annotated[
+        str, typer.Argument(metavar="FOLDER", help="A folder written by --out FOLDER.", show_default=False)
+    ],
 ) -> None:
     """Redraw a finished run's figures and write one self-contained report.html, without simulating."""
     with user_errors():
@@ -515,10 +592,12 @@ def report(
 
 
 @app.command(
+    short_help="The effective rules, decks and readings of a preset.",
     name="rules",
-    epilog=(
-        "Examples:\n\n  pocha rules\n\n  pocha rules --players 6 --deck 48\n\n"
-        "  pocha rules --preset turkish --players 3"
+    epilog=examples(
+        "pocha rules",
+        "pocha rules --players 6 --deck 48",
+        "pocha rules --preset turkish --players 3",
     ),
 )
 @with_options
@@ -528,7 +607,9 @@ def show_rules(
     scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
-    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
+    ] = "text",
 ) -> None:
     """Print the effective rule set, the preset's decks by player count and the readings it takes of its text."""
     import json
@@ -551,9 +632,18 @@ def show_rules(
     typer.echo(rules_text(preset, chosen))
 
 
-@app.command(name="strategies", epilog="Examples:\n\n  pocha strategies\n\n  pocha strategies --format json")
+@app.command(
+    short_help="Every strategy that can be named, with parameters.",
+    name="strategies",
+    epilog=examples(
+        "pocha strategies",
+        "pocha strategies --format json",
+    ),
+)
 def list_strategies(
-    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
+    ] = "text",
 ) -> None:
     """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
     import json
@@ -571,15 +661,24 @@ def list_strategies(
 
 
 @app.command(
-    epilog="Examples:\n\n  pocha bench\n\n  pocha bench --threads 1,2 --dask 2\n\n  pocha bench -n 200000 --repeats 3"
+    short_help="Deals per second of standard workloads.",
+    epilog=examples(
+        "pocha bench",
+        "pocha bench --threads 1,2 --dask 2",
+        "pocha bench -n 200000 --repeats 3",
+    ),
 )
 def bench(
     deals: Annotated[
-        int, typer.Option("--deals", "-n", help="Deals per run (slow strategies run a share).")
+        int, typer.Option("--deals", "-n", metavar="N", help="Deals per run (slow strategies run a share).")
     ] = 1_000_000,
-    repeats: Annotated[int, typer.Option(help="Runs per workload; the median is quoted.")] = 5,
-    threads: Annotated[str, typer.Option("--threads", help="Thread counts to run on, e.g. 1,2.")] = "1",
-    dask: Annotated[int, typer.Option(help="Also run the first workload on a Dask LocalCluster of N workers.")] = 0,
+    repeats: Annotated[int, typer.Option(metavar="N", help="Runs per workload; the median is quoted.")] = 5,
+    threads: Annotated[
+        str, typer.Option("--threads", metavar="COUNTS", help="Thread counts to run on, e.g. 1,2.")
+    ] = "1",
+    dask: Annotated[
+        int, typer.Option(metavar="N", help="Also run the first workload on a Dask LocalCluster of N workers.")
+    ] = 0,
 ) -> None:
     """Measure deals per second, end to end (bidding, play, tally), for standard workloads."""
     from pocha.bench import DASK_CHUNK

@@ -122,19 +122,19 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
     record = number < traced
     chunk = deal_chunk(rules, plan.seed, cards, numbers)
     part = plan.empty_tally()
-    board_points, board_hands = part.board_arrays(task.count)
+    board = part.board_sums(task.count)
     records: list[dict[str, Any]] = []
     for rotation in range(rules.players if plan.duplicate else 1):
         seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
         collect_bids(rules, strategies, seating, plan.seed, plan.policy, chunk)
         won, points, plays, leaders = play_chunk(rules, plan.seed, plan.policy, chunk, record)
-        part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board_points, board_hands)
+        part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
         if record:
             shown = min(task.count, traced - number)
             records = trace.deal_records(
                 rules, range(number, number + shown), chunk, plays, leaders, won, points, shown
             )
-    part.add_boards(task.size_index, board_points, board_hands)
+    part.add_boards(task.size_index, board)
     return TaskResult(task, part, records)
 
 

@@ -220,10 +220,10 @@ def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> GameResult:
     scores = np.zeros((count, players), np.int64)
     for j, cards in enumerate(schedule):
         dealt, won, points = table.play(j, cards, slice(None), records)
-        board_points, board_hands = part.hands.board_arrays(count)
+        board = part.hands.board_sums(count)
         size_index = plan.sizes.index(cards)
-        part.hands.add_play(size_index, dealt.deals, table.seating, dealt.bids, won, points, board_points, board_hands)
-        part.hands.add_boards(size_index, board_points, board_hands)
+        part.hands.add_play(size_index, dealt.deals, table.seating, dealt.bids, won, points, board)
+        part.hands.add_boards(size_index, board)
         scores += points
 
     def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:

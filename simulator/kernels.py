@@ -492,18 +492,18 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_r
 
 
 @jit
-def tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands, hand_fields, errors):
+def tally_plays(deals, size_index, seating, bids, won, points, board, hand_fields, errors):
     """Add one play of a batch of deals to integer accumulators (exact, so chunks merge in any order).
 
     deals int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
     bids, won, points int64[deal, seat]. Per board (the deal, over all its plays):
-    board_points, board_hands int64[deal, strategy, position + 1] get each strategy's points and
-    hands by bidding position (0 = first bidder), the last slot for all positions.
+    board int64[deal, strategy, position + 1, 3] gets each strategy's points, hands and exact bids
+    by bidding position (0 = first bidder), the last position slot for all positions.
     hand_fields int64[strategy, position, size, 4]: sums of exact (0/1), bid, won and |won - bid|
     (``pocha.tally.HAND_FIELDS``); errors int64[strategy, size, won - bid + k_max].
     """
     players = bids.shape[1]
-    every = board_points.shape[2] - 1
+    every = board.shape[2] - 1
     offset = errors.shape[2] // 2
     for d in range(bids.shape[0]):
         mano = (deals[d] + 1) % players
@@ -512,10 +512,10 @@ def tally_plays(deals, size_index, seating, bids, won, points, board_points, boa
             position = s - mano if s >= mano else s - mano + players
             b = bids[d, s]
             w = won[d, s]
-            board_points[d, g, position] += points[d, s]
-            board_points[d, g, every] += points[d, s]
-            board_hands[d, g, position] += 1
-            board_hands[d, g, every] += 1
+            for slot in (position, every):
+                board[d, g, slot, 0] += points[d, s]
+                board[d, g, slot, 1] += 1
+                board[d, g, slot, 2] += b == w
             hand_fields[g, position, size_index, 0] += b == w
             hand_fields[g, position, size_index, 1] += b
             hand_fields[g, position, size_index, 2] += w
@@ -524,32 +524,33 @@ def tally_plays(deals, size_index, seating, bids, won, points, board_points, boa
 
 
 @jit
-def close_boards(size_index, board_points, board_hands, moments, cross):
-    """Add finished boards to the moments: per (strategy, position) sums of T, T^2, H, H^2, T*H.
+def close_boards(size_index, board, moments, cross):
+    """Add finished boards to the moments: per (strategy, position) sums of T, T^2, H, H^2, T*H, E, E^2, E*H.
 
-    board_points (T), board_hands (H): int64[board, strategy, position + 1], as ``tally_plays`` fills
-    them. moments int64[5, strategy, position + 1, size]; cross int64[size, strategy, strategy]
-    gets T_a * T_b over all positions (the last slot).
+    board int64[board, strategy, position + 1, 3]: points T, hands H and exact bids E, as
+    ``tally_plays`` fills it. moments int64[8, strategy, position + 1, size] (``pocha.tally.MOMENTS``);
+    cross int64[size, strategy, strategy] gets T_a * T_b over all positions (the last slot).
     """
-    boards, strategies, slots = board_points.shape
+    boards, strategies, slots = board.shape[0], board.shape[1], board.shape[2]
     for g in range(strategies):
         for p in range(slots):
-            t1 = t2 = h1 = h2 = th = 0
+            sums = np.zeros(8, np.int64)
             for d in range(boards):
-                t = board_points[d, g, p]
-                h = board_hands[d, g, p]
-                t1 += t
-                t2 += t * t
-                h1 += h
-                h2 += h * h
-                th += t * h
-            moments[0, g, p, size_index] += t1
-            moments[1, g, p, size_index] += t2
-            moments[2, g, p, size_index] += h1
-            moments[3, g, p, size_index] += h2
-            moments[4, g, p, size_index] += th
+                t = board[d, g, p, 0]
+                h = board[d, g, p, 1]
+                e = board[d, g, p, 2]
+                sums[0] += t
+                sums[1] += t * t
+                sums[2] += h
+                sums[3] += h * h
+                sums[4] += t * h
+                sums[5] += e
+                sums[6] += e * e
+                sums[7] += e * h
+            for m in range(8):
+                moments[m, g, p, size_index] += sums[m]
         for other in range(strategies):
             products = 0
             for d in range(boards):
-                products += board_points[d, g, slots - 1] * board_points[d, other, slots - 1]
+                products += board[d, g, slots - 1, 0] * board[d, other, slots - 1, 0]
             cross[size_index, g, other] += products

@@ -14,7 +14,8 @@ import numpy as np
 
 from pocha import kernels
 
-MOMENTS = ("T", "T2", "H", "H2", "TH")  # first axis of ``Tally.moments``
+MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
+# exact bids E per board, with the squares and products the ratio estimator needs
 HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``kernels.tally_plays``)
 
 
@@ -22,8 +23,8 @@ HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_
 class Tally:
     """Accumulators of a run, by strategy, bidding position and hand size.
 
-    moments: int64[MOMENTS, strategy, position + 1, size]: sums over boards of T, T^2, H, H^2 and T*H
-    (position index ``players`` = all positions). cross: int64[size, strategy, strategy]: sums over
+    moments: int64[MOMENTS, strategy, position + 1, size]: sums over boards of T, T^2, H, H^2, T*H,
+    E, E^2 and E*H (position index ``players`` = all positions). cross: int64[size, strategy, strategy]: sums over
     boards of T_a * T_b (all positions), for paired differences. hand_fields: int64[strategy,
     position, size, HAND_FIELDS]; errors: int64[strategy, size, won - bid + max size].
     """
@@ -52,23 +53,19 @@ class Tally:
             errors=np.zeros((g, s, 2 * k + 1), np.int64),
         )
 
-    def board_arrays(self, boards: int) -> tuple[np.ndarray, np.ndarray]:
-        """Zeroed per-board points and hands, int64[board, strategy, position + 1], for ``tally_plays``."""
-        shape = (boards, len(self.strategies), self.players + 1)
-        return np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+    def board_sums(self, boards: int) -> np.ndarray:
+        """Zeroed per-board sums, int64[board, strategy, position + 1, (points, hands, exact)], for ``tally_plays``."""
+        return np.zeros((boards, len(self.strategies), self.players + 1, 3), np.int64)
 
-    def add_play(
-        self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
-        points: np.ndarray, board_points: np.ndarray, board_hands: np.ndarray,
-    ) -> None:  # fmt: skip
-        """Count one play of a batch of deals (see ``kernels.tally_plays``) into per-board arrays."""
-        kernels.tally_plays(deals, size_index, seating, bids, won, points, board_points, board_hands,
-                            self.hand_fields, self.errors)  # fmt: skip
+    def add_play(self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
+                 points: np.ndarray, board: np.ndarray) -> None:  # fmt: skip
+        """Count one play of a batch of deals (see ``kernels.tally_plays``) into the per-board sums."""
+        kernels.tally_plays(deals, size_index, seating, bids, won, points, board, self.hand_fields, self.errors)
 
-    def add_boards(self, size_index: int, board_points: np.ndarray, board_hands: np.ndarray) -> None:
+    def add_boards(self, size_index: int, board: np.ndarray) -> None:
         """Close a batch of boards: add their totals to the moments."""
-        kernels.close_boards(size_index, board_points, board_hands, self.moments, self.cross)
-        self.boards[size_index] += len(board_points)
+        kernels.close_boards(size_index, board, self.moments, self.cross)
+        self.boards[size_index] += len(board)
 
     def merge(self, other: "Tally") -> "Tally":
         """The tally of both runs' boards (same strategies, players and sizes)."""

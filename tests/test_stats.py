@@ -121,9 +121,9 @@ def test_tallies_merge_exactly():
         seating = np.zeros((count, 4), np.int64)
         collect_bids(rules, list(zip(seats.labels, seats.strategies, strict=True)), seating, 1, "greedy", chunk)
         won, points, _, _ = play_chunk(rules, 1, "greedy", chunk)
-        board_points, board_hands = part.board_arrays(count)
-        part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board_points, board_hands)
-        part.add_boards(0, board_points, board_hands)
+        board = part.board_sums(count)
+        part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board)
+        part.add_boards(0, board)
         parts.append(part)
     merged = parts[1].merge(parts[0])
     for name in ("boards", "moments", "cross", "hand_fields", "errors"):
