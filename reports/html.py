@@ -1,80 +1,230 @@
-"""``report.html``: one self-contained page (figures embedded) from a run folder's tables and ``run.json``."""
+"""``report.html``: one self-contained page a player reads and a colleague reruns, from a run folder.
+
+At the top the exact command, the date, the version, the rules and the seed; then a summary (the
+verdicts and a table per strategy), the results by hand size and by position, the pairs, the
+games, each figure with a caption, and how to read the intervals. Figures are embedded, the style
+is inline: no network. It reads on a phone (tables scroll sideways) and prints.
+"""
 
 import base64
 import html
-from typing import Any
+from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 
+from pocha.reports.plots import CAPTIONS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import verdict
+from pocha.rules import PRESETS, TIE_BREAKS
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
-img { max-width: 100%; margin: 0.5em 0 1.5em; } code { background: #f3f3f3; padding: 0 0.2em; }
+body { font-family: system-ui, -apple-system, sans-serif; margin: 0 auto; padding: 1rem; max-width: 62rem;
+       color: #222; line-height: 1.45; }
+h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.2rem; margin-top: 2rem;
+     border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; }
+code { background: #f3f3f3; padding: 0.1rem 0.3rem; border-radius: 3px; word-break: break-all; }
+.command { font-size: 0.95rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; font-size: 0.9rem; }
+dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
+.scroll { overflow-x: auto; margin: 0.5rem 0 1rem; }
+table { border-collapse: collapse; font-size: 0.88rem; }
+th, td { border-bottom: 1px solid #e3e3e3; padding: 0.3rem 0.6rem; text-align: right; white-space: nowrap; }
+th { background: #f5f5f5; } th:first-child, td:first-child { text-align: left; }
+.verdicts li { margin: 0.2rem 0; }
+figure { margin: 1rem 0 1.5rem; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9rem; color: #444; margin-top: 0.3rem; }
+footer { margin-top: 2rem; font-size: 0.8rem; color: #666; }
+@media print { .scroll { overflow: visible; } figure, table { break-inside: avoid; } body { max-width: none; } }
 """
 
 
-def _run_table(run: RunRecord) -> str:
-    data = run.to_dict()
-    rules = data["rules"]
+def text(value: object) -> str:
+    """Escaped text for the page."""
+    return html.escape(str(value))
+
+
+def table(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    """A plain table, wrapped so a narrow screen scrolls it sideways."""
+    head = "".join(f"<th>{text(cell)}</th>" for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{text(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def points(mean: float, low: float, high: float) -> str:
+    """A mean with its 95% half-width: ``4.54 ± 0.01``."""
+    if not np.isfinite(mean):
+        return "-"
+    return f"{mean:.2f} ± {(high - low) / 2:.2f}" if np.isfinite(high - low) else f"{mean:.2f}"
+
+
+def percent(value: float, low: float | None = None, high: float | None = None) -> str:
+    """A share: ``48.2%``, with its interval when given: ``48.2% (47.5-48.9)``."""
+    if not np.isfinite(value):
+        return "-"
+    shown = f"{100 * value:.1f}%"
+    return shown if low is None or high is None else f"{shown} ({100 * low:.1f}-{100 * high:.1f})"
+
+
+def facts(run: RunRecord) -> str:
+    """The run's facts: date, version, rules, strategies, seed, amount."""
+    rules = run.rules
+    schedule = rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
+    amount = (
+        f"{run.games:,} whole games ({schedule} schedule), seating {'rotated' if run.rotate else 'kept'}"
+        if run.games is not None
+        else f"{run.deals_per_size:,} deals per hand size, hand sizes {', '.join(map(str, run.cards or ()))}"
+        + (", duplicate (every deal once per rotation of the seating)" if run.duplicate else "")
+    )
     rows = {
-        "command": run.command_line or f"pocha {run.command}",
-        "preset": run.preset or "custom rules",
-        "players": rules["players"],
-        "deck (ranks, strongest first)": " ".join(map(str, rules["ranks"])),
-        "play rule": rules["play"],
-        "hook": rules["hook"],
-        "scoring": ", ".join(f"{key} {value}" for key, value in rules["scoring"].items()),
-        "strategies by seat": ", ".join(run.strategies),
-        "play policy": run.play,
-        "seed": run.seed,
-        "version": run.version,
+        "run on": run.date or "unknown",
+        "pocha": run.version,
+        "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
+        "table": f"{rules.players} players, {rules.deck_size} cards (ranks {' '.join(map(str, rules.ranks))}, "
+        "strongest first)",
+        "play and hook": f"play rule {rules.play}, hook {rules.hook}, card play {run.play}",
+        "scoring": f"exact {rules.scoring.exact} + {rules.scoring.per_trick} per trick; "
+        f"{rules.scoring.miss_per_trick} per trick off",
+        "strategies by seat": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies))
+        + (f" (field: {run.field})" if run.field else ""),
+        "amount": amount,
+        "seed": str(run.seed),
     }
-    for key in ("cards", "deals_per_size", "duplicate", "games", "rotate"):
-        if key in data:
-            rows[key.replace("_", " ")] = data[key]
-    if run.command == "game":
-        rows["schedule"] = rules["schedule"]
-        rows["tie-break"] = rules["tie_break"]
-
-    def text(value: Any) -> str:
-        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-
-    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(text(v))}</td></tr>" for k, v in rows.items())
-    return f"<table>{body}</table>"
+    if run.games is not None:
+        rows["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
+    body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
+    return f'<dl class="facts">{body}</dl>'
 
 
-def _frame(frame: pd.DataFrame) -> str:
-    return frame.to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep="", border=0)
+def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
+    """The ``all`` margin of a column, or its single value."""
+    return frame[frame[column] == ("all" if "all" in set(frame[column]) else frame[column].iloc[0])]
+
+
+def strategy_table(results: pd.DataFrame) -> str:
+    """Per strategy, every hand size and position together."""
+    rows = headline(headline(results), "position")
+    return table(
+        ["Strategy", "Points per hand", "Exact bids", "Mean bid", "Mean tricks", "Mean miss", "Hands"],
+        [
+            [r.strategy, points(r.mean_points, r.ci_low, r.ci_high), percent(r.exact_rate, r.exact_ci_low,
+             r.exact_ci_high), f"{r.mean_bid:.2f}", f"{r.mean_won:.2f}", f"{r.mean_abs_error:.2f}", f"{r.hands:,}"]
+            for r in rows.itertuples()
+        ],
+    )  # fmt: skip
+
+
+def grid(results: pd.DataFrame, along: str, other: str) -> str:
+    """Points per hand with 95% half-widths, one row per value of ``along`` (the other axis at its margin)."""
+    rows = headline(results, other)
+    rows = rows[rows[along] != "all"] if rows[along].nunique() > 1 else rows
+    names = list(dict.fromkeys(rows.strategy))
+    values = list(dict.fromkeys(rows[along]))
+    cell = {(r.strategy, r[along]): points(r.mean_points, r.ci_low, r.ci_high) for _, r in rows.iterrows()}
+    title = {"cards": "Hand size", "position": "Position"}[along]
+    return table([title, *names], [[value, *(cell.get((name, value), "-") for name in names)] for value in values])
+
+
+def pairs_table(pairs: pd.DataFrame) -> str:
+    """Every pair's difference by hand size: a - b with its 95% half-width, and who is ahead."""
+    return table(
+        ["Pair (a - b)", "Hand size", "Difference", "Verdict"],
+        [
+            [f"{r.strategy_a} - {r.strategy_b}", r.cards, points(r.mean_diff, r.ci_low, r.ci_high),
+             f"{r.strategy_a} ahead" if r.ci_low > 0 else f"{r.strategy_b} ahead" if r.ci_high < 0 else "no difference"]
+            for r in pairs.itertuples()
+        ],
+    )  # fmt: skip
+
+
+def games_table(games: pd.DataFrame) -> str:
+    """Per strategy: wins, shared first places, final scores."""
+    return table(
+        ["Strategy", "Won (95% CI)", "Shared first", "Final score", "Median", "Middle half", "Games"],
+        [
+            [r.strategy, percent(r.win_rate, r.win_ci_low, r.win_ci_high), percent(r.shared_rate),
+             points(r.mean_score, r.score_ci_low, r.score_ci_high), f"{r.score_median:.0f}",
+             f"{r.score_p25:.0f} to {r.score_p75:.0f}", f"{r.games:,}"]
+            for r in games.itertuples()
+        ],
+    )  # fmt: skip
+
+
+def summary(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The answer first: the verdicts (or who wins games), then the table per strategy."""
+    parts = ["<h2>Summary</h2>"]
+    if "pairs" in tables:
+        sentences = [verdict(row) for _, row in headline(tables["pairs"]).iterrows()]
+        parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in sentences) + "</ul>")
+    if "games" in tables:
+        best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
+        parts.append(f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
+                     f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>")  # fmt: skip
+        parts.append(games_table(tables["games"]))
+        parts.append(f"<p>{text(tie_breaks(run))}</p>")
+        parts.append("<h3>Every hand of the games</h3>")
+    parts.append(strategy_table(tables["results"]))
+    return parts
+
+
+def tie_breaks(run: RunRecord) -> str:
+    """What the tie-break rule did."""
+    tied, extra, shared = run.tie_break_games or 0, run.tie_break_hands or 0, run.shared_games or 0
+    return (
+        f"Tie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games needed extra "
+        f"one-card hands ({extra:,} hands in all); {shared:,} ended with first place shared."
+    )
+
+
+INTERVALS = (
+    "Every figure after ± is the half-width of a 95% confidence interval: if the same run were repeated "
+    "with fresh seeds, about 95 intervals in 100 would hold the true value under these rules and "
+    "strategies. A difference between two strategies is only called when its interval leaves out 0 "
+    '("no difference detected" otherwise). Differences come from the same deals played by both '
+    "(paired), so they are much tighter than the two means' intervals side by side. The unit is the "
+    "deal: hands of one deal are never counted as independent. Win rates use Wilson's interval."
+)
 
 
 def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> str:
     """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
-    parts = [f"<h1>pocha {html.escape(run.command)}</h1>", "<h2>Run</h2>", _run_table(run)]
-    if "games" in tables:
-        parts += ["<h2>Whole games</h2>", _frame(tables["games"])]
-    if "pairs" in tables:
-        pairs = tables["pairs"]
-        headline = pairs[pairs.cards == ("all" if "all" in set(pairs.cards) else pairs.cards.iloc[0])]
-        verdicts = "".join(f"<li>{html.escape(verdict(row))}</li>" for _, row in headline.iterrows())
-        parts += ["<h2>Pairwise comparisons</h2>", f"<ul>{verdicts}</ul>"]
+    command = run.command_line or f"pocha {run.command} (the command was not recorded)"
+    results = tables["results"]
+    parts = [
+        f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(run.strategies)))}</h1>",
+        f'<p class="command">To run it again: <code>{text(command)}</code></p>',
+        facts(run),
+        *summary(run, tables),
+    ]
+    if results.cards.nunique() > 1:
+        parts += ["<h2>By hand size</h2>", "<p>Points per hand, every bidding position together.</p>",
+                  grid(results, "cards", "position")]  # fmt: skip
+    parts += [
+        "<h2>By bidding position</h2>",
+        f"<p>Points per hand, every hand size together; 1 bids first and leads, {run.rules.players} is the dealer.</p>",
+        grid(results, "position", "cards"),
+    ]
+    if "pairs" in tables and tables["pairs"].cards.nunique() > 1:
+        parts += ["<h2>Pairs by hand size</h2>", pairs_table(tables["pairs"])]
     parts.append("<h2>Figures</h2>")
     for name, png in figures.items():
         data = base64.b64encode(png).decode("ascii")
-        parts.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
-    results = tables["results"]
+        parts.append(
+            f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
+        )
     parts += [
-        "<h2>Results per strategy and bidding position</h2>",
-        "<p>Mean points per hand with 95% confidence intervals (the full table is <code>results.csv</code>).</p>",
-        _frame(results[results.cards == ("all" if "all" in set(results.cards) else results.cards.iloc[0])]),
+        "<h2>How to read the intervals</h2>",
+        f"<p>{text(INTERVALS)}</p>",
+        "<footer>The full tables are the CSV files beside this page (results.csv, "
+        + ("pairs.csv, " if "pairs" in tables else "")
+        + ("games.csv, " if "games" in tables else "")
+        + f"errors.csv); run.json holds the run record. Written by pocha {text(run.version)}.</footer>",
     ]
-    if "pairs" in tables:
-        parts += ["<h2>Paired differences by hand size</h2>", _frame(tables["pairs"])]
     return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>pocha report</title>'
-        f"<style>{STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>pocha {text(run.command)} report</title><style>{STYLE}</style></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
     )

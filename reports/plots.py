@@ -1,6 +1,11 @@
-"""Figures drawn from the run's tidy tables only, so everything a figure shows is in a CSV."""
+"""Figures drawn from the run's tidy tables only, so everything a figure shows is in a CSV.
+
+Every figure names its rules, amount of play, seed and command under its title, so it can be
+traced back to the run. Each has a one-line caption (CAPTIONS) saying what to read from it.
+"""
 
 import io
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -12,29 +17,55 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.record import RunRecord  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
+TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
+COMMAND_WIDTH = 110  # characters of the command shown under a title; longer ones are shortened
+COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # matplotlib's default cycle (tab10)
 
 
 def subtitle(run: RunRecord) -> str:
-    """One line naming the table, rules and amount of play behind a figure."""
+    """Two lines under a title: rules, amount of play and seed; the command (shortened if long)."""
     amount = f"{run.games:,} games" if run.games is not None else f"{run.deals_per_size:,} deals per hand size"
     seating = ", duplicate" if run.duplicate else ""
-    return f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.play} play, {amount}{seating}"
+    command = run.command_line or f"pocha {run.command} (the command was not recorded)"
+    shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
+    return (
+        f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.play} play, {amount}{seating}, "
+        f"seed {run.seed}\n{shown}"
+    )
 
 
-def _figure(title: str, run: RunRecord, width: float = 9.0) -> tuple[Figure, Any]:
-    figure, axes = plt.subplots(figsize=(width, 5.0), layout="constrained")
-    figure.suptitle(title, fontsize=13)
-    axes.set_title(subtitle(run), fontsize=9, color="0.35")
+def label(name: str, width: int = 18) -> str:
+    """A strategy label wrapped for an axis (long specs break at their parameters)."""
+    return "\n".join(textwrap.wrap(name.replace(":", ": ").replace(",", ", "), width)).replace(": ", ":")
+
+
+def _figure(title: str, run: RunRecord, width: float = 9.0, height: float = 5.0) -> tuple[Figure, Any]:
+    figure, axes = plt.subplots(figsize=(width, height), layout="constrained")
+    _titles(figure, title, run)
     axes.grid(alpha=0.3)
     return figure, axes
 
 
+def _titles(figure: Figure, title: str, run: RunRecord) -> None:
+    """The title and the run's subtitle, both centred on the whole figure, in a band kept free at the top."""
+    height = figure.get_figheight()
+    figure.text(0.5, 1 - 0.1 / height, title, ha="center", va="top", fontsize=13)
+    figure.text(0.5, 1 - 0.42 / height, subtitle(run), ha="center", va="top", fontsize=8, color="0.35")
+    figure.set_layout_engine(ConstrainedLayoutEngine(rect=(0, 0, 1, 1 - TITLE_BAND / height)))
+
+
 def _legend_outside(axes: Any) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="strategy")
+
+
+def _headline(frame: pd.DataFrame) -> Any:
+    """The ``all`` hand-size margin, or the single size when there is only one."""
+    return "all" if "all" in set(frame.cards) else frame.cards.iloc[0]
 
 
 def _by_size(run: RunRecord, tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
@@ -51,30 +82,33 @@ def _by_size(run: RunRecord, tables: Tables, title: str, ylabel: str) -> tuple[F
     return figure, axes, rows
 
 
+def _lines_with_bands(axes: Any, rows: pd.DataFrame, value: str, low: str, high: str, scale: float = 1.0) -> None:
+    """One line per strategy against hand size, with its 95% band."""
+    for i, (name, group) in enumerate(rows.groupby("strategy", sort=False)):
+        color = COLORS[i % len(COLORS)]
+        axes.plot(group.k, scale * group[value], marker="o", color=color, label=label(name, 24))
+        axes.fill_between(group.k, scale * group[low], scale * group[high], color=color, alpha=0.2, linewidth=0)
+
+
 def points_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand against hand size, one line per strategy, 95% bands."""
-    drawn = _by_size(
-        run, tables, "Expected points per hand by hand size (95% confidence bands)", "mean points per hand"
-    )
+    drawn = _by_size(run, tables, "Expected points per hand by hand size (95% bands)", "mean points per hand")
     if drawn is None:
         return None
     figure, axes, rows = drawn
-    for label, group in rows.groupby("strategy", sort=False):
-        line = axes.plot(group.k, group.mean_points, marker="o", label=label)[0]
-        axes.fill_between(group.k, group.ci_low, group.ci_high, color=line.get_color(), alpha=0.25)
+    _lines_with_bands(axes, rows, "mean_points", "ci_low", "ci_high")
     axes.axhline(0, color="0.4", linewidth=0.8)
     _legend_outside(axes)
     return figure
 
 
 def exact_rate_by_size(run: RunRecord, tables: Tables) -> Figure | None:
-    """Share of exact bids against hand size, one line per strategy."""
-    drawn = _by_size(run, tables, "Exact-bid rate by hand size", "hands bid exactly (%)")
+    """Share of exact bids against hand size, one line per strategy, 95% bands."""
+    drawn = _by_size(run, tables, "Exact-bid rate by hand size (95% bands)", "hands bid exactly (%)")
     if drawn is None:
         return None
     figure, axes, rows = drawn
-    for label, group in rows.groupby("strategy", sort=False):
-        axes.plot(group.k, 100 * group.exact_rate, marker="o", label=label)
+    _lines_with_bands(axes, rows, "exact_rate", "exact_ci_low", "exact_ci_high", scale=100)
     axes.set_ylim(0, 100)
     _legend_outside(axes)
     return figure
@@ -85,16 +119,17 @@ def _grouped_bars(axes: Any, categories: list, groups: list[str], heights: np.nd
     """Bars of heights[group, category], grouped by category."""
     width = 0.8 / len(groups)
     x = np.arange(len(categories))
-    for i, label in enumerate(groups):
+    for i, name in enumerate(groups):
         yerr = None if errors is None else errors[:, i, :]
-        axes.bar(x + (i - (len(groups) - 1) / 2) * width, heights[i], width, yerr=yerr, capsize=2, label=label)
+        axes.bar(x + (i - (len(groups) - 1) / 2) * width, heights[i], width, yerr=yerr, capsize=2,
+                 label=label(name, 24), color=COLORS[i % len(COLORS)])  # fmt: skip
     axes.set_xticks(x, [str(c) for c in categories])
 
 
 def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
     """Distribution of tricks won minus tricks bid, all hand sizes, bars per strategy."""
     errors = tables["errors"]
-    rows = errors[errors.cards == ("all" if "all" in set(errors.cards) else errors.cards.iloc[0])]
+    rows = errors[errors.cards == _headline(errors)]
     seen = rows[rows.share >= 0.001].won_minus_bid  # the axis spans the values with at least 0.1% of hands
     values = list(range(int(seen.min()), int(seen.max()) + 1))
     rows = rows[rows.won_minus_bid.isin(values)]
@@ -104,7 +139,7 @@ def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
         shares[groups.index(row.strategy), values.index(row.won_minus_bid)] = 100 * row.share
     figure, axes = _figure("How far bids miss: tricks won minus tricks bid", run)
     _grouped_bars(axes, values, groups, shares)
-    axes.set_xlabel("tricks won - tricks bid (0 = exact; all hand sizes; values with at least 0.1% of hands)")
+    axes.set_xlabel("tricks won - tricks bid (0 = exact; values with at least 0.1% of hands)")
     axes.set_ylabel("share of the strategy's hands (%)")
     _legend_outside(axes)
     return figure
@@ -113,7 +148,7 @@ def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
 def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand by bidding position, bars per strategy with 95% intervals."""
     results = tables["results"]
-    cards = "all" if "all" in set(results.cards) else results.cards.iloc[0]
+    cards = _headline(results)
     rows = results[(results.cards == cards) & (results.position != "all")].dropna(subset=["mean_points"])
     players = run.rules.players
     positions = [str(p) for p in range(1, players + 1)]
@@ -135,36 +170,77 @@ def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
+def _pair_rows(tables: Tables) -> pd.DataFrame | None:
+    """The pairs table, when the run has one with at least one pair."""
+    pairs = tables.get("pairs")
+    return None if pairs is None or pairs.empty else pairs
+
+
 def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
-    """Paired differences (row minus column) with their 95% half-widths; grey where the CI holds 0."""
-    if "pairs" not in tables:
+    """Paired differences, row minus column, in one triangle; cells whose 95% interval holds 0 are greyed, "n.s."."""
+    pairs = _pair_rows(tables)
+    if pairs is None:
         return None
-    pairs = tables["pairs"]
-    rows = pairs[pairs.cards == ("all" if "all" in set(pairs.cards) else pairs.cards.iloc[0])]
+    rows = pairs[pairs.cards == _headline(pairs)]
     names = list(dict.fromkeys([*rows.strategy_a, *rows.strategy_b]))
-    diff = np.full((len(names), len(names)), np.nan)
+    n = len(names)
+    diff = np.full((n, n), np.nan)
     half = np.full_like(diff, np.nan)
-    for row in rows.itertuples():
+    for row in rows.itertuples():  # a comes before b: the lower triangle is b's row, a's column
         a, b = names.index(row.strategy_a), names.index(row.strategy_b)
-        diff[a, b], diff[b, a] = row.mean_diff, -row.mean_diff
-        half[a, b] = half[b, a] = row.ci_high - row.mean_diff
+        diff[b, a], half[b, a] = -row.mean_diff, row.ci_high - row.mean_diff
     significant = np.abs(diff) > half
     scale = np.nanmax(np.abs(diff)) if np.isfinite(diff).any() else 1.0
+    side = 1.15 * (n - 1)  # inches per cell
     figure, axes = _figure("Paired difference in points per hand: row minus column (95% CI)", run,
-                           width=3.0 + 1.6 * len(names))  # fmt: skip
-    shown = np.where(significant, diff, 0.0)
-    image = axes.imshow(shown, cmap="RdBu", vmin=-scale, vmax=scale)
+                           width=max(7.5, 4.0 + side), height=max(4.0, 2.4 + side))  # fmt: skip
+    shown = np.ma.masked_invalid(np.where(significant, diff, np.nan))[1:, :-1]
+    image = axes.imshow(shown, cmap="RdBu", vmin=-scale, vmax=scale, aspect="equal")
     axes.grid(False)
-    for a in range(len(names)):
-        for b in range(len(names)):
-            text = "" if a == b else f"{diff[a, b]:+.2f}\n±{half[a, b]:.2f}"
-            if a != b and not significant[a, b]:
-                text += "\n(no difference)"
-            dark = abs(shown[a, b]) > 0.55 * scale
-            axes.text(b, a, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
-    axes.set_xticks(range(len(names)), names, rotation=20, ha="right")
-    axes.set_yticks(range(len(names)), names)
-    figure.colorbar(image, ax=axes, label="points per hand (row - column)")
+    for r in range(1, n):
+        for c in range(r):
+            if not significant[r, c]:
+                axes.add_patch(plt.Rectangle((c - 0.5, r - 1.5), 1, 1, facecolor="0.9", hatch="///", edgecolor="0.75"))
+            dark = significant[r, c] and abs(diff[r, c]) > 0.55 * scale
+            text = f"{diff[r, c]:+.2f}\n±{half[r, c]:.2f}" + ("" if significant[r, c] else "\nn.s.")
+            axes.text(c, r - 1, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
+    axes.set_xticks(range(n - 1), [label(name) for name in names[:-1]], fontsize=8)
+    axes.set_yticks(range(n - 1), [label(name) for name in names[1:]], fontsize=8)
+    axes.set_xlim(-0.5, n - 1.5)
+    axes.set_ylim(n - 1.5, -0.5)
+    for spine in axes.spines.values():
+        spine.set_visible(False)
+    bar = figure.colorbar(image, ax=axes, shrink=0.8)
+    bar.set_label("row - column, points per hand\n(grey, n.s.: no difference detected)", fontsize=8)
+    return figure
+
+
+def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
+    """The paired difference of every pair against hand size, one small panel per pair, 95% bands."""
+    pairs = _pair_rows(tables)
+    if pairs is None or pairs.cards.nunique() < 3:  # one hand size (and its "all" margin): the matrix says it
+        return None
+    rows = pairs[pairs.cards != "all"].assign(k=lambda frame: frame.cards.astype(int))
+    names = list(dict.fromkeys(zip(rows.strategy_a, rows.strategy_b, strict=True)))
+    columns = min(4, len(names))
+    lines = -(-len(names) // columns)
+    figure, grid = plt.subplots(lines, columns, figsize=(3.2 * columns + 1.0, 2.4 * lines + 1.4),
+                                layout="constrained", sharex=True, sharey=True, squeeze=False)  # fmt: skip
+    _titles(figure, "Paired difference by hand size: a - b in points per hand (95% bands)", run)
+    for axes, (a, b) in zip(grid.flat, names, strict=False):
+        pair = rows[(rows.strategy_a == a) & (rows.strategy_b == b)]
+        axes.axhline(0, color="0.4", linewidth=0.8)
+        axes.fill_between(pair.k, pair.ci_low, pair.ci_high, color=COLORS[0], alpha=0.25, linewidth=0)
+        axes.plot(pair.k, pair.mean_diff, marker="o", markersize=3, color=COLORS[0])
+        axes.set_title(textwrap.shorten(f"{a} - {b}", 44, placeholder="..."), fontsize=8)
+        axes.grid(alpha=0.3)
+    for index, axes in enumerate(grid.flat):
+        if index >= len(names):
+            axes.set_visible(False)
+        elif index + columns >= len(names):  # nothing below it: it shows the hand sizes itself
+            axes.xaxis.set_tick_params(labelbottom=True)
+    figure.supxlabel("cards per player (hand size)", fontsize=9)
+    figure.supylabel("a - b, points per hand (above 0: a ahead)", fontsize=9)
     return figure
 
 
@@ -176,12 +252,16 @@ def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
     figure, axes = _figure("Probability of winning a whole game (per seat, 95% intervals)", run)
     spans = np.array([100 * (games.win_rate - games.win_ci_low), 100 * (games.win_ci_high - games.win_rate)])
     spans = np.maximum(spans, 0.0)  # Wilson's bounds hold the rate; only rounding can put one a hair inside
-    axes.bar(games.strategy, 100 * games.win_rate, yerr=spans, capsize=4, color="tab:blue")
-    for x, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
-        axes.annotate(f"{100 * rate:.1f}%", (x, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
+    x = np.arange(len(games))
+    axes.bar(x, 100 * games.win_rate, yerr=spans, capsize=4, color=COLORS[0], label="won outright")
+    if games.shared_rate.sum() > 0:
+        axes.bar(x, 100 * games.shared_rate, bottom=100 * games.win_rate, color=COLORS[0], alpha=0.35,
+                 label="first place shared")  # fmt: skip
+    for i, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
+        axes.annotate(f"{100 * rate:.1f}%", (i, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
     fair = 100 / run.rules.players
     axes.axhline(fair, color="tab:red", linestyle="--", linewidth=1, label=f"fair share ({fair:.0f}%)")
-    axes.set_xlabel("strategy")
+    axes.set_xticks(x, [label(name) for name in games.strategy])
     axes.set_ylabel("games won (%)")
     axes.legend(loc="upper right", frameon=False)
     return figure
@@ -193,7 +273,18 @@ FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "points_by_position": points_by_position,
     "won_minus_bid": won_minus_bid,
     "pair_matrix": pair_matrix,
+    "pairs_by_size": pairs_by_size,
     "win_probability": win_probability,
+}
+CAPTIONS = {  # what to read from each figure
+    "points_by_size": "Which strategy scores more at each hand size; bands that do not overlap mean a clear gap.",
+    "exact_rate_by_size": "How often each strategy makes its bid exactly, by hand size.",
+    "points_by_position": "Whether a strategy does better bidding first, in the middle or as the dealer.",
+    "won_minus_bid": "Whether a strategy tends to overbid (left of 0) or underbid (right of 0).",
+    "pair_matrix": "Who beats whom on the same deals: blue cells favour the row, red the column, grey is no "
+    "difference detected.",
+    "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead.",
+    "win_probability": "Each strategy's chance of winning a whole game, against the fair share of a seat.",
 }
 
 

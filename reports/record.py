@@ -22,9 +22,10 @@ class RunRecord:
     seed: int
     preset: str | None = None  # the preset the rules came from; None for rules given as an object
     version: str = __version__  # of pocha
-    command_line: str | None = None  # the exact command line, when the run came from the CLI
+    command_line: str | None = None  # what made the run: the exact command line, or the Python call
     complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
     played: int | None = None  # deals (boards, all hand sizes together) or games actually played
+    date: str | None = None  # when the run ended (UTC)
     cards: tuple[int, ...] | None = None  # simulate, compare: the hand sizes
     deals_per_size: int | None = None  # simulate, compare: deals (boards) per hand size
     duplicate: bool | None = None  # compare: every deal replayed once per rotation of the seating
@@ -44,8 +45,8 @@ class RunRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, without the fields the command does not use."""
-        order = ("command", "command_line", "version", "complete", "played", "preset", "rules", "strategies", "play",
-                 "seed")  # fmt: skip
+        order = ("command", "command_line", "version", "date", "complete", "played", "preset", "rules", "strategies",
+                 "play", "seed")  # fmt: skip
         data = {name: getattr(self, name) for name in order}
         data.update({f.name: getattr(self, f.name) for f in fields(self) if f.name not in order})
         data["rules"] = self.rules.to_dict()

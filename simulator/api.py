@@ -10,11 +10,14 @@ nothing is written.
 """
 
 import contextlib
+import functools
+import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from pocha import engine, training
 from pocha.advice import Advice, read_situation
@@ -278,7 +281,8 @@ def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
 
 def _finish(result: "SimulationResult | GamesResult", played: int, out: str | Path | None, plot: bool) -> None:
     """Note what the run played; write its outputs if it ran to the end (a stopped run writes nothing)."""
-    result.record = replace(result.record, complete=result.complete, played=played)
+    ended = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    result.record = replace(result.record, complete=result.complete, played=played, date=ended)
     if result.complete:
         result.files = write_outputs(result, out, plot)
 
@@ -296,6 +300,22 @@ def checkpoint_from(checkpoint: str | Path | None, resume: str | Path | None, ev
 # --- runs ----------------------------------------------------------------------------------------
 
 
+def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Record, for a run called from Python, the call itself as its command (the CLI passes its command line)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("command_line") is None:
+            bound = signature.bind(*args, **kwargs).arguments
+            shown = [f"{name}={value!r}" for name, value in bound.items() if name != "progress"]
+            kwargs["command_line"] = f"pocha.{function.__name__}({', '.join(shown)})"
+        return function(*args, **kwargs)
+
+    return call
+
+
+@recorded
 def simulate(
     strategies: Spec | Sequence[Spec] | None = None,
     *,
@@ -350,6 +370,7 @@ def simulate(
                  scheduler, checkpoint, resume, checkpoint_every, progress)  # fmt: skip
 
 
+@recorded
 def compare(
     strategies: Sequence[Spec],
     *,
@@ -448,6 +469,7 @@ def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | 
     return result
 
 
+@recorded
 def play_games(
     strategies: Spec | Sequence[Spec] | None = None,
     *,

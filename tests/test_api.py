@@ -86,7 +86,8 @@ def test_whole_games(tmp_path):
     assert frame.games.tolist() == [60] * 4 and frame.win_rate.sum() == pytest.approx(1.0)
     assert sorted(path.name for path in result.files) == ["errors.csv", "games.csv", "results.csv", "run.json"]
     written = json.loads((tmp_path / "games" / "run.json").read_text())
-    assert written["command"] == "game" and written["command_line"] is None
+    assert written["command"] == "game"
+    assert written["command_line"] == f"pocha.play_games(games=60, seed=2, out={tmp_path / 'games'!r})"
     report, figures = pocha.report(tmp_path / "games")
     assert report.is_file() and len(figures) >= 4
 

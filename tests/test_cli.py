@@ -215,7 +215,7 @@ def test_game_and_report(tmp_path):
     report = invoke("report", str(folder))
     assert report.exit_code == 0, report.output
     page = (folder / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 5 and "Whole games" in page and 'src="http' not in page
+    assert page.count("data:image/png;base64,") == 5 and "won the most games" in page and 'src="http' not in page
     assert (folder / "win_probability.png").is_file()
 
 
