@@ -17,7 +17,7 @@ from pocha.reports.stats import Z95
 from pocha.tally import GameTally
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
-GAME_COLUMNS = ("strategy", "games", "seats", "win_rate", "win_se", "win_ci_low", "win_ci_high", "shared_rate",
+GAME_COLUMNS = ("strategy", "play", "games", "seats", "win_rate", "win_se", "win_ci_low", "win_ci_high", "shared_rate",
                 "mean_score", "score_se", "score_ci_low", "score_ci_high", *QUANTILES)  # fmt: skip
 
 
@@ -38,13 +38,13 @@ def quantile(counts: Counter, q: float) -> float:
     return float(values[np.searchsorted(cumulative, q * cumulative[-1])]) if len(values) else float("nan")
 
 
-def game_summary(tally: GameTally) -> pd.DataFrame:
+def game_summary(tally: GameTally, plays: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
 
-    Columns: strategy, games, seats (per game), win_rate (outright wins per seat held), win_se,
-    win_ci_low, win_ci_high (Wilson), shared_rate (first places shared with other seats, per seat
-    held: ties the tie-break rule leaves standing), mean_score, score_se, score_ci_low,
-    score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
+    plays: each strategy's card-play policy. Columns: strategy, play, games, seats (per game), win_rate
+    (outright wins per seat held), win_se, win_ci_low, win_ci_high (Wilson), shared_rate (first places
+    shared with other seats, per seat held: ties the tie-break rule leaves standing), mean_score,
+    score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
     """
     games = np.float64(tally.games)  # numpy division: no game yet gives NaN, not ZeroDivisionError
     rows = []
@@ -63,6 +63,7 @@ def game_summary(tally: GameTally) -> pd.DataFrame:
         rows.append(
             {
                 "strategy": label,
+                "play": (plays or {}).get(label, ""),
                 "games": tally.games,
                 "seats": int(seats),
                 "win_rate": win,

@@ -18,9 +18,10 @@ class RunRecord:
     command: str  # simulate, compare or game
     rules: Rules
     strategies: tuple[str, ...]  # strategy labels (specs in canonical form), seat by seat
-    play: str  # card-play policy
+    play: str  # card-play policy of the seats that name none
     seed: int
     preset: str | None = None  # the preset the rules came from; None for rules given as an object
+    plays: tuple[str, ...] | None = None  # every seat's card-play policy
     version: str = __version__  # of pocha
     command_line: str | None = None  # what made the run: the exact command line, or the Python call
     complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
@@ -46,7 +47,7 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, without the fields the command does not use."""
         order = ("command", "command_line", "version", "date", "complete", "played", "preset", "rules", "strategies",
-                 "play", "seed")  # fmt: skip
+                 "play", "plays", "seed")  # fmt: skip
         data = {name: getattr(self, name) for name in order}
         data.update({f.name: getattr(self, f.name) for f in fields(self) if f.name not in order})
         data["rules"] = self.rules.to_dict()
@@ -75,6 +76,11 @@ class RunRecord:
         if wrong:
             raise PochaError(f"run.json: {wrong[0]} holds {values[wrong[0]]!r}, not a {kinds[wrong[0]]}")
         return cls(**values)
+
+    @property
+    def play_of(self) -> dict[str, str]:
+        """Each strategy label's card-play policy."""
+        return dict(zip(self.strategies, self.plays or (self.play,) * len(self.strategies), strict=True))
 
     @property
     def planned(self) -> int:

@@ -14,8 +14,9 @@ from pocha.tally import HAND_FIELDS, MOMENTS, Tally
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
-RESULT_COLUMNS = ("strategy", "cards", "position", "deals", "hands", "mean_points", "se_points", "ci_low", "ci_high",
-                  "exact_rate", "exact_ci_low", "exact_ci_high", "mean_bid", "mean_won", "mean_abs_error")  # fmt: skip
+RESULT_COLUMNS = ("strategy", "play", "cards", "position", "deals", "hands", "mean_points", "se_points", "ci_low",
+                  "ci_high", "exact_rate", "exact_ci_low", "exact_ci_high", "mean_bid", "mean_won",
+                  "mean_abs_error")  # fmt: skip
 PAIR_COLUMNS = ("strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low", "ci_high")
 ERROR_COLUMNS = ("strategy", "cards", "won_minus_bid", "hands", "share")
 
@@ -54,13 +55,14 @@ def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
     return choices
 
 
-def summary(tally: Tally) -> pd.DataFrame:
+def summary(tally: Tally, plays: dict[str, str] | None = None) -> pd.DataFrame:
     """The results table: one row per (strategy, hand size, bidding position), with ``all`` margins.
 
-    Columns: strategy; cards (hand size or "all"); position (1 = first bidder .. players = dealer,
-    or "all"); deals (boards); hands (hands bid by the strategy); mean_points, se_points, ci_low,
-    ci_high (95%); exact_rate with exact_ci_low, exact_ci_high (95%, the same board-level ratio
-    estimator); mean_bid; mean_won; mean_abs_error (mean |won - bid|).
+    plays: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
+    position (1 = first bidder .. players = dealer, or "all"); deals (boards); hands (hands bid by the
+    strategy); mean_points, se_points, ci_low, ci_high (95%); exact_rate with exact_ci_low,
+    exact_ci_high (95%, the same board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
+    |won - bid|).
     """
     players = tally.players
     m = {name: tally.moments[i] for i, name in enumerate(MOMENTS)}  # each [strategy, position + 1, size]
@@ -80,6 +82,7 @@ def summary(tally: Tally) -> pd.DataFrame:
                 rows.append(
                     {
                         "strategy": label,
+                        "play": (plays or {}).get(label, ""),
                         "cards": cards,
                         "position": "all" if p == players else str(p + 1),
                         "deals": int(tally.boards[sizes].sum()),

@@ -133,7 +133,7 @@ class Advice:
 
 
 def advise(
-    situation: Situation, samples: int, seed: int, policy: str, assumed: Strategy, asked: int | None = None
+    situation: Situation, samples: int, seed: int, rollout: str, assumed: Strategy, asked: int | None = None
 ) -> Advice:
     """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out."""
     if not 2 <= samples <= MOST_SAMPLES:
@@ -147,9 +147,9 @@ def advise(
     )  # deal number players - 1: the dealer sits last, the bidder at its position
     ctx = BidContext(
         rules, k, s.position, np.array([mask_of(s.hand)], np.uint64), np.array([s.trump_card], np.int64),
-        np.array([s.bids], np.int64).reshape(1, s.position), np.array([s.forbidden], np.int64), seed, deal, policy,
+        np.array([s.bids], np.int64).reshape(1, s.position), np.array([s.forbidden], np.int64), seed, deal, rollout,
     )  # fmt: skip
-    counts = trick_counts(ctx, samples, assumed)
+    counts = trick_counts(ctx, samples, assumed, rollout)
     points = expected_points(counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
     table = rules.scoring.table(k)

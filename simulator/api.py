@@ -25,13 +25,14 @@ from pocha.advice import advise as advise_situation
 from pocha.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
 from pocha.backends import Backend, make_backend
 from pocha.checkpoint import DEFAULT_EVERY, Checkpoint
-from pocha.deals import POLICIES
 from pocha.errors import PochaError
 from pocha.games import play_games as play_whole_games
+from pocha.policies import PlayPolicy, parse_policy
 from pocha.reports.record import RunRecord
 from pocha.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 from pocha.seating import Lineup, Seat
 from pocha.strategies.base import Strategy
+from pocha.strategies.montecarlo import ROLLOUTS
 from pocha.strategies.registry import load
 from pocha.strategies.table import TrickTable, is_table_file
 from pocha.tally import GameTally, Tally
@@ -111,10 +112,10 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     return Lineup(tuple((seats * players)[:players]))
 
 
-def check_play(play: str) -> None:
-    """Refuse an unknown card-play policy."""
-    if play not in POLICIES:
-        raise PochaError(f"play: unknown '{play}'; accepted: {', '.join(POLICIES)}")
+def plays_of(lineup: Lineup, play: str) -> tuple[PlayPolicy, tuple[str, ...]]:
+    """The run's play policy (for the seats that name none) and every seat's, as labels."""
+    policy = parse_policy(play)
+    return policy, tuple((seat.play or policy).label for seat in lineup.seats)
 
 
 def check_out(out: str | Path | None, plot: bool, force: bool) -> None:
@@ -188,7 +189,7 @@ class SimulationResult:
         """The run's tables by CSV file name: results, pairs (compare) and errors."""
         from pocha.reports.stats import error_distribution, pair_differences, summary
 
-        tables = {"results": summary(self.tally)}
+        tables = {"results": summary(self.tally, self.record.play_of)}
         if self.record.command == "compare":
             tables["pairs"] = pair_differences(self.tally)
         tables["errors"] = error_distribution(self.tally)
@@ -226,7 +227,12 @@ class GamesResult:
         from pocha.reports.stats import error_distribution, summary
 
         hands = self.hands
-        return {"games": game_summary(self.games), "results": summary(hands), "errors": error_distribution(hands)}
+        plays = self.record.play_of
+        return {
+            "games": game_summary(self.games, plays),
+            "results": summary(hands, plays),
+            "errors": error_distribution(hands),
+        }
 
     def to_frame(self) -> "pd.DataFrame":
         """``games.csv``: one row per strategy: win rate and final score with intervals, score quantiles."""
@@ -357,8 +363,9 @@ def simulate(
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
     lineup = lineup_from(strategies, chosen.players)
-    record = RunRecord("simulate", chosen, tuple(s.label for s in lineup.seats), play, seed, preset,
-                       command_line=command_line, cards=tuple(sizes), deals_per_size=deals)  # fmt: skip
+    policy, plays = plays_of(lineup, play)
+    record = RunRecord("simulate", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset,
+                       plays=plays, command_line=command_line, cards=tuple(sizes), deals_per_size=deals)  # fmt: skip
     needs("trace-deals", trace_deals, "--trace", trace is not None)
     if trace_deals is not None and trace_deals < 0:
         raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
@@ -411,7 +418,9 @@ def compare(
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
     sizes = hand_sizes(cards, chosen)
     lineup = compared_lineup(strategies, field, chosen.players)
-    record = RunRecord("compare", chosen, tuple(s.label for s in lineup.seats), play, seed, preset,
+    policy, plays = plays_of(lineup, play)
+    record = RunRecord("compare", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset,
+                       plays=plays,
                        command_line=command_line, cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate,
                        field=lineup.seats[-1].label if field is not None else None)  # fmt: skip
     return _deal(record, lineup, duplicate, out, plot, force, None, None, chunk_size, threads, backend, workers,
@@ -450,7 +459,6 @@ def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | 
           progress: Progress | None) -> SimulationResult:  # fmt: skip
     """Check the options every dealing run shares, play the run (simulate or compare) and write its outputs."""
     sizes, deals = list(record.cards or ()), record.deals_per_size or 0
-    check_play(record.play)
     check_seed(record.seed)
     check_amount("deals", deals, MOST_DEALS)
     check_out(out, plot, force)
@@ -458,7 +466,8 @@ def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | 
     saver = checkpoint_from(checkpoint, resume, checkpoint_every)
     with _trace_file(trace) as stream:
         played = engine.simulate(
-            record.rules, lineup, sizes, deals, record.seed, record.play, duplicate=duplicate, chunk_size=chunk_size,
+            record.rules, lineup, sizes, deals, record.seed, parse_policy(record.play), duplicate=duplicate,
+            chunk_size=chunk_size,
             trace_stream=stream, trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)),
             backend=where, checkpoint=saver,
         )  # fmt: skip
@@ -508,7 +517,7 @@ def play_games(
     """
     preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule, tie_break, rank_order)
     lineup = lineup_from(strategies, chosen.players)
-    check_play(play)
+    policy, plays = plays_of(lineup, play)
     check_seed(seed)
     check_amount("games", games, MOST_GAMES)
     check_out(out, plot, force)
@@ -519,13 +528,14 @@ def play_games(
         check_writable(trace, "trace", is_trace, "pocha trace")
     where = backend_from(backend, threads, workers, scheduler)
     with _trace_file(trace) as stream:
-        played = play_whole_games(chosen, lineup, games, seed, play, rotate, chunk_size, counter(progress, games),
+        played = play_whole_games(chosen, lineup, games, seed, policy, rotate, chunk_size, counter(progress, games),
                                   where, stream, trace_games)  # fmt: skip
         if not played.complete and stream is not None:
             raise _Stopped
     tally = played.games
     record = RunRecord(
-        "game", chosen, tuple(s.label for s in lineup.seats), play, seed, preset, command_line=command_line,
+        "game", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset, plays=plays,
+        command_line=command_line,
         games=games, rotate=rotate, hand_sizes=tuple(chosen.hand_sizes()), tie_break_games=tally.tie_break_games,
         tie_break_hands=tally.tie_break_hands, shared_games=tally.shared_games, unresolved_games=tally.unresolved,
     )  # fmt: skip
@@ -560,7 +570,8 @@ def advise(
     to bid. ``result.to_frame()`` has a row per bid.
     """
     _, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
-    check_play(play)
+    if play not in ROLLOUTS:
+        raise PochaError(f"play: advise plays its play-outs {' or '.join(ROLLOUTS)}, not '{play}'")
     check_seed(seed)
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
@@ -588,13 +599,13 @@ def train(
 ) -> TrainingResult:
     """Learn a trick table for the ``table`` strategy (every seat bidding ``expected``) and write it to ``out``."""
     _, chosen = rules_from(rules, players, deck, play_rule, hook, rank_order=rank_order)
-    check_play(play)
+    policy = parse_policy(play)
     check_seed(seed)
     check_amount("deals", deals, MOST_DEALS)
     check_writable(out, "out", is_table_file, "pocha trick table")
     where = backend_from("local", threads, None, None)
     table = training.train_table(
-        chosen, deals, seed, play, chunk_size, counter(progress, deals * chosen.full_deal), where
+        chosen, deals, seed, policy, chunk_size, counter(progress, deals * chosen.full_deal), where
     )
     if table is None:
         return TrainingResult(None, None)

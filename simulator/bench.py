@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pocha.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
 from pocha.engine import simulate
+from pocha.policies import parse_policy
 from pocha.rules import make_rules
 from pocha.seating import Lineup, Seat
 
@@ -40,6 +41,7 @@ WORKLOADS = (
     Workload("random", "random", 4, 1),
     Workload("table", "greedy", 4, 10),
     Workload("montecarlo", "greedy", 4, 10, share=0.001),
+    Workload("expected", "pimc", 4, 10, share=0.002),
 )
 
 
@@ -65,7 +67,14 @@ def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | 
     lineup = Lineup((Seat.of(workload.bids),) * workload.players)
     start = time.perf_counter()
     played = simulate(
-        rules, lineup, [workload.cards], deals, seed, workload.play, chunk_size=chunk_size, backend=backend
+        rules,
+        lineup,
+        [workload.cards],
+        deals,
+        seed,
+        parse_policy(workload.play),
+        chunk_size=chunk_size,
+        backend=backend,
     )
     if not played.complete:
         raise KeyboardInterrupt  # a cut run is never timed

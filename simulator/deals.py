@@ -11,11 +11,12 @@ import numpy as np
 
 from pocha import kernels
 from pocha.errors import PochaError
+from pocha.policies import PlayPolicy
 from pocha.rules import Rules, forbidden_bids
-from pocha.seating import Lineup
-from pocha.strategies.base import BidContext, Strategy, checked_bids
+from pocha.seating import Lineup, Player
+from pocha.strategies.base import BidContext, checked_bids
 
-POLICIES, PLAY_CODES = kernels.POLICIES, kernels.PLAY_CODES
+PLAY_CODES = kernels.PLAY_CODES
 
 
 @dataclass
@@ -38,11 +39,10 @@ def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
     return Chunk(cards, deals, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 
-def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seating: np.ndarray, seed: int,
-                 policy: str, chunk: Chunk) -> None:  # fmt: skip
+def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray, seed: int, chunk: Chunk) -> None:
     """Ask each position's strategies for their bids, in bidding order, and check them into ``chunk.bids``.
 
-    strategies: (label, strategy) by index; seating: int64[deal, seat], the strategy index at each seat.
+    strategies: the players by index; seating: int64[deal, seat], the strategy index at each seat.
     """
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
@@ -55,7 +55,7 @@ def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seati
     for position in range(players):
         earlier = bids[:position].T
         forbidden = forbidden_bids(rules, cards, earlier)
-        for g, (label, strategy) in enumerate(strategies):
+        for g, player in enumerate(strategies):
             picked = slice(None) if len(strategies) == 1 else np.flatnonzero(acting[position] == g)
             ctx = BidContext(
                 rules=rules,
@@ -67,37 +67,52 @@ def collect_bids(rules: Rules, strategies: Sequence[tuple[str, Strategy]], seati
                 forbidden=forbidden[picked],
                 seed=seed,
                 deals=chunk.deals[picked],
-                policy=policy,
+                policy=player.play.label,
             )
             if ctx.size:
-                bids[position, picked] = checked_bids(label, strategy, ctx)
+                bids[position, picked] = checked_bids(player.label, player.strategy, ctx)
     kernels.positions_to_seats(bids, chunk.deals, chunk.bids)
 
 
+def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int64[deal, seat] play-policy codes and pimc samples of every seat, from the strategies sitting there."""
+    codes = np.array([player.play.code for player in strategies], np.int64)
+    samples = np.array([player.play.samples for player in strategies], np.int64)
+    return np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating])
+
+
+def same_policy(play: PlayPolicy, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat of the chunk playing ``play``."""
+    shape = chunk.hands.shape
+    return np.full(shape, play.code, np.int64), np.full(shape, play.samples, np.int64)
+
+
 def play_chunk(
-    rules: Rules, seed: int, policy: str, chunk: Chunk, record: bool = False
+    rules: Rules, seed: int, chunk: Chunk, policies: tuple[np.ndarray, np.ndarray], record: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play a bid chunk out: ``(won, points, plays, leaders)``; plays and leaders are empty unless ``record``."""
+    """Play a bid chunk out, each seat by its policy (``seat_policies``): ``(won, points, plays, leaders)``.
+
+    plays and leaders are empty unless ``record``.
+    """
     size, players = chunk.hands.shape
     won = np.empty((size, players), np.int64)
     points = np.empty((size, players), np.int64)
     recorded = size if record else 0
     plays = np.empty((recorded, chunk.cards, players), np.int64)
     leaders = np.empty((recorded, chunk.cards + 1), np.int64)
+    codes, samples = policies
     kernels.play_batch(
-        seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, chunk.bids,
-        PLAY_CODES[rules.play], POLICIES[policy], rules.scoring.table(chunk.cards), won, points, plays, leaders,
+        seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids,
+        PLAY_CODES[rules.play], codes, samples, rules.scoring.table(chunk.cards), won, points, plays, leaders,
     )  # fmt: skip
     return won, points, plays, leaders
 
 
-def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], policy: str, chunk_size: int) -> None:
+def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], chunk_size: int) -> None:
     """Refuse a run the rules or the engine cannot do, before any work."""
     if len(lineup.seats) != rules.players:
         raise PochaError(f"strategy: {len(lineup.seats)} strategies for {rules.players} seats")
     if chunk_size < 1:
         raise PochaError(f"chunk size: must be at least 1, not {chunk_size}")
-    if policy not in POLICIES:
-        raise PochaError(f"play: unknown policy '{policy}'; accepted: {', '.join(POLICIES)}")
     for cards in sizes:
         rules.check_cards(cards)

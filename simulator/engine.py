@@ -15,9 +15,10 @@ import numpy as np
 from pocha import trace
 from pocha.backends import Backend, Threads, auto_chunk
 from pocha.checkpoint import Checkpoint
-from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk
+from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.errors import PochaError
 from pocha.memory import keep_freed_memory
+from pocha.policies import GREEDY, PlayPolicy
 from pocha.rules import Rules
 from pocha.runner import run_tasks
 from pocha.seating import Lineup
@@ -51,7 +52,7 @@ class Plan:
     sizes: tuple[int, ...]
     deals: int
     seed: int
-    policy: str
+    policy: PlayPolicy  # of the seats that name none
     duplicate: bool
     chunk_size: int
     by_size: bool = False  # tasks hand size by hand size (traced runs), not interleaved
@@ -84,7 +85,8 @@ class Plan:
             "sizes": list(self.sizes),
             "deals": self.deals,
             "seed": self.seed,
-            "policy": self.policy,
+            "policy": self.policy.label,
+            "plays": [player.play.label for player in self.lineup.players(self.policy)],
             "duplicate": self.duplicate,
             "chunk_size": self.chunk_size,
         }
@@ -116,7 +118,7 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
     keep_freed_memory()
     rules, lineup = plan.rules, plan.lineup
     cards = plan.sizes[task.size_index]
-    strategies = list(zip(lineup.labels, lineup.strategies, strict=True))
+    strategies = lineup.players(plan.policy)
     numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
     number = task.size_index * plan.deals + task.first  # run-wide number of the chunk's first deal
     record = number < traced
@@ -126,8 +128,8 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
     records: list[dict[str, Any]] = []
     for rotation in range(rules.players if plan.duplicate else 1):
         seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
-        collect_bids(rules, strategies, seating, plan.seed, plan.policy, chunk)
-        won, points, plays, leaders = play_chunk(rules, plan.seed, plan.policy, chunk, record)
+        collect_bids(rules, strategies, seating, plan.seed, chunk)
+        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, seat_policies(strategies, seating), record)
         part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
         if record:
             shown = min(task.count, traced - number)
@@ -144,7 +146,7 @@ def simulate(
     sizes: Sequence[int],
     deals: int,
     seed: int = 0,
-    policy: str = "greedy",
+    policy: PlayPolicy = GREEDY,
     duplicate: bool = False,
     chunk_size: int | None = None,
     trace_stream: IO[str] | None = None,
@@ -169,7 +171,7 @@ def simulate(
     if chunk_size is None:
         saved = checkpoint.saved_chunk_size() if checkpoint else None
         chunk_size = saved or auto_chunk(deals, backend, len(sizes))
-    check_run(rules, lineup, sizes, policy, chunk_size)
+    check_run(rules, lineup, sizes, chunk_size)
     if trace_stream is not None and (duplicate or not backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
     plan = Plan(rules, lineup, tuple(sizes), deals, seed, policy, duplicate, chunk_size, trace_stream is not None)
@@ -177,7 +179,7 @@ def simulate(
     traced = 0
     if trace_stream is not None:
         traced = deals * len(sizes) if trace_deals is None else trace_deals
-        trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
+        trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy.label)])
     todo = plan.tasks(skip=done)
     if progress is not None and done:
         progress(sum(plan.task(index).count for index in done))

@@ -20,9 +20,10 @@ import numpy as np
 
 from pocha import kernels, trace
 from pocha.backends import Backend, Threads, auto_chunk
-from pocha.deals import Chunk, check_run, collect_bids, deal_chunk, play_chunk
+from pocha.deals import Chunk, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.errors import PochaError
 from pocha.memory import keep_freed_memory
+from pocha.policies import GREEDY, PlayPolicy
 from pocha.rules import Rules
 from pocha.runner import run_tasks
 from pocha.seating import Lineup
@@ -57,7 +58,7 @@ class GamePlan:
     rules: Rules
     lineup: Lineup
     seed: int
-    policy: str
+    policy: PlayPolicy  # of the seats that name none
     rotate: bool
     traced: int = 0  # games to trace, from game 0
 
@@ -78,7 +79,7 @@ def play_games(
     lineup: Lineup,
     games: int,
     seed: int = 0,
-    policy: str = "greedy",
+    policy: PlayPolicy = GREEDY,
     rotate: bool = True,
     chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
@@ -95,13 +96,13 @@ def play_games(
         raise PochaError(f"games: must be at least 1, not {games}")
     backend = backend if backend is not None else Threads(1)
     chunk_size = chunk_size or auto_chunk(games, backend)
-    check_run(rules, lineup, rules.hand_sizes(), policy, chunk_size)
+    check_run(rules, lineup, rules.hand_sizes(), chunk_size)
     traced = 0
     if trace_stream is not None:
         if not backend.ordered:
             raise PochaError("trace: games are traced on the local backend only")
         traced = games if trace_games is None else trace_games
-        trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy)])
+        trace.write_lines(trace_stream, [trace.header(rules, [s.label for s in lineup.seats], seed, policy.label)])
     plan = GamePlan(rules, lineup, seed, policy, rotate, traced)
     chunks = ((first, min(chunk_size, games - first)) for first in range(0, games, chunk_size))  # made as needed
 
@@ -192,11 +193,12 @@ class GameHands:
         """
         plan, rules = self.plan, self.plan.rules
         numbers = self.numbers[rows]
-        strategies = list(zip(plan.lineup.labels, plan.lineup.strategies, strict=True))
+        strategies = plan.lineup.players(plan.policy)
         chunk = deal_chunk(rules, plan.seed, cards, self.deals(hand, rows))
-        collect_bids(rules, strategies, self.seating[rows], plan.seed, plan.policy, chunk)
+        seating = self.seating[rows]
+        collect_bids(rules, strategies, seating, plan.seed, chunk)
         record = bool(numbers[0] < plan.traced)
-        won, points, plays, leaders = play_chunk(rules, plan.seed, plan.policy, chunk, record)
+        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, seat_policies(strategies, seating), record)
         if record:
             shown = int(np.searchsorted(numbers, plan.traced))
             lines = trace.deal_records(rules, chunk.deals, chunk, plays, leaders, won, points, shown)

@@ -15,10 +15,10 @@ from pocha.cache import kernel_cache
 
 # Rule options as the kernels see them, and the names they stand for.
 PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW, PLAY_POCHA_TRUMP_LEAD_FREE = 0, 1, 2, 3
-POLICY_RANDOM, POLICY_GREEDY = 0, 1
+POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2
 PLAY_CODES = {"pocha": PLAY_POCHA, "trump": PLAY_TRUMP, "follow": PLAY_FOLLOW,
               "pocha-trump-lead-free": PLAY_POCHA_TRUMP_LEAD_FREE}  # fmt: skip
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC}
 # Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);
 # STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer.
 STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT, STREAM_LOT = 1, 2, 3, 4, 5, 6
@@ -276,19 +276,243 @@ def choose_card(policy, legal, winning, leading, short, trump, state):
     return dearest(duckers, trump) if duckers else cheapest(legal, trump)
 
 
+# --- the trick --------------------------------------------------------------------------------------
+
+
+@jit_inline
+def place_card(card, seat, first, led, best_led, best_trump, winner, trump):
+    """Put ``card`` of ``seat`` on the trick (``first``: it leads): ``(led, best_led, best_trump, winner)`` after it."""
+    suit = card >> 4
+    strength = card & 15
+    if first:
+        led = suit
+    if suit == trump:
+        if strength > best_trump:
+            best_trump = strength
+            winner = seat
+        if suit == led and strength > best_led:
+            best_led = strength
+    elif suit == led and strength > best_led:
+        best_led = strength
+        if best_trump < 0:
+            winner = seat
+    return led, best_led, best_trump, winner
+
+
+@jit_inline
+def greedy_card(legal, led, trump, best_led, best_trump, short):
+    """The greedy policy's card (see ``choose_card``), forced cards included."""
+    if not legal & (legal - _ONE):
+        return lowest_bit(legal)
+    return choose_card(
+        POLICY_GREEDY, legal, winning_mask(led, trump, best_led, best_trump), led < 0, short, trump, _ZERO
+    )
+
+
+@jit_inline
+def revealed(card, led, best_led, best_trump, trump, play_rule):
+    """The cards a hand can no longer hold, shown by the legal ``card`` it played to a trick in that state.
+
+    Not following suit shows a void in the led suit; then, unless it over-ruffed, no trump above the
+    trick's best (no trump at all when none is on it: it had to ruff). Under pocha, following
+    without beating when bound to beat shows no card of the suit above the trick's best.
+    """
+    if led < 0:
+        return _ZERO
+    suit = card >> 4
+    strength = card & 15
+    if suit != led:
+        gone = _LANE << np.uint64(16 * led)
+        if play_rule != PLAY_FOLLOW and not (suit == trump and strength > best_trump):
+            gone |= above(best_trump) << np.uint64(16 * trump)
+        return gone
+    bound = (play_rule == PLAY_POCHA and (led == trump or best_trump < 0)) or (
+        play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and best_trump < 0
+    )
+    if bound and strength <= best_led:
+        return above(best_led) << np.uint64(16 * led)
+    return _ZERO
+
+
+# --- sampling play (pimc) ----------------------------------------------------------------------------
+
+
+@jit
+def sample_world(hidden, need, allowed, out, state):
+    """Deal the ``hidden`` cards so seat ``s`` gets ``need[s]`` of them, each inside ``allowed[s]``; into ``out``.
+
+    out uint64[seat] gets the dealt cards added. The cards go in a random order, each to a random
+    seat that may hold it and has room; when none has room, an augmenting path moves cards between
+    seats to make some (the true deal exists, so one is always found). Returns the advanced state.
+    """
+    players = need.shape[0]
+    cards = np.empty(64, np.int64)
+    count = 0
+    rest = hidden
+    while rest:
+        cards[count] = lowest_bit(rest)
+        count += 1
+        rest &= rest - _ONE
+    for i in range(count - 1, 0, -1):  # Fisher-Yates
+        state = next_state(state)
+        j = below(state, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    room = need.copy()
+    held = np.zeros(players, np.uint64)
+    via = np.empty(players, np.int64)  # the card an augmenting path moves into a seat
+    source = np.empty(players, np.int64)  # the seat it comes from (-1: the new card)
+    queue = np.empty(players, np.int64)
+    for i in range(count):
+        card = cards[i]
+        bit = _ONE << np.uint64(card)
+        state = next_state(state)
+        start = below(state, players)
+        placed = False
+        for step in range(players):
+            seat = (start + step) % players
+            if room[seat] > 0 and allowed[seat] & bit:
+                held[seat] |= bit
+                room[seat] -= 1
+                placed = True
+                break
+        if placed:
+            continue
+        for seat in range(players):
+            via[seat] = -1
+        head = tail = 0
+        for seat in range(players):
+            if allowed[seat] & bit:
+                via[seat] = card
+                source[seat] = -1
+                queue[tail] = seat
+                tail += 1
+        end = -1
+        while head < tail and end < 0:
+            seat = queue[head]
+            head += 1
+            mine = held[seat]
+            while mine and end < 0:
+                moved = lowest_bit(mine)
+                mine &= mine - _ONE
+                for other in range(players):
+                    if via[other] < 0 and allowed[other] & (_ONE << np.uint64(moved)):
+                        via[other] = moved
+                        source[other] = seat
+                        if room[other] > 0:
+                            end = other
+                            break
+                        queue[tail] = other
+                        tail += 1
+        seat = end
+        room[seat] -= 1
+        while seat >= 0:  # each seat on the path takes the card moved into it and gives up the next one
+            held[seat] |= _ONE << np.uint64(via[seat])
+            if source[seat] >= 0:
+                held[source[seat]] &= ~(_ONE << np.uint64(via[seat]))
+            seat = source[seat]
+    for seat in range(players):
+        out[seat] |= held[seat]
+    return state
+
+
+@jit
+def finish_greedy(hands, trump, leader, placed, led, best_led, best_trump, winner, won, bids, play_rule):
+    """Play a deal out from the middle of a trick, every seat greedy; tricks are counted into ``won``.
+
+    hands uint64[seat] (consumed); ``placed`` cards are on the trick led by ``leader``, in the state
+    (led, best_led, best_trump, winner).
+    """
+    players = hands.shape[0]
+    seat = (leader + placed) % players
+    while True:
+        for j in range(placed, players):
+            legal = legal_mask(hands[seat], led, trump, best_led, best_trump, play_rule)
+            card = greedy_card(legal, led, trump, best_led, best_trump, won[seat] < bids[seat])
+            hands[seat] ^= _ONE << np.uint64(card)
+            led, best_led, best_trump, winner = place_card(card, seat, j == 0, led, best_led, best_trump, winner, trump)
+            seat = seat + 1 if seat + 1 < players else 0
+        won[winner] += 1
+        if hands[winner] == _ZERO:
+            return
+        seat = leader = winner
+        placed, led, best_led, best_trump = 0, -1, -1, -1
+
+
+@jit
+def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed, led, best_led, best_trump, winner,
+              won, bids, samples, play_rule, score, state):  # fmt: skip
+    """The legal card with the most expected points for ``seat`` over ``samples`` worlds consistent with what it saw.
+
+    unseen uint64: the cards the seat has not seen (not in its hand, not played, not the turned-up
+    trump); shown: the dealer's shown trump card in a full deal while the dealer (``holder``) still
+    holds it, else 0 (holder -1); may_hold uint64[seat]: per seat the cards its plays have not
+    ruled out. placed cards are on the trick (state led, best_led, best_trump, winner); won, bids
+    int64[seat]. Each world deals the unseen cards to the other seats (``sample_world``); each
+    legal card is played in it and the deal finished greedily by every seat; the seat's points
+    under ``score`` are summed. Ties go to the lowest card id. Returns ``(card, state)``.
+    """
+    players = won.shape[0]
+    leader = (seat - placed) % players
+    tricks_left = popcount(hand)
+    choices = popcount(legal)
+    totals = np.zeros(choices, np.int64)
+    need = np.empty(players, np.int64)
+    allowed = np.empty(players, np.uint64)
+    world = np.empty(players, np.uint64)
+    hands = np.empty(players, np.uint64)
+    outcome = np.empty(players, np.int64)
+    for other in range(players):
+        played_now = (other - leader) % players < placed
+        need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
+        allowed[other] = _ZERO if other == seat else may_hold[other] & unseen
+    for _ in range(samples):
+        for other in range(players):
+            world[other] = hand if other == seat else (shown if other == holder else _ZERO)
+        state = sample_world(unseen, need, allowed, world, state)
+        rest = legal
+        for c in range(choices):
+            card = lowest_bit(rest)
+            rest &= rest - _ONE
+            for other in range(players):
+                hands[other] = world[other]
+                outcome[other] = won[other]
+            hands[seat] ^= _ONE << np.uint64(card)
+            after = place_card(card, seat, placed == 0, led, best_led, best_trump, winner, trump)
+            finish_greedy(hands, trump, leader, placed + 1, after[0], after[1], after[2], after[3], outcome, bids,
+                          play_rule)  # fmt: skip
+            totals[c] += score[bids[seat], outcome[seat]]
+    best = 0
+    for c in range(1, choices):
+        if totals[c] > totals[best]:
+            best = c
+    return nth_card(legal, best), state
+
+
 # --- playing deals -------------------------------------------------------------------------------
 
 
 @jit_inline
-def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, plays, leaders):
+def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policies, samples, score, state, won, plays,
+              leaders):  # fmt: skip
     """Play deal ``d`` out from ``hands`` (uint64[seat], consumed); tricks are counted into ``won[d]``.
 
-    The play is recorded when ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card
-    ids from the leader on, ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]``
-    the winner of the last one. Returns the advanced random state.
+    Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc). The
+    public record a pimc seat reads is kept as the play goes: the cards played, and per seat the
+    cards its plays have ruled out (``revealed``). full: the deal takes the whole deck (the dealer
+    holds the trump card, shown); deck: the deck's cards as a mask. The play is recorded when
+    ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card ids from the leader on,
+    ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]`` the winner of the last
+    one. Returns the advanced random state.
     """
     players = hands.shape[0]
     record = plays.shape[0] > 0
+    trump = trump_card >> 4
+    trump_bit = _ONE << np.uint64(trump_card)
+    dealer = (leader - 1) % players
+    gone = _ZERO if full else trump_bit  # the turned-up card is nobody's
+    may_hold = np.empty(players, np.uint64)
+    for seat in range(players):
+        may_hold[seat] = deck
     tricks = popcount(hands[0])
     for t in range(tricks):
         led = -1
@@ -303,30 +527,26 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
             legal = legal_mask(hand, led, trump, best_led, best_trump, play_rule)
             if legal & (legal - _ONE):
                 state = next_state(state)
-                winning = winning_mask(led, trump, best_led, best_trump)
-                card = choose_card(policy, legal, winning, j == 0, won[d, seat] < bids[d, seat], trump, state)
+                policy = policies[d, seat]
+                if policy == POLICY_PIMC:
+                    shown = trump_bit if full and seat != dealer and not gone & trump_bit else _ZERO
+                    unseen = deck & ~(hand | gone | shown)
+                    card, state = pimc_card(seat, hand, legal, trump, unseen, shown, dealer if shown else -1, may_hold,
+                                            j, led, best_led, best_trump, winner, won[d], bids[d], samples[d, seat],
+                                            play_rule, score, state)  # fmt: skip
+                else:
+                    winning = winning_mask(led, trump, best_led, best_trump)
+                    card = choose_card(policy, legal, winning, j == 0, won[d, seat] < bids[d, seat], trump, state)
             else:
                 card = lowest_bit(legal)
-            hands[seat] = hand ^ (_ONE << np.uint64(card))
+            bit = _ONE << np.uint64(card)
+            hands[seat] = hand ^ bit
+            gone |= bit
+            may_hold[seat] &= ~revealed(card, led, best_led, best_trump, trump, play_rule)
             if record:
                 plays[d, t, j] = card
-            suit = card >> 4
-            strength = card & 15
-            if j == 0:
-                led = suit
-            if suit == trump:
-                if strength > best_trump:
-                    best_trump = strength
-                    winner = seat
-                if suit == led and strength > best_led:
-                    best_led = strength
-            elif suit == led and strength > best_led:
-                best_led = strength
-                if best_trump < 0:
-                    winner = seat
-            seat += 1
-            if seat == players:
-                seat = 0
+            led, best_led, best_trump, winner = place_card(card, seat, j == 0, led, best_led, best_trump, winner, trump)
+            seat = seat + 1 if seat + 1 < players else 0
         won[d, winner] += 1
         leader = winner
     if record:
@@ -335,24 +555,29 @@ def play_deal(d, hands, trump, leader, bids, play_rule, policy, state, won, play
 
 
 @jit
-def play_batch(seed, cards, deals, hands, trump_card, bids, play_rule, policy, score, won, points, plays, leaders):
+def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, samples, score, won, points,
+               plays, leaders):  # fmt: skip
     """Play a batch of deals and score them.
 
     deals int64[deal]: deal numbers (dealer and random stream); hands uint64[deal, seat] (not modified);
-    trump_card int64[deal]; bids int64[deal, seat]; score int64[bid, won]: the points of each bid and
-    trick count (``Scoring.table``). Outputs: won, points int64[deal, seat];
-    plays int64[deal, trick, order] and leaders int64[deal, trick + 1] when recording, else of length 0.
-    A choice among several legal cards draws from stream STREAM_PLAY of the deal; forced plays draw nothing.
+    trump_card int64[deal]; deck uint64: the deck's cards as a mask; bids int64[deal, seat];
+    policies, samples int64[deal, seat]: each seat's play policy (POLICIES) and its samples (pimc);
+    score int64[bid, won]: the points of each bid and trick count (``Scoring.table``). Outputs: won,
+    points int64[deal, seat]; plays int64[deal, trick, order] and leaders int64[deal, trick + 1]
+    when recording, else of length 0. A choice among several legal cards draws from stream
+    STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced plays draw nothing.
     """
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
+    full = cards * players == popcount(deck)
     for d in range(hands.shape[0]):
         deal = deals[d]
         for s in range(players):
             own[s] = hands[d, s]
             won[d, s] = 0
         state = stream_state(seed, cards, deal, STREAM_PLAY)
-        play_deal(d, own, trump_card[d] >> 4, (deal + 1) % players, bids, play_rule, policy, state, won, plays, leaders)
+        play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, bids, play_rule, policies, samples, score,
+                  state, won, plays, leaders)  # fmt: skip
         for s in range(players):
             points[d, s] = score[bids[d, s], won[d, s]]
 
@@ -451,11 +676,12 @@ def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck
 
 
 @jit
-def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_rule, policy, counts):
-    """Play every sampled deal out once per candidate bid of the bidder; count its tricks.
+def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, play_rule, policy, counts):
+    """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     hands uint64[deal * samples, seat] and bids int64[deal * samples, seat] (the bidder's own entry
-    is replaced by each candidate); trump_card int64[deal]. counts int64[deal, bid, tricks] gets,
+    is replaced by each candidate); trump_card int64[deal]; deck uint64: the deck as a mask;
+    policy: random or greedy. counts int64[deal, bid, tricks] gets,
     per deal and candidate bid 0..k, how many samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
     """
@@ -466,6 +692,10 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_r
     won = np.empty((1, players), np.int64)
     no_plays = np.empty((0, 0, 0), np.int64)
     no_leaders = np.empty((0, 0), np.int64)
+    policies = np.full((1, players), policy, np.int64)
+    no_samples = np.zeros((1, players), np.int64)
+    no_score = np.zeros((cards + 1, cards + 1), np.int64)
+    full = cards * players == popcount(deck)
     tries = 1 if policy == POLICY_RANDOM else cards + 1
     for d in range(trump_card.shape[0]):
         dealer = deals[d] % players
@@ -479,8 +709,8 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, bids, play_r
                     row_bids[0, seat] = bids[row, seat]
                     won[0, seat] = 0
                 row_bids[0, bidder] = b
-                state = play_deal(0, own, trump_card[d] >> 4, (dealer + 1) % players, row_bids, play_rule, policy,
-                                  state, won, no_plays, no_leaders)  # fmt: skip
+                state = play_deal(0, own, trump_card[d], full, deck, (dealer + 1) % players, row_bids, play_rule,
+                                  policies, no_samples, no_score, state, won, no_plays, no_leaders)  # fmt: skip
                 if policy == POLICY_RANDOM:
                     for every in range(cards + 1):
                         counts[d, every, won[0, bidder]] += 1

@@ -142,6 +142,11 @@ class Rules:
         """Card ids of the deck (int64), as the kernels take it."""
         return deck_ids(self.ranks)
 
+    @property
+    def deck_mask(self) -> np.uint64:
+        """The deck's cards as one mask (uint64)."""
+        return np.uint64(sum(1 << int(card) for card in self.deck()))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form (the trace header's ``rules``)."""
         data = asdict(self)

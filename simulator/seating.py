@@ -1,45 +1,67 @@
-"""Who sits where: the strategies at the table, seat by seat, and the seating moved round the table."""
+"""Who sits where: the players at the table, seat by seat (a bidding strategy and a play policy each)."""
 
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pocha.policies import PlayPolicy, is_policy_spec, parse_policy
 from pocha.strategies import registry
 from pocha.strategies.base import Strategy
 
 
+def split_player(spec: str) -> tuple[str, PlayPolicy | None]:
+    """``(bid spec, play policy)`` of a player spec ``BID@PLAY`` (``expected@pimc``); no '@': no policy of its own."""
+    bid, at, play = spec.strip().rpartition("@")
+    if at and is_policy_spec(play):
+        return bid, parse_policy(play)
+    return spec, None
+
+
 @dataclass(frozen=True)
 class Seat:
-    """A seat's strategy and the label it is reported under."""
+    """A player: its bidding strategy, its play policy (None: the run's), and the label it is reported under."""
 
     label: str
     strategy: Strategy
     spec: str | None = None  # the spec it was built from; worker processes build it again from this
+    play: PlayPolicy | None = None
 
     @classmethod
     def of(cls, spec: "str | Strategy") -> "Seat":
-        """The seat of a strategy spec, or of a strategy object (labelled by its ``name``)."""
-        if isinstance(spec, str):
-            label, strategy = registry.load(spec)
-            return cls(label, strategy, registry.portable(spec))
-        return cls(str(spec.name), spec)
+        """The seat of a player spec (``BID`` or ``BID@PLAY``), or of a strategy object (labelled by its ``name``)."""
+        if not isinstance(spec, str):
+            return cls(str(spec.name), spec)
+        bid, play = split_player(spec)
+        label, strategy = registry.load(bid)
+        full = f"{registry.portable(bid)}@{play.label}" if play else registry.portable(bid)
+        return cls(f"{label}@{play.label}" if play else label, strategy, full, play)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its spec when it has one: a class from a user's file need not be importable elsewhere."""
         if self.spec is None:
-            return Seat, (self.label, self.strategy)
+            return Seat, (self.label, self.strategy, None, self.play)
         return rebuilt_seat, (self.label, self.spec)
 
 
 def rebuilt_seat(label: str, spec: str) -> Seat:
     """A pickled seat, built again from its spec."""
-    return Seat(label, registry.load(spec)[1], spec)
+    seat = Seat.of(spec)
+    return Seat(label, seat.strategy, spec, seat.play)
+
+
+@dataclass(frozen=True)
+class Player:
+    """One strategy of the line-up as it bids and plays: its label, bidding strategy and play policy."""
+
+    label: str
+    strategy: Strategy
+    play: PlayPolicy
 
 
 @dataclass(frozen=True)
 class Lineup:
-    """The strategies at the table, seat by seat; seats sharing a label are one strategy."""
+    """The players at the table, seat by seat; seats sharing a label are one strategy."""
 
     seats: tuple[Seat, ...]
 
@@ -48,13 +70,10 @@ class Lineup:
         """Distinct strategy labels, in seat order of first appearance (the tally's strategies)."""
         return tuple(dict.fromkeys(seat.label for seat in self.seats))
 
-    @property
-    def strategies(self) -> list[Strategy]:
-        """One strategy object per label."""
-        first: dict[str, Strategy] = {}
-        for seat in self.seats:
-            first.setdefault(seat.label, seat.strategy)
-        return list(first.values())
+    def players(self, default: PlayPolicy) -> list[Player]:
+        """One player per label, in label order; seats that name no play policy play ``default``."""
+        first = {seat.label: seat for seat in reversed(self.seats)}
+        return [Player(label, first[label].strategy, first[label].play or default) for label in self.labels]
 
     def seating(self, rotation: int = 0) -> np.ndarray:
         """int64[seat]: the strategy index at each seat, the line-up moved ``rotation`` seats on."""

@@ -12,12 +12,13 @@ import numpy as np
 
 from pocha import kernels
 from pocha.backends import Backend, Threads, auto_chunk
-from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk
+from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk, same_policy
 from pocha.errors import PochaError
 from pocha.memory import keep_freed_memory
+from pocha.policies import GREEDY, PlayPolicy
 from pocha.rules import Rules, forbidden_bids
 from pocha.runner import run_tasks
-from pocha.seating import Lineup, Seat
+from pocha.seating import Lineup, Player, Seat
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.table import TrickTable, features, table_shape
@@ -37,15 +38,16 @@ class Counts:
         return Counts(self.count + other.count, self.cells + other.cells)
 
 
-def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int]) -> Counts:
+def count_chunk(rules: Rules, seed: int, policy: PlayPolicy, chunk: tuple[int, int, int]) -> Counts:
     """Play deals ``first .. first + count - 1`` of hand size ``cards`` and count their hands per cell."""
     keep_freed_memory()
     cards, first, count = chunk
     players = rules.players
     numbers = np.arange(first, first + count, dtype=np.int64)
     dealt = deal_chunk(rules, seed, cards, numbers)
-    collect_bids(rules, [(TRAINING_BIDDER, Expected())], np.zeros(dealt.hands.shape, np.int64), seed, policy, dealt)
-    won = play_chunk(rules, seed, policy, dealt)[0]
+    bidder = Player(TRAINING_BIDDER, Expected(), policy)
+    collect_bids(rules, [bidder], np.zeros(dealt.hands.shape, np.int64), seed, dealt)
+    won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
     by_position = [np.empty((players, count), dtype) for dtype in (np.uint64, np.int64, np.int64)]
     for by_seat, out in zip((dealt.hands, dealt.bids, won), by_position, strict=True):
         kernels.seats_to_positions(by_seat, numbers, out)
@@ -56,7 +58,7 @@ def count_chunk(rules: Rules, seed: int, policy: str, chunk: tuple[int, int, int
         earlier = np.ascontiguousarray(bids[:position].T)
         ctx = BidContext(
             rules, cards, position, hands[position], dealt.trump_card, earlier,
-            forbidden_bids(rules, cards, earlier), seed, numbers, policy,
+            forbidden_bids(rules, cards, earlier), seed, numbers, policy.label,
         )  # fmt: skip
         cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
     return Counts(count, np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64))
@@ -66,7 +68,7 @@ def train_table(
     rules: Rules,
     deals: int,
     seed: int = 0,
-    policy: str = "greedy",
+    policy: PlayPolicy = GREEDY,
     chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
@@ -81,11 +83,11 @@ def train_table(
     backend = backend if backend is not None else Threads(1)
     sizes = list(range(1, rules.full_deal + 1))
     chunk_size = chunk_size or auto_chunk(deals, backend, len(sizes))
-    check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, policy, chunk_size)
+    check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, chunk_size)
     chunks = ((k, first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size) for k in sizes)
     empty = Counts(0, np.zeros(int(np.prod(table_shape(rules))), np.int64))
     work = partial(count_chunk, rules, seed, policy)
     counts, complete = run_tasks(backend, work, chunks, empty, Counts.merge, progress)
     if not complete:
         return None
-    return TrickTable(rules, policy, counts.cells.reshape(table_shape(rules)), deals)
+    return TrickTable(rules, policy.label, counts.cells.reshape(table_shape(rules)), deals)

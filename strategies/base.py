@@ -34,7 +34,7 @@ class BidContext:
     forbidden: np.ndarray  # int64[m]: the bid the hook rule forbids, -1 for none
     seed: int  # the run's seed
     deals: np.ndarray  # int64[m]: deal numbers within the hand size, for per-deal random streams
-    policy: str = "greedy"  # the run's card-play policy, for strategies that play deals out
+    policy: str = "greedy"  # how the bidder will play its cards (a play-policy spec): what it bids for
     _draws: int = field(default=0, repr=False)
 
     @property

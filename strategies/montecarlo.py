@@ -15,6 +15,7 @@ from pocha.strategies.heuristics import Expected
 from pocha.strategies.playouts import expected_points, trick_counts
 
 DEFAULT_SAMPLES = 32
+ROLLOUTS = ("greedy", "random")  # play-out policies: fast ones (pimc in every play-out would be far too slow)
 
 
 @dataclass(frozen=True)
@@ -22,18 +23,22 @@ class MonteCarlo:
     """Bids the legal value with the most expected points over ``samples`` play-outs of the deal.
 
     The unseen cards are dealt at random ``samples`` ways; later bidders bid as the ``assume``
-    strategy would on their sampled hands; every sample is played out with the run's play policy
-    once per bid 0..k (so the bidder plays to the bid it considers).
+    strategy would on their sampled hands; every sample is played out once per bid 0..k with every
+    seat playing ``rollout`` (greedy or random; the bidder plays to the bid it considers), whatever
+    policy the seat itself plays with.
     """
 
     name: ClassVar[str] = "montecarlo"
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = Expected()  # how the bidder expects later bidders to bid, as a strategy spec
+    rollout: str = "greedy"  # how every seat plays in the play-outs: greedy or random
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise PochaError(f"montecarlo: samples must be at least 1, not {self.samples}")
+        if self.rollout not in ROLLOUTS:
+            raise PochaError(f"montecarlo: rollout must be {' or '.join(ROLLOUTS)}, not '{self.rollout}'")
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        counts = trick_counts(ctx, self.samples, self.assume)
+        counts = trick_counts(ctx, self.samples, self.assume, self.rollout)
         return best_legal(expected_points(counts, ctx.rules, ctx.cards), ctx.forbidden)

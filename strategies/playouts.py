@@ -3,7 +3,7 @@
 For each deal the bidder's unseen cards are dealt to the other seats ``samples`` ways (consistent
 with its hand and the visible trump card); the later bidders' bids come from an assumed strategy
 on their sampled hands; then every sample is played out once per candidate bid with the run's
-card-play policy (the greedy policy plays to its bid, so the bid changes the play). The counts of
+play-out policy, greedy unless asked otherwise (it plays to its bid, so the bid changes the play). The counts of
 the bidder's tricks under each bid give each bid's expected points under the rule set's scoring.
 Sampling and play-outs run in numba; numpy works on whole batches (the assumed bids). The
 ``montecarlo`` strategy and ``pocha advise`` both stand on this.
@@ -19,10 +19,11 @@ BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled de
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 
 
-def trick_counts(ctx: BidContext, samples: int, assumed: Strategy) -> np.ndarray:
+def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy") -> np.ndarray:
     """int64[deal, bid, tricks]: per deal and bid 0..k, how often the bidder took each number of tricks.
 
-    There are ``samples`` play-outs per deal and bid.
+    There are ``samples`` play-outs per deal and bid, every seat playing by ``rollout`` (greedy or
+    random), whatever the run's play policy: the play-outs estimate the tricks, they are not the play.
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
     counts = np.zeros((ctx.size, k + 1, k + 1), np.int64)
@@ -51,8 +52,8 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy) -> np.ndarray
         for q in range(players):
             bids[np.arange(len(rows)), (dealer + 1 + q) % players] = by_position[:, q]
         kernels.rollout_counts(
-            ctx.seed, k, block.deals, position, hands, block.trump_card, bids,
-            kernels.PLAY_CODES[rules.play], kernels.POLICIES[ctx.policy], counts[start : start + block.size],
+            ctx.seed, k, block.deals, position, hands, block.trump_card, rules.deck_mask, bids,
+            kernels.PLAY_CODES[rules.play], kernels.POLICIES[rollout], counts[start : start + block.size],
         )  # fmt: skip
     return counts
 

@@ -128,14 +128,14 @@ class TrickTable:
             raise PochaError(f"table: '{path}' holds counts of shape {counts.shape}, not {table_shape(rules)}")
         return cls(rules, meta["policy"], counts, meta["deals_per_size"])
 
-    def check_fits(self, rules: Rules, policy: str, source: str) -> None:
-        """Refuse a table learned under other rules or another play policy."""
-        mine = (self.rules.players, self.rules.ranks, self.rules.play, self.policy)
-        if mine != (rules.players, rules.ranks, rules.play, policy):
+    def check_fits(self, rules: Rules, source: str) -> None:
+        """Refuse a table learned under other rules (its trick counts are those of its own play policy)."""
+        mine = (self.rules.players, self.rules.ranks, self.rules.play)
+        if mine != (rules.players, rules.ranks, rules.play):
             raise PochaError(
                 f"table: {source} was learned for {self.rules.players} players, ranks {list(self.rules.ranks)}, "
-                f"play {self.rules.play}, {self.policy} play; this run has {rules.players} players, ranks "
-                f"{list(rules.ranks)}, play {rules.play}, {policy} play (train one with pocha train)"
+                f"play {self.rules.play}; this run has {rules.players} players, ranks {list(rules.ranks)}, play "
+                f"{rules.play} (train one with pocha train)"
             )
 
     def distributions(self, cells: np.ndarray, cards: int) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +204,7 @@ class TableStrategy:
     def bid(self, ctx: BidContext) -> np.ndarray:
         source = self.path or f"players-{ctx.rules.players}"
         table = load_table(source)
-        table.check_fits(ctx.rules, ctx.policy, f"'{source}'")
+        table.check_fits(ctx.rules, f"'{source}'")
         points, found = table.expected_points(ctx.rules, ctx.cards)
         cell = table.cell_index(features(ctx))
         bids = best_legal(points[cell], ctx.forbidden)

@@ -40,7 +40,8 @@ def play_hand_built(
     hands: list[str], trump_card: str, dealer: int, bids: list[int], rules: Rules = LUDOTEKA, policy: str = "greedy"
 ):
     """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal."""
-    from pocha.deals import Chunk, play_chunk
+    from pocha.deals import Chunk, play_chunk, same_policy
+    from pocha.policies import parse_policy
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),
@@ -49,7 +50,7 @@ def play_hand_built(
         trump_card=np.array(ids(trump_card, rules), np.int64),
         bids=np.array([bids], np.int64),
     )
-    won, points, plays, leaders = play_chunk(rules, seed=0, policy=policy, chunk=chunk, record=True)
+    won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(parse_policy(policy), chunk), record=True)
     return won[0].tolist(), points[0].tolist(), plays[0], leaders[0]
 
 

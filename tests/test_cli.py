@@ -31,7 +31,8 @@ def test_simulate_one_size_csv_and_file_agree(tmp_path):
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # not the private mode of a temporary file
     frame = pd.read_csv(io.StringIO(result.stdout))
-    assert list(frame.columns[:5]) == ["strategy", "cards", "position", "deals", "hands"]
+    assert list(frame.columns[:6]) == ["strategy", "play", "cards", "position", "deals", "hands"]
+    assert set(frame.play) == {"greedy"}
     assert set(frame.position.astype(str)) == {"1", "2", "3", "4", "all"}
     assert set(frame.strategy) == {"expected"}
 
@@ -123,7 +124,8 @@ def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 6 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
+    assert len(lines) == 7 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
+    assert "expected bids + pimc play, 4 x 10" in lines[6]
 
 
 def test_help_has_examples():

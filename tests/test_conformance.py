@@ -9,6 +9,7 @@ from conftest import lineup
 
 from pocha.cards import parse_card, parse_cards
 from pocha.engine import simulate
+from pocha.policies import parse_policy
 from pocha.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.registry import BUILTIN
 from pocha.training import train_table
@@ -56,16 +57,18 @@ def test_conformance(preset, strategy, tmp_path):
     rules = make_rules(preset, players)
     stream = io.StringIO()
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
-    for policy in ("random", "greedy"):
+    policies = ("random", "greedy", "pimc:samples=2")
+    for name in policies:
+        policy = parse_policy(name)
         spec = {"montecarlo": "montecarlo:samples=4"}.get(strategy, strategy)
         if strategy == "table":  # a small table learned for these rules and this policy
-            train_table(rules, 50, policy=policy).save(tmp_path / f"{policy}.npz")
-            spec = f"table:path={tmp_path / f'{policy}.npz'}"
+            train_table(rules, 50, policy=policy).save(tmp_path / f"{policy.name}.npz")
+            spec = f"table:path={tmp_path / f'{policy.name}.npz'}"
         seats = lineup(*[spec] * players)
         simulate(rules, seats, sizes, 25, seed=len(preset), policy=policy, trace_stream=stream)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     deals = [line for line in lines if "format" not in line]
-    assert len(deals) == 2 * 4 * 25
+    assert len(deals) == len(policies) * 4 * 25
     for deal in deals:
         check_deal(rules, deal)
 

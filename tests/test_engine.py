@@ -6,6 +6,7 @@ from conftest import lineup
 
 from pocha.engine import simulate
 from pocha.errors import PochaError
+from pocha.policies import parse_policy
 from pocha.reports.stats import pair_differences, summary
 from pocha.rules import make_rules
 from pocha.strategies.base import StrategyError
@@ -17,7 +18,7 @@ ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), deals=301, duplicate=False, **options):
     stream = None if duplicate else io.StringIO()
-    result = simulate(RULES, seats, list(sizes), deals, seed=7, policy="random", duplicate=duplicate,
+    result = simulate(RULES, seats, list(sizes), deals, seed=7, policy=parse_policy("random"), duplicate=duplicate,
                       chunk_size=chunk_size, trace_stream=stream, trace_deals=trace_deals, **options)  # fmt: skip
     return result, (stream.getvalue() if stream else "")
 
@@ -99,8 +100,8 @@ def test_run_arguments_are_checked():
         simulate(RULES, LINEUP, [4], 0)
     with pytest.raises(PochaError, match="1..10"):
         simulate(RULES, LINEUP, [11], 10)
-    with pytest.raises(PochaError, match="policy"):
-        simulate(RULES, LINEUP, [4], 10, policy="clever")
+    with pytest.raises(PochaError, match="play: unknown 'clever'"):
+        parse_policy("clever")
     with pytest.raises(PochaError, match="plain seating on the local backend only"):
         simulate(RULES, LINEUP, [4], 10, duplicate=True, trace_stream=io.StringIO())
 

@@ -20,6 +20,7 @@ from pocha.games import (
     game_seating,
     play_games,
 )
+from pocha.policies import GREEDY
 from pocha.reports.game_stats import game_summary, quantile
 from pocha.reports.stats import summary
 from pocha.rules import SCHEDULES, make_rules
@@ -93,7 +94,7 @@ def test_without_rotation_the_seating_stays_and_the_lot_moves_the_deal():
 
 def test_deal_numbers_are_unique_and_name_their_dealer():
     rules = make_rules(players=6, schedule="short")
-    plan = GamePlan(rules, lineup(*["zero"] * 6), 0, "greedy", True)
+    plan = GamePlan(rules, lineup(*["zero"] * 6), 0, GREEDY, True)
     numbers = np.arange(50, dtype=np.int64)
     first = first_dealers(0, numbers, 6)
     table = GameHands(plan, numbers, first, game_seating(plan.lineup.seating(), numbers, first, True))

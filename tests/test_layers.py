@@ -13,7 +13,7 @@ from layout import modules
 
 LAYERS = (  # lowest first; each module of the package belongs to exactly one
     ("rules", ("pocha.version", "pocha.errors", "pocha.atomic", "pocha.memory", "pocha.cards", "pocha.rules")),
-    ("kernels", ("pocha.cache", "pocha.kernels")),
+    ("kernels", ("pocha.cache", "pocha.kernels", "pocha.policies")),
     ("strategies", ("pocha.strategies", "pocha.strategies.*")),
     ("engine", ("pocha.tally", "pocha.seating", "pocha.deals", "pocha.trace", "pocha.backends", "pocha.runner",
                 "pocha.checkpoint", "pocha.engine", "pocha.games", "pocha.training", "pocha.advice", "pocha.bench")),

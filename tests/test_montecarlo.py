@@ -54,7 +54,9 @@ def test_play_outs_count_every_sample_for_every_bid():
     bids = np.ones((6 * samples, 4), np.int64)
     for policy in (kernels.POLICY_GREEDY, kernels.POLICY_RANDOM):
         counts = np.zeros((6, 5, 5), np.int64)
-        kernels.rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, bids, kernels.PLAY_POCHA, policy, counts)
+        deck = LUDOTEKA.deck_mask
+        kernels.rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, deck, bids, kernels.PLAY_POCHA, policy,
+                               counts)  # fmt: skip
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
@@ -117,7 +119,7 @@ def exact_one_card_win(hand: str, trump_card: str, position: int, players: int =
 def test_one_card_advice_matches_the_exact_chance(hand, trump, position, bids):
     """In one-card deals play is forced: the chance of the trick is counted exactly. Tolerance 4.5 MC errors."""
     situation = read_situation(LUDOTEKA, hand, trump, position, bids)
-    advice = advise(situation, 20_000, seed=1, policy="greedy", assumed=Expected())
+    advice = advise(situation, 20_000, seed=1, rollout="greedy", assumed=Expected())
     exact = exact_one_card_win(hand, trump, position)
     assert abs(advice.tricks[1] - exact) < 4.5 * np.sqrt(exact * (1 - exact) / 20_000)
     assert advice.points[1] == pytest.approx(15 * advice.exact[1] - 5 * (1 - advice.exact[1]))
@@ -126,6 +128,6 @@ def test_one_card_advice_matches_the_exact_chance(hand, trump, position, bids):
 
 def test_advice_never_recommends_the_forbidden_bid():
     situation = read_situation(LUDOTEKA, "1O 3O 12C 5E 2B", "7O", 3, "1,0,1")
-    advice = advise(situation, 2000, seed=0, policy="random", assumed=Expected())
+    advice = advise(situation, 2000, seed=0, rollout="random", assumed=Expected())
     assert situation.forbidden == 3 and np.isnan(advice.points[3])
     assert advice.recommended != 3

@@ -140,7 +140,7 @@ def test_a_stopped_run_saves_and_prints_the_resume_command(stop, tmp_path):
     out, err = process.communicate()
     assert process.returncode == 130, err
     assert f"--resume {checkpoint}" in err and "Traceback" not in err
-    assert finished_tasks(checkpoint)[0] > 0 and "strategy,cards" in out  # the partial table was printed
+    assert finished_tasks(checkpoint)[0] > 0 and "strategy,play,cards" in out  # the partial table was printed
 
 
 def test_cli_refuses_a_damaged_checkpoint(tmp_path):

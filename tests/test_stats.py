@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from conftest import lineup, numbers
 
-from pocha.deals import collect_bids, deal_chunk, play_chunk
+from pocha.deals import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine import simulate
+from pocha.policies import GREEDY, parse_policy
 from pocha.reports.stats import Z95, pair_differences, ratio_and_error, stratified, summary, verdict
 from pocha.rules import make_rules
 from pocha.tally import Tally
@@ -50,7 +51,7 @@ def traced_run(seats, sizes, deals, **options):
     rules = make_rules(players=len(seats.seats))
     stream = io.StringIO()
     result = simulate(
-        rules, seats, sizes, deals, seed=3, policy="random", chunk_size=33, trace_stream=stream, **options
+        rules, seats, sizes, deals, seed=3, policy=parse_policy("random"), chunk_size=33, trace_stream=stream, **options
     )
     return result.tally, [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
 
@@ -119,8 +120,9 @@ def test_tallies_merge_exactly():
         part = Tally.empty(whole.strategies, 4, whole.sizes)
         chunk = deal_chunk(rules, 1, 3, numbers(start, count))
         seating = np.zeros((count, 4), np.int64)
-        collect_bids(rules, list(zip(seats.labels, seats.strategies, strict=True)), seating, 1, "greedy", chunk)
-        won, points, _, _ = play_chunk(rules, 1, "greedy", chunk)
+        players = seats.players(GREEDY)
+        collect_bids(rules, players, seating, 1, chunk)
+        won, points, _, _ = play_chunk(rules, 1, chunk, seat_policies(players, seating))
         board = part.board_sums(count)
         part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board)
         part.add_boards(0, board)

@@ -229,6 +229,7 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
     assert [p[:3] for p in found["montecarlo"].parameters] == [
         ("samples", "int", "32"),
         ("assume", "Strategy", "expected"),
+        ("rollout", "str", "'greedy'"),
     ]
     assert found["expected"].description.startswith("Bids the sum over the hand")
     assert (
