@@ -93,7 +93,14 @@ Cards = Annotated[
     ),
 ]  # fmt: skip
 Play = Annotated[
-    str, typer.Option(metavar="POLICY", help="Card-play policy of every seat: greedy (bid-aware) or random.")
+    str,
+    typer.Option(
+        metavar="POLICY", help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, or pimc "
+        "(sampling, strong; pimc:samples=N)."
+    ),
+]  # fmt: skip
+Rollout = Annotated[
+    str, typer.Option("--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy or random.")
 ]
 Seed = Annotated[
     int, typer.Option(metavar="N", help="Seed: the same seed and options give the same results, byte for byte.")
@@ -118,9 +125,9 @@ Strategies = Annotated[
     list[str] | None,
     typer.Option(
         "--strategy", "-s", metavar="SPEC",
-        help=f"Bidding strategy, once for every seat or once per seat: {STRATEGY_NAMES}, with parameters as "
-        "NAME:key=value (pocha strategies lists them), or file.py:Class. Default: expected, aces-trumps, "
-        "fair-share, random, zero in turn.",
+        help=f"A player, once for every seat or once per seat: a bidding strategy ({STRATEGY_NAMES}, with "
+        "parameters as NAME:key=value, or file.py:Class; pocha strategies lists them), and @PLAY for its own "
+        "card play (expected@pimc). Default: expected, aces-trumps, fair-share, random, zero in turn.",
     ),
 ]  # fmt: skip
 ThreadCount = Annotated[
@@ -516,7 +523,7 @@ def advise(
     ] = "expected",
     rules: RuleOptions,
     scoring: Scoring = None,
-    play: Play = "greedy",
+    play: Rollout = "greedy",
     seed: Seed = 0,
     output_format: Annotated[
         str, typer.Option("--format", metavar="FORMAT", help="What to print: table or json.")

@@ -75,7 +75,10 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
 
 
 def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """int64[deal, seat] play-policy codes and pimc samples of every seat, from the strategies sitting there."""
+    """int64[deal, seat] play-policy codes and pimc samples of the strategies at each seat.
+
+    seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).
+    """
     codes = np.array([player.play.code for player in strategies], np.int64)
     samples = np.array([player.play.samples for player in strategies], np.int64)
     return np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating])
@@ -83,8 +86,8 @@ def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> tuple[np
 
 def same_policy(play: PlayPolicy, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
     """Every seat of the chunk playing ``play``."""
-    shape = chunk.hands.shape
-    return np.full(shape, play.code, np.int64), np.full(shape, play.samples, np.int64)
+    row = (1, chunk.hands.shape[1])
+    return np.full(row, play.code, np.int64), np.full(row, play.samples, np.int64)
 
 
 def play_chunk(

@@ -129,7 +129,8 @@ def play_task(plan: Plan, task: Task, traced: int = 0) -> TaskResult:
     for rotation in range(rules.players if plan.duplicate else 1):
         seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
         collect_bids(rules, strategies, seating, plan.seed, chunk)
-        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, seat_policies(strategies, seating), record)
+        policies = seat_policies(strategies, lineup.seating(rotation)[None, :])
+        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, policies, record)
         part.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
         if record:
             shown = min(task.count, traced - number)

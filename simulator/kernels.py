@@ -339,11 +339,13 @@ def revealed(card, led, best_led, best_trump, trump, play_rule):
 
 @jit
 def sample_world(hidden, need, allowed, out, state):
-    """Deal the ``hidden`` cards so seat ``s`` gets ``need[s]`` of them, each inside ``allowed[s]``; into ``out``.
+    """Deal ``need[s]`` of the ``hidden`` cards to each seat ``s``, each inside ``allowed[s]``; into ``out``.
 
-    out uint64[seat] gets the dealt cards added. The cards go in a random order, each to a random
-    seat that may hold it and has room; when none has room, an augmenting path moves cards between
-    seats to make some (the true deal exists, so one is always found). Returns the advanced state.
+    out uint64[seat] gets the dealt cards added; hidden cards left over lie in the stock (a deal
+    that is not full). The cards go in a random order, each to a random seat that may hold it and
+    has room; when none has room, an augmenting path moves cards between seats to make some, and a
+    card no path can place stays in the stock. This is Kuhn's matching, so every seat's need is met
+    whenever some deal meets them all (the true one does). Returns the advanced state.
     """
     players = need.shape[0]
     cards = np.empty(64, np.int64)
@@ -403,6 +405,8 @@ def sample_world(hidden, need, allowed, out, state):
                             break
                         queue[tail] = other
                         tail += 1
+        if end < 0:  # no seat can take it, even by moving cards: it lies in the stock
+            continue
         seat = end
         room[seat] -= 1
         while seat >= 0:  # each seat on the path takes the card moved into it and gives up the next one
@@ -496,7 +500,8 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
               leaders):  # fmt: skip
     """Play deal ``d`` out from ``hands`` (uint64[seat], consumed); tricks are counted into ``won[d]``.
 
-    Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc). The
+    Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc; a
+    single row serves every deal). The
     public record a pimc seat reads is kept as the play goes: the cards played, and per seat the
     cards its plays have ruled out (``revealed``). full: the deal takes the whole deck (the dealer
     holds the trump card, shown); deck: the deck's cards as a mask. The play is recorded when
@@ -511,8 +516,11 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     dealer = (leader - 1) % players
     gone = _ZERO if full else trump_bit  # the turned-up card is nobody's
     may_hold = np.empty(players, np.uint64)
+    row = d if policies.shape[0] > 1 else 0  # one row of policies may serve every deal
+    watched = False  # the public record is kept only when a pimc seat reads it
     for seat in range(players):
         may_hold[seat] = deck
+        watched |= policies[row, seat] == POLICY_PIMC
     tricks = popcount(hands[0])
     for t in range(tricks):
         led = -1
@@ -527,12 +535,12 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
             legal = legal_mask(hand, led, trump, best_led, best_trump, play_rule)
             if legal & (legal - _ONE):
                 state = next_state(state)
-                policy = policies[d, seat]
+                policy = policies[row, seat]
                 if policy == POLICY_PIMC:
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else _ZERO
                     unseen = deck & ~(hand | gone | shown)
                     card, state = pimc_card(seat, hand, legal, trump, unseen, shown, dealer if shown else -1, may_hold,
-                                            j, led, best_led, best_trump, winner, won[d], bids[d], samples[d, seat],
+                                            j, led, best_led, best_trump, winner, won[d], bids[d], samples[row, seat],
                                             play_rule, score, state)  # fmt: skip
                 else:
                     winning = winning_mask(led, trump, best_led, best_trump)
@@ -541,8 +549,9 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
                 card = lowest_bit(legal)
             bit = _ONE << np.uint64(card)
             hands[seat] = hand ^ bit
-            gone |= bit
-            may_hold[seat] &= ~revealed(card, led, best_led, best_trump, trump, play_rule)
+            if watched:
+                gone |= bit
+                may_hold[seat] &= ~revealed(card, led, best_led, best_trump, trump, play_rule)
             if record:
                 plays[d, t, j] = card
             led, best_led, best_trump, winner = place_card(card, seat, j == 0, led, best_led, best_trump, winner, trump)
@@ -561,7 +570,8 @@ def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, pol
 
     deals int64[deal]: deal numbers (dealer and random stream); hands uint64[deal, seat] (not modified);
     trump_card int64[deal]; deck uint64: the deck's cards as a mask; bids int64[deal, seat];
-    policies, samples int64[deal, seat]: each seat's play policy (POLICIES) and its samples (pimc);
+    policies, samples int64[deal or 1, seat]: each seat's play policy (POLICIES) and its samples
+    (pimc), one row for every deal when the seating is the same;
     score int64[bid, won]: the points of each bid and trick count (``Scoring.table``). Outputs: won,
     points int64[deal, seat]; plays int64[deal, trick, order] and leaders int64[deal, trick + 1]
     when recording, else of length 0. A choice among several legal cards draws from stream

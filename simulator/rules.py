@@ -5,6 +5,7 @@ it is running.
 """
 
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -142,7 +143,7 @@ class Rules:
         """Card ids of the deck (int64), as the kernels take it."""
         return deck_ids(self.ranks)
 
-    @property
+    @cached_property
     def deck_mask(self) -> np.uint64:
         """The deck's cards as one mask (uint64)."""
         return np.uint64(sum(1 << int(card) for card in self.deck()))
