@@ -338,17 +338,19 @@ def revealed(card, led, best_led, best_trump, trump, play_rule):
 
 
 @jit
-def sample_world(hidden, need, allowed, out, state):
+def sample_world(hidden, need, allowed, out, state, ints, held):
     """Deal ``need[s]`` of the ``hidden`` cards to each seat ``s``, each inside ``allowed[s]``; into ``out``.
 
     out uint64[seat] gets the dealt cards added; hidden cards left over lie in the stock (a deal
     that is not full). The cards go in a random order, each to a random seat that may hold it and
     has room; when none has room, an augmenting path moves cards between seats to make some, and a
     card no path can place stays in the stock. This is Kuhn's matching, so every seat's need is met
-    whenever some deal meets them all (the true one does). Returns the advanced state.
+    whenever some deal meets them all (the true one does). ints int64[5, 64] and held uint64[64]
+    are scratch (``scratch``). Returns the advanced state.
     """
     players = need.shape[0]
-    cards = np.empty(64, np.int64)
+    cards, room, via, source, queue = ints[0], ints[1], ints[2], ints[3], ints[4]
+    # via: the card an augmenting path moves into a seat; source: the seat it comes from (-1: the new card)
     count = 0
     rest = hidden
     while rest:
@@ -359,11 +361,9 @@ def sample_world(hidden, need, allowed, out, state):
         state = next_state(state)
         j = below(state, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    room = need.copy()
-    held = np.zeros(players, np.uint64)
-    via = np.empty(players, np.int64)  # the card an augmenting path moves into a seat
-    source = np.empty(players, np.int64)  # the seat it comes from (-1: the new card)
-    queue = np.empty(players, np.int64)
+    for seat in range(players):
+        room[seat] = need[seat]
+        held[seat] = _ZERO
     for i in range(count):
         card = cards[i]
         bit = _ONE << np.uint64(card)
@@ -443,8 +443,14 @@ def finish_greedy(hands, trump, leader, placed, led, best_led, best_trump, winne
 
 
 @jit
+def scratch():
+    """Work arrays a batch of deals lends its pimc seats: int64[8, 64] and uint64[5, 64] (no allocation per card)."""
+    return np.empty((8, 64), np.int64), np.empty((5, 64), np.uint64)
+
+
+@jit
 def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed, led, best_led, best_trump, winner,
-              won, bids, samples, play_rule, score, state):  # fmt: skip
+              won, bids, samples, play_rule, score, state, ints, masks):  # fmt: skip
     """The legal card with the most expected points for ``seat`` over ``samples`` worlds consistent with what it saw.
 
     unseen uint64: the cards the seat has not seen (not in its hand, not played, not the turned-up
@@ -453,18 +459,17 @@ def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed,
     ruled out. placed cards are on the trick (state led, best_led, best_trump, winner); won, bids
     int64[seat]. Each world deals the unseen cards to the other seats (``sample_world``); each
     legal card is played in it and the deal finished greedily by every seat; the seat's points
-    under ``score`` are summed. Ties go to the lowest card id. Returns ``(card, state)``.
+    under ``score`` are summed. Ties go to the lowest card id. ints, masks: ``scratch()``.
+    Returns ``(card, state)``.
     """
     players = won.shape[0]
     leader = (seat - placed) % players
     tricks_left = popcount(hand)
     choices = popcount(legal)
-    totals = np.zeros(choices, np.int64)
-    need = np.empty(players, np.int64)
-    allowed = np.empty(players, np.uint64)
-    world = np.empty(players, np.uint64)
-    hands = np.empty(players, np.uint64)
-    outcome = np.empty(players, np.int64)
+    totals, need, outcome = ints[5], ints[6], ints[7]
+    held, allowed, world, hands = masks[0], masks[1], masks[2], masks[3]
+    for c in range(choices):
+        totals[c] = 0
     for other in range(players):
         played_now = (other - leader) % players < placed
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
@@ -472,7 +477,7 @@ def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed,
     for _ in range(samples):
         for other in range(players):
             world[other] = hand if other == seat else (shown if other == holder else _ZERO)
-        state = sample_world(unseen, need, allowed, world, state)
+        state = sample_world(unseen, need[:players], allowed[:players], world[:players], state, ints, held)
         rest = legal
         for c in range(choices):
             card = lowest_bit(rest)
@@ -482,8 +487,8 @@ def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed,
                 outcome[other] = won[other]
             hands[seat] ^= _ONE << np.uint64(card)
             after = place_card(card, seat, placed == 0, led, best_led, best_trump, winner, trump)
-            finish_greedy(hands, trump, leader, placed + 1, after[0], after[1], after[2], after[3], outcome, bids,
-                          play_rule)  # fmt: skip
+            finish_greedy(hands[:players], trump, leader, placed + 1, after[0], after[1], after[2], after[3],
+                          outcome[:players], bids, play_rule)  # fmt: skip
             totals[c] += score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
@@ -497,7 +502,7 @@ def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed,
 
 @jit_inline
 def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policies, samples, score, state, won, plays,
-              leaders):  # fmt: skip
+              leaders, ints, masks):  # fmt: skip
     """Play deal ``d`` out from ``hands`` (uint64[seat], consumed); tricks are counted into ``won[d]``.
 
     Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc; a
@@ -507,7 +512,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     holds the trump card, shown); deck: the deck's cards as a mask. The play is recorded when
     ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card ids from the leader on,
     ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]`` the winner of the last
-    one. Returns the advanced random state.
+    one. ints, masks: ``scratch()``. Returns the advanced random state.
     """
     players = hands.shape[0]
     record = plays.shape[0] > 0
@@ -515,7 +520,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     trump_bit = _ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = _ZERO if full else trump_bit  # the turned-up card is nobody's
-    may_hold = np.empty(players, np.uint64)
+    may_hold = masks[4]
     row = d if policies.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public record is kept only when a pimc seat reads it
     for seat in range(players):
@@ -541,7 +546,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
                     unseen = deck & ~(hand | gone | shown)
                     card, state = pimc_card(seat, hand, legal, trump, unseen, shown, dealer if shown else -1, may_hold,
                                             j, led, best_led, best_trump, winner, won[d], bids[d], samples[row, seat],
-                                            play_rule, score, state)  # fmt: skip
+                                            play_rule, score, state, ints, masks)  # fmt: skip
                 else:
                     winning = winning_mask(led, trump, best_led, best_trump)
                     card = choose_card(policy, legal, winning, j == 0, won[d, seat] < bids[d, seat], trump, state)
@@ -579,6 +584,7 @@ def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, pol
     """
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
+    ints, masks = scratch()
     full = cards * players == popcount(deck)
     for d in range(hands.shape[0]):
         deal = deals[d]
@@ -587,7 +593,7 @@ def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, pol
             won[d, s] = 0
         state = stream_state(seed, cards, deal, STREAM_PLAY)
         play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, bids, play_rule, policies, samples, score,
-                  state, won, plays, leaders)  # fmt: skip
+                  state, won, plays, leaders, ints, masks)  # fmt: skip
         for s in range(players):
             points[d, s] = score[bids[d, s], won[d, s]]
 
@@ -705,6 +711,7 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
     policies = np.full((1, players), policy, np.int64)
     no_samples = np.zeros((1, players), np.int64)
     no_score = np.zeros((cards + 1, cards + 1), np.int64)
+    ints, masks = scratch()
     full = cards * players == popcount(deck)
     tries = 1 if policy == POLICY_RANDOM else cards + 1
     for d in range(trump_card.shape[0]):
@@ -720,7 +727,8 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
                     won[0, seat] = 0
                 row_bids[0, bidder] = b
                 state = play_deal(0, own, trump_card[d], full, deck, (dealer + 1) % players, row_bids, play_rule,
-                                  policies, no_samples, no_score, state, won, no_plays, no_leaders)  # fmt: skip
+                                  policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
+                                  masks)  # fmt: skip
                 if policy == POLICY_RANDOM:
                     for every in range(cards + 1):
                         counts[d, every, won[0, bidder]] += 1

@@ -125,7 +125,8 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play, players, cards, 
     need = np.array([0 if s == seat else len(held[s]) - (s == holder) for s in range(players)], np.int64)
     allowed = np.array([0 if s == seat else may_hold[s] & int(unseen) for s in range(players)], np.uint64)
     world = np.array([own if s == seat else (shown if s == holder else 0) for s in range(players)], np.uint64)
-    kernels.sample_world(unseen, need, allowed, world, np.uint64(seed))
+    ints, masks = kernels.scratch()
+    kernels.sample_world(unseen, need, allowed, world, np.uint64(seed), ints, masks[0])
     dealt = [set(cards_of(int(w))) for w in world]
     assert dealt[seat] == held[seat]
     assert all(len(dealt[s]) == len(held[s]) for s in range(players))
