@@ -10,6 +10,9 @@ Card ids are ``suit * 16 + strength`` (strength 0 = weakest rank of the rule set
 
 import numba
 import numpy as np
+from llvmlite import binding, ir
+from numba import types
+from numba.extending import intrinsic
 
 from pocha.cache import kernel_cache
 
@@ -25,6 +28,7 @@ STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT, STREAM_LOT 
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _LANE = np.uint64(0xFFFF)
+_LANES = np.uint64(0x0001000100010001)  # the weakest card of every suit
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -106,31 +110,66 @@ def popcount(x):
 
 @jit
 def lowest_bit(x):
-    """Index of the lowest set bit of a non-zero uint64."""
+    """Index of the lowest set bit of a non-zero uint64 (LLVM makes it one instruction)."""
     return popcount((x & (_ZERO - x)) - _ONE)
+
+
+@intrinsic
+def _leading_zeros(typingctx, x):
+    """LLVM's ctlz of a uint64: one instruction where the CPU has one, a short sequence elsewhere."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
 
 
 @jit
 def highest_bit(x):
-    """Index of the highest set bit of a non-zero uint64 (binary search)."""
-    i = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        if x >> np.uint64(shift):
-            x >>= np.uint64(shift)
-            i += shift
-    return i
+    """Index of the highest set bit of a non-zero uint64."""
+    return 63 - np.int64(_leading_zeros(x))
+
+
+def _fast_pdep() -> bool:
+    """Whether numba compiles for a CPU with a fast BMI2 ``pdep`` (not AMD before Zen 3, where it is microcode)."""
+    name = numba.config.CPU_NAME or binding.get_host_cpu_name()
+    features = numba.config.CPU_FEATURES or binding.get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",") and name not in ("generic", "znver1", "znver2")
+
+
+@intrinsic
+def _deposit(typingctx, source, mask):
+    """BMI2 ``pdep``: the low bits of ``source`` deposited, in order, at the set bits of ``mask``."""
+
+    def codegen(context, builder, signature, args):
+        function = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        return builder.call(builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=function), args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@jit
+def nth_card_by_deposit(cards, n):
+    """The ``n``-th lowest (0-based) card id of a mask, in three instructions (CPUs with fast ``pdep``)."""
+    return lowest_bit(_deposit(_ONE << np.uint64(n), cards))
+
+
+@jit
+def nth_card_by_loop(cards, n):
+    """The ``n``-th lowest (0-based) card id of a mask, clearing the lower bits one at a time (any CPU)."""
+    for _ in range(n):
+        cards &= cards - _ONE
+    return lowest_bit(cards)
+
+
+# Choosing a random legal card is the play's hottest step: pdep halves it where it is fast.
+nth_card = nth_card_by_deposit if _fast_pdep() else nth_card_by_loop
 
 
 @jit
 def lane(hand, suit):
     """The 16-bit lane of one suit of a hand, as uint64."""
     return (hand >> np.uint64(16 * suit)) & _LANE
-
-
-@jit
-def above(strength):
-    """Lane mask of the strengths above ``strength`` (every strength when ``strength`` is -1)."""
-    return _LANE & ~((_ONE << np.uint64(strength + 1)) - _ONE)
 
 
 # --- dealing -------------------------------------------------------------------------------------
@@ -173,165 +212,131 @@ def deal_batch(seed, cards, deals, deck, hands, trump_card):
         trump_card[d] = order[dealt] if dealt < size else order[dealt - 1]
 
 
-# --- the play rules ------------------------------------------------------------------------------
-
-
-@jit_inline
-def legal_mask(hand, led, trump, best_led, best_trump, play_rule):
-    """Cards of ``hand`` that may be played to a trick.
-
-    led: suit led (-1 when leading: any card). best_led / best_trump: strongest strength of the led
-    suit / of trumps already on the trick, -1 for none. play_rule: one of PLAY_CODES. The duty to
-    beat the led suit holds under pocha unless a trump is on a plain-suit trick; under
-    pocha-trump-lead-free, unless any trump is on the trick (a trump lead included).
-    """
-    if led < 0:
-        return hand
-    following = lane(hand, led)
-    if following:
-        if (play_rule == PLAY_POCHA and (led == trump or best_trump < 0)) or (
-            play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and best_trump < 0
-        ):
-            beating = following & above(best_led)
-            if beating:
-                return beating << np.uint64(16 * led)
-        return following << np.uint64(16 * led)
-    if play_rule != PLAY_FOLLOW:
-        ruffing = lane(hand, trump) & above(best_trump)
-        if ruffing:
-            return ruffing << np.uint64(16 * trump)
-    return hand
+# --- the trick and the play rules --------------------------------------------------------------------
+# A trick in progress is three numbers: ``led``, the led suit's cards (0 before the lead), ``beat``,
+# every card that would take the lead of the trick as it stands (all cards before the lead), and
+# the seat now winning it. One mask answers both "which cards are legal" and "does this card win".
 
 
 @jit
-def winning_mask(led, trump, best_led, best_trump):
-    """Cards that would take the lead of a trick in its current state (every card when leading)."""
-    if led < 0:
-        return ~_ZERO
-    trumps = above(best_trump) << np.uint64(16 * trump)
-    if best_trump >= 0:
-        return trumps
-    return trumps | (above(best_led) << np.uint64(16 * led))
+def suit_cards(suit):
+    """Every card of one suit, as a mask."""
+    return _LANE << np.uint64(16 * suit)
+
+
+@jit_inline
+def beat_mask(bit, led, trumps):
+    """The cards that beat ``bit``, the card winning the trick: higher trumps; for a led-suit card also every trump."""
+    higher = _ZERO - (bit << _ONE)
+    trump = _ZERO - np.uint64(bit & trumps != _ZERO)  # all ones for a trump (no branch: it would be mispredicted)
+    return (((trumps & trump) | (led & ~trump)) & higher) | (trumps & ~trump)
+
+
+@jit_inline
+def place_card(bit, seat, led, beat, winner, trumps):
+    """Put card ``bit`` of ``seat`` on the trick: ``(led, beat, winner)`` after it."""
+    if led == _ZERO:
+        led = _LANE << np.uint64(lowest_bit(bit) & 48)
+    wins = _ZERO - np.uint64(bit & beat != _ZERO)
+    return led, (beat_mask(bit, led, trumps) & wins) | (beat & ~wins), seat if wins else winner
+
+
+@jit_inline
+def bound_to_beat(led, trumps, play_rule):
+    """Whether a hand that follows suit must beat the trick when it can.
+
+    Under pocha it must (a trump on a plain-suit trick leaves no led-suit card in ``beat``); under
+    pocha-trump-lead-free, not after a trump lead; never under trump and follow.
+    """
+    return play_rule == PLAY_POCHA or (play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and led != trumps)
+
+
+@jit_inline
+def legal_mask(hand, led, trumps, beat, play_rule):
+    """Cards of ``hand`` that may be played to a trick (``led``, ``beat``; trump suit ``trumps``).
+
+    A hand holding the led suit follows it, beating the trick if it can when ``bound_to_beat``; a
+    void hand ruffs with a trump that beats the trick if it can (not under follow), else plays any card.
+    """
+    if led == _ZERO:
+        return hand
+    following = hand & led
+    if following:
+        duty = bound_to_beat(led, trumps, play_rule)
+        cards = following
+    else:
+        duty = play_rule != PLAY_FOLLOW
+        cards = hand
+    beating = cards & beat if duty else _ZERO
+    return beating if beating else cards
+
+
+@jit_inline
+def revealed(card, led, trumps, beat, play_rule):
+    """The cards a hand can no longer hold, shown by the legal ``card`` it played to a trick (``led``, ``beat``).
+
+    Not following suit shows a void in the led suit; then, unless it beat the trick with a trump, no
+    trump that beats it (the hand had to ruff). Following without beating when bound to beat shows no
+    card of the suit that beats the trick.
+    """
+    bit = _ONE << np.uint64(card)
+    if led == _ZERO:
+        return _ZERO
+    if bit & led:
+        return led & beat if bound_to_beat(led, trumps, play_rule) and not bit & beat else _ZERO
+    if play_rule == PLAY_FOLLOW or bit & beat:
+        return led
+    return led | (trumps & beat)
 
 
 # --- play policies -------------------------------------------------------------------------------
 
 
 @jit
-def cheapest(cards, trump):
+def cheapest(cards, trumps):
     """Weakest card of a non-empty mask: the lowest non-trump strength (lowest suit on ties), else the lowest trump."""
-    plain = cards & ~(_LANE << np.uint64(16 * trump))
+    plain = cards & ~trumps
     if plain == _ZERO:
         return lowest_bit(cards)
     strengths = lane(plain, 0) | lane(plain, 1) | lane(plain, 2) | lane(plain, 3)
     low = lowest_bit(strengths)
-    for suit in range(4):
-        if (plain >> np.uint64(16 * suit + low)) & _ONE:
-            return 16 * suit + low
-    return -1  # unreachable
+    return lowest_bit(plain & (_LANES << np.uint64(low)))
 
 
 @jit
-def dearest(cards, trump):
+def dearest(cards, trumps):
     """Strongest card of a non-empty mask: the highest trump, else the highest strength (lowest suit on ties)."""
-    trumps = cards & (_LANE << np.uint64(16 * trump))
-    if trumps:
-        return highest_bit(trumps)
+    if cards & trumps:
+        return highest_bit(cards & trumps)
     strengths = lane(cards, 0) | lane(cards, 1) | lane(cards, 2) | lane(cards, 3)
     high = highest_bit(strengths)
-    for suit in range(4):
-        if (cards >> np.uint64(16 * suit + high)) & _ONE:
-            return 16 * suit + high
-    return -1  # unreachable
-
-
-@jit
-def nth_card(cards, n):
-    """The ``n``-th lowest (0-based) card id of a mask."""
-    for _ in range(n):
-        cards &= cards - _ONE
-    return lowest_bit(cards)
+    return lowest_bit(cards & (_LANES << np.uint64(high)))
 
 
 @jit_inline
-def choose_card(policy, legal, winning, leading, short, trump, state):
-    """One card from the non-empty ``legal`` mask by the play policy.
+def random_card(legal, state):
+    """The random policy: a card uniform among the legal ones (``state`` already advanced)."""
+    return nth_card(legal, below(state, popcount(legal)))
 
-    random: uniform among legal cards.
-    greedy (bid-aware; ``short`` = fewer tricks won than bid; ``winning`` = cards that would take
-    the lead of the trick as it stands):
-      - leading: the strongest card while short, else the weakest;
-      - short: the weakest legal card that takes the lead, or the weakest legal card if none does;
-      - bid made: the strongest legal card that does not take the lead, or the weakest if all do.
+
+@jit_inline
+def greedy_card(legal, led, trumps, beat, short):
+    """The greedy policy (bid-aware; ``short`` = fewer tricks won than bid), forced cards included.
+
+    - leading: the strongest card while short, else the weakest;
+    - short: the weakest legal card that takes the lead (is in ``beat``), or the weakest legal card if none does;
+    - bid made: the strongest legal card that does not take the lead, or the weakest if all do.
     "Weakest/strongest" order trumps above other suits, then by strength (see ``cheapest``).
     """
-    if policy == POLICY_RANDOM:
-        return nth_card(legal, below(state, popcount(legal)))
-    if leading:
-        return dearest(legal, trump) if short else cheapest(legal, trump)
-    if short:
-        takers = legal & winning
-        return cheapest(takers if takers else legal, trump)
-    duckers = legal & ~winning
-    return dearest(duckers, trump) if duckers else cheapest(legal, trump)
-
-
-# --- the trick --------------------------------------------------------------------------------------
-
-
-@jit_inline
-def place_card(card, seat, first, led, best_led, best_trump, winner, trump):
-    """Put ``card`` of ``seat`` on the trick (``first``: it leads): ``(led, best_led, best_trump, winner)`` after it."""
-    suit = card >> 4
-    strength = card & 15
-    if first:
-        led = suit
-    if suit == trump:
-        if strength > best_trump:
-            best_trump = strength
-            winner = seat
-        if suit == led and strength > best_led:
-            best_led = strength
-    elif suit == led and strength > best_led:
-        best_led = strength
-        if best_trump < 0:
-            winner = seat
-    return led, best_led, best_trump, winner
-
-
-@jit_inline
-def greedy_card(legal, led, trump, best_led, best_trump, short):
-    """The greedy policy's card (see ``choose_card``), forced cards included."""
     if not legal & (legal - _ONE):
         return lowest_bit(legal)
-    return choose_card(
-        POLICY_GREEDY, legal, winning_mask(led, trump, best_led, best_trump), led < 0, short, trump, _ZERO
-    )
-
-
-@jit_inline
-def revealed(card, led, best_led, best_trump, trump, play_rule):
-    """The cards a hand can no longer hold, shown by the legal ``card`` it played to a trick in that state.
-
-    Not following suit shows a void in the led suit; then, unless it over-ruffed, no trump above the
-    trick's best (no trump at all when none is on it: it had to ruff). Under pocha, following
-    without beating when bound to beat shows no card of the suit above the trick's best.
-    """
-    if led < 0:
-        return _ZERO
-    suit = card >> 4
-    strength = card & 15
-    if suit != led:
-        gone = _LANE << np.uint64(16 * led)
-        if play_rule != PLAY_FOLLOW and not (suit == trump and strength > best_trump):
-            gone |= above(best_trump) << np.uint64(16 * trump)
-        return gone
-    bound = (play_rule == PLAY_POCHA and (led == trump or best_trump < 0)) or (
-        play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and best_trump < 0
-    )
-    if bound and strength <= best_led:
-        return above(best_led) << np.uint64(16 * led)
-    return _ZERO
+    if led == _ZERO:
+        return dearest(legal, trumps) if short else cheapest(legal, trumps)
+    if short:
+        takers = legal & beat
+        return cheapest(takers if takers else legal, trumps)
+    duckers = legal & ~beat
+    return dearest(duckers, trumps) if duckers else cheapest(legal, trumps)
 
 
 # --- sampling play (pimc) ----------------------------------------------------------------------------
@@ -420,26 +425,26 @@ def sample_world(hidden, need, allowed, out, state, ints, held):
 
 
 @jit
-def finish_greedy(hands, trump, leader, placed, led, best_led, best_trump, winner, won, bids, play_rule):
+def finish_greedy(hands, trumps, leader, placed, led, beat, winner, won, bids, play_rule):
     """Play a deal out from the middle of a trick, every seat greedy; tricks are counted into ``won``.
 
     hands uint64[seat] (consumed); ``placed`` cards are on the trick led by ``leader``, in the state
-    (led, best_led, best_trump, winner).
+    (led, beat, winner).
     """
     players = hands.shape[0]
     seat = (leader + placed) % players
     while True:
-        for j in range(placed, players):
-            legal = legal_mask(hands[seat], led, trump, best_led, best_trump, play_rule)
-            card = greedy_card(legal, led, trump, best_led, best_trump, won[seat] < bids[seat])
-            hands[seat] ^= _ONE << np.uint64(card)
-            led, best_led, best_trump, winner = place_card(card, seat, j == 0, led, best_led, best_trump, winner, trump)
+        for _ in range(placed, players):
+            legal = legal_mask(hands[seat], led, trumps, beat, play_rule)
+            bit = _ONE << np.uint64(greedy_card(legal, led, trumps, beat, won[seat] < bids[seat]))
+            hands[seat] ^= bit
+            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
             seat = seat + 1 if seat + 1 < players else 0
         won[winner] += 1
         if hands[winner] == _ZERO:
             return
         seat = leader = winner
-        placed, led, best_led, best_trump = 0, -1, -1, -1
+        placed, led, beat = 0, _ZERO, ~_ZERO
 
 
 @jit
@@ -449,14 +454,14 @@ def scratch():
 
 
 @jit
-def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed, led, best_led, best_trump, winner,
-              won, bids, samples, play_rule, score, state, ints, masks):  # fmt: skip
+def pimc_card(seat, hand, legal, trumps, unseen, shown, holder, may_hold, placed, led, beat, winner, won, bids,
+              samples, play_rule, score, state, ints, masks):  # fmt: skip
     """The legal card with the most expected points for ``seat`` over ``samples`` worlds consistent with what it saw.
 
     unseen uint64: the cards the seat has not seen (not in its hand, not played, not the turned-up
     trump); shown: the dealer's shown trump card in a full deal while the dealer (``holder``) still
     holds it, else 0 (holder -1); may_hold uint64[seat]: per seat the cards its plays have not
-    ruled out. placed cards are on the trick (state led, best_led, best_trump, winner); won, bids
+    ruled out. placed cards are on the trick (state led, beat, winner); won, bids
     int64[seat]. Each world deals the unseen cards to the other seats (``sample_world``); each
     legal card is played in it and the deal finished greedily by every seat; the seat's points
     under ``score`` are summed. Ties go to the lowest card id. ints, masks: ``scratch()``.
@@ -485,10 +490,11 @@ def pimc_card(seat, hand, legal, trump, unseen, shown, holder, may_hold, placed,
             for other in range(players):
                 hands[other] = world[other]
                 outcome[other] = won[other]
-            hands[seat] ^= _ONE << np.uint64(card)
-            after = place_card(card, seat, placed == 0, led, best_led, best_trump, winner, trump)
-            finish_greedy(hands[:players], trump, leader, placed + 1, after[0], after[1], after[2], after[3],
-                          outcome[:players], bids, play_rule)  # fmt: skip
+            bit = _ONE << np.uint64(card)
+            hands[seat] ^= bit
+            after = place_card(bit, seat, led, beat, winner, trumps)
+            finish_greedy(hands[:players], trumps, leader, placed + 1, after[0], after[1], after[2], outcome[:players],
+                          bids, play_rule)  # fmt: skip
             totals[c] += score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
@@ -516,7 +522,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     """
     players = hands.shape[0]
     record = plays.shape[0] > 0
-    trump = trump_card >> 4
+    trumps = suit_cards(trump_card >> 4)
     trump_bit = _ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = _ZERO if full else trump_bit  # the turned-up card is nobody's
@@ -528,38 +534,36 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
         watched |= policies[row, seat] == POLICY_PIMC
     tricks = popcount(hands[0])
     for t in range(tricks):
-        led = -1
-        best_led = -1
-        best_trump = -1
-        winner = leader
+        led, beat, winner = _ZERO, ~_ZERO, leader
         if record:
             leaders[d, t] = leader
         seat = leader
         for j in range(players):
             hand = hands[seat]
-            legal = legal_mask(hand, led, trump, best_led, best_trump, play_rule)
+            legal = legal_mask(hand, led, trumps, beat, play_rule)
             if legal & (legal - _ONE):
                 state = next_state(state)
                 policy = policies[row, seat]
-                if policy == POLICY_PIMC:
+                if policy == POLICY_RANDOM:
+                    card = random_card(legal, state)
+                elif policy == POLICY_GREEDY:
+                    card = greedy_card(legal, led, trumps, beat, won[d, seat] < bids[d, seat])
+                else:
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else _ZERO
                     unseen = deck & ~(hand | gone | shown)
-                    card, state = pimc_card(seat, hand, legal, trump, unseen, shown, dealer if shown else -1, may_hold,
-                                            j, led, best_led, best_trump, winner, won[d], bids[d], samples[row, seat],
-                                            play_rule, score, state, ints, masks)  # fmt: skip
-                else:
-                    winning = winning_mask(led, trump, best_led, best_trump)
-                    card = choose_card(policy, legal, winning, j == 0, won[d, seat] < bids[d, seat], trump, state)
+                    card, state = pimc_card(seat, hand, legal, trumps, unseen, shown, dealer if shown else -1, may_hold,
+                                            j, led, beat, winner, won[d], bids[d], samples[row, seat], play_rule,
+                                            score, state, ints, masks)  # fmt: skip
             else:
                 card = lowest_bit(legal)
             bit = _ONE << np.uint64(card)
             hands[seat] = hand ^ bit
             if watched:
                 gone |= bit
-                may_hold[seat] &= ~revealed(card, led, best_led, best_trump, trump, play_rule)
+                may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
             if record:
                 plays[d, t, j] = card
-            led, best_led, best_trump, winner = place_card(card, seat, j == 0, led, best_led, best_trump, winner, trump)
+            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
             seat = seat + 1 if seat + 1 < players else 0
         won[d, winner] += 1
         leader = winner

@@ -1,11 +1,11 @@
 """Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32``.
 
-``greedy`` and ``random`` are described in ``kernels.choose_card``. ``pimc`` (perfect-information
-Monte Carlo, ``kernels.pimc_card``) samples the hidden cards ``samples`` times consistently with
-what the player has seen (its hand, the trump card, the cards played and what each play revealed:
-voids, and under the pocha rule the cards a player would have had to play), plays every legal card
-out in each sample with every seat greedy, and plays the card with the most expected points for
-itself given every bid. It does not read the bids as evidence about the hands.
+``greedy`` and ``random`` are described in ``kernels.greedy_card`` and ``kernels.random_card``.
+``pimc`` (perfect-information Monte Carlo, ``kernels.pimc_card``) samples the hidden cards ``samples``
+times consistently with what the player has seen (its hand, the trump card, the cards played and
+what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
+plays every legal card out in each sample with every seat greedy, and plays the card with the most
+expected points for itself given every bid. It does not read the bids as evidence about the hands.
 """
 
 from dataclasses import dataclass

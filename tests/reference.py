@@ -3,6 +3,8 @@
 Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops.
 """
 
+import numpy as np
+
 from pocha.rules import Scoring
 
 
@@ -28,6 +30,16 @@ def trick_winner(trick: list[int], trump: int) -> int:
         if beats(card, trick[winner], trump):
             winner = i
     return winner
+
+
+def trick_masks(trick: list[int], trump: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The trick as the kernels keep it: (led suit's cards, trump suit's cards, cards that would take the lead)."""
+    trumps = 0xFFFF << 16 * trump
+    if not trick:
+        return np.uint64(0), np.uint64(trumps), np.uint64((1 << 64) - 1)
+    best = trick[trick_winner(trick, trump)]
+    beat = sum(1 << card for card in range(64) if beats(card, best, trump))
+    return np.uint64(0xFFFF << 16 * suit(trick[0])), np.uint64(trumps), np.uint64(beat)
 
 
 def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> list[int]:

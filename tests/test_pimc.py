@@ -20,12 +20,8 @@ from pocha.seating import Seat
 
 def ruled_out(card: str, trick: str, trump: str, play: str) -> set[str]:
     """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold."""
-    played = ids(trick)
-    trump_suit = SUITS.index(trump)
-    led = played[0] >> 4 if played else -1
-    best_led = max((c & 15 for c in played if c >> 4 == led), default=-1)
-    best_trump = max((c & 15 for c in played if c >> 4 == trump_suit), default=-1)
-    gone = kernels.revealed(ids(card)[0], led, best_led, best_trump, trump_suit, PLAY_CODES[play])
+    led, trumps, beat = reference.trick_masks(ids(trick), SUITS.index(trump))
+    gone = kernels.revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(gone & LUDOTEKA.deck_mask)}
 
 
@@ -83,10 +79,8 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order, 
         played: list[int] = []
         for j in range(rules.players if t < trick else order):
             card, who = int(plays[t, j]), (int(leaders[t]) + j) % rules.players
-            led = played[0] >> 4 if played else -1
-            best_led = max((c & 15 for c in played if c >> 4 == led), default=-1)
-            best_trump = max((c & 15 for c in played if c >> 4 == trump), default=-1)
-            may_hold[who] &= ~int(kernels.revealed(card, led, best_led, best_trump, trump, PLAY_CODES[rules.play]))
+            led, trumps, beat = reference.trick_masks(played, trump)
+            may_hold[who] &= ~int(kernels.revealed(card, led, trumps, beat, PLAY_CODES[rules.play]))
             history.append((who, card, list(played)))
             played.append(card)
             gone |= 1 << card

@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 import pytest
+import reference
 from conftest import LUDOTEKA, ids, mask, play_hand_built
 
 from pocha import kernels
@@ -13,12 +14,8 @@ from pocha.rules import Scoring
 
 def legal(hand: str, trick: str, trump: str, play: str = "pocha") -> set[str]:
     """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
-    trump_suit = SUITS.index(trump)
-    played = ids(trick)
-    led = played[0] >> 4 if played else -1
-    best_led = max((c & 15 for c in played if c >> 4 == led), default=-1)
-    best_trump = max((c & 15 for c in played if c >> 4 == trump_suit), default=-1)
-    result = kernels.legal_mask(mask(hand), led, trump_suit, best_led, best_trump, PLAY_CODES[play])
+    trick_masks = reference.trick_masks(ids(trick), SUITS.index(trump))
+    result = kernels.legal_mask(mask(hand), *trick_masks, PLAY_CODES[play])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(result)}
 
 
