@@ -507,9 +507,12 @@ def pimc_card(seat, hand, legal, trumps, unseen, shown, holder, may_hold, placed
 
 
 @jit_inline
-def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policies, samples, score, state, won, plays,
-              leaders, ints, masks):  # fmt: skip
-    """Play deal ``d`` out from ``hands`` (uint64[seat], consumed); tricks are counted into ``won[d]``.
+def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule, policies, samples, score, state, won,
+              plays, leaders, ints, masks):  # fmt: skip
+    """Play ``tricks`` tricks of deal ``d`` from ``hands`` (uint64[seat], consumed), ``leader`` leading the first.
+
+    Tricks are counted into ``won[d]``; a deal may be played in parts (greedy and random seats only:
+    a pimc seat's record of the deal starts with the call).
 
     Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc; a
     single row serves every deal). The
@@ -518,7 +521,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     holds the trump card, shown); deck: the deck's cards as a mask. The play is recorded when
     ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card ids from the leader on,
     ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]`` the winner of the last
-    one. ints, masks: ``scratch()``. Returns the advanced random state.
+    one. ints, masks: ``scratch()``. Returns the advanced random state and the next leader.
     """
     players = hands.shape[0]
     record = plays.shape[0] > 0
@@ -532,7 +535,6 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
     for seat in range(players):
         may_hold[seat] = deck
         watched |= policies[row, seat] == POLICY_PIMC
-    tricks = popcount(hands[0])
     for t in range(tricks):
         led, beat, winner = _ZERO, ~_ZERO, leader
         if record:
@@ -569,7 +571,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, bids, play_rule, policie
         leader = winner
     if record:
         leaders[d, tricks] = leader
-    return state
+    return state, leader
 
 
 @jit
@@ -596,8 +598,8 @@ def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, pol
             own[s] = hands[d, s]
             won[d, s] = 0
         state = stream_state(seed, cards, deal, STREAM_PLAY)
-        play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, bids, play_rule, policies, samples, score,
-                  state, won, plays, leaders, ints, masks)  # fmt: skip
+        play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, cards, bids, play_rule, policies, samples,
+                  score, state, won, plays, leaders, ints, masks)  # fmt: skip
         for s in range(players):
             points[d, s] = score[bids[d, s], won[d, s]]
 
@@ -643,6 +645,32 @@ def best_legal_bids(points, forbidden, out):
             if b != forbidden[d] and (best < 0 or points[d, b] > points[d, best]):
                 best = b
         out[d] = best
+
+
+# --- the expected strategy ------------------------------------------------------------------------
+
+
+@jit
+def expected_sums(lanes, unseen, survive, not_ruffed, strengths, out):
+    """out[deal] = sum over the held cards of survive[stronger unseen, guards] * not_ruffed[suit].
+
+    lanes, unseen uint64[deal, suit]: strength masks of the hand and of the unseen cards;
+    survive float64[h, g]; not_ruffed float64[deal, suit]. The terms are added as numpy adds them
+    (suits in order within a strength, then strengths in order), so bids match to the last bit.
+    """
+    for d in range(lanes.shape[0]):
+        total = 0.0
+        for strength in range(strengths):
+            shift = np.uint64(strength)
+            row = 0.0
+            for suit in range(4):
+                held = np.float64((lanes[d, suit] >> shift) & _ONE)
+                stronger = popcount(unseen[d, suit] >> (shift + _ONE))
+                guards = popcount(lanes[d, suit] & ((_ONE << shift) - _ONE))
+                term = held * survive[stronger, guards] * not_ruffed[d, suit]
+                row = term if suit == 0 else row + term
+            total += row
+        out[d] = total
 
 
 # --- Monte Carlo bidding ------------------------------------------------------------------------
@@ -695,6 +723,14 @@ def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck
                     j += 1
 
 
+@jit_inline
+def copy_deal(from_hands, from_won, hands, won):
+    """Copy a deal in play (hands uint64[seat], won int64[1, seat]) into other arrays."""
+    for seat in range(hands.shape[0]):
+        hands[seat] = from_hands[seat]
+        won[0, seat] = from_won[seat]
+
+
 @jit
 def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, play_rule, policy, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
@@ -704,40 +740,56 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
     policy: random or greedy. counts int64[deal, bid, tricks] gets,
     per deal and candidate bid 0..k, how many samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
+    Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
+    as one that made it from then on: so bids 1..k share one line of play (bid above k), each bid
+    branching off after the trick that brings the bidder to it. The same play-outs as one per bid,
+    for about a third of the tricks.
     """
     players = hands.shape[1]
     samples = hands.shape[0] // max(trump_card.shape[0], 1)
-    own = np.empty(players, np.uint64)
+    line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
+    won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
-    won = np.empty((1, players), np.int64)
     no_plays = np.empty((0, 0, 0), np.int64)
     no_leaders = np.empty((0, 0), np.int64)
     policies = np.full((1, players), policy, np.int64)
     no_samples = np.zeros((1, players), np.int64)
     no_score = np.zeros((cards + 1, cards + 1), np.int64)
+    no_won = np.zeros(players, np.int64)
     ints, masks = scratch()
     full = cards * players == popcount(deck)
-    tries = 1 if policy == POLICY_RANDOM else cards + 1
     for d in range(trump_card.shape[0]):
-        dealer = deals[d] % players
-        bidder = (dealer + 1 + position) % players
+        mano = (deals[d] + 1) % players
+        bidder = (mano + position) % players
         state = stream_state(seed, cards, deals[d], STREAM_ROLLOUT)
         for s in range(samples):
             row = d * samples + s
-            for b in range(tries):
-                for seat in range(players):
-                    own[seat] = hands[row, seat]
-                    row_bids[0, seat] = bids[row, seat]
-                    won[0, seat] = 0
-                row_bids[0, bidder] = b
-                state = play_deal(0, own, trump_card[d], full, deck, (dealer + 1) % players, row_bids, play_rule,
-                                  policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
-                                  masks)  # fmt: skip
-                if policy == POLICY_RANDOM:
-                    for every in range(cards + 1):
-                        counts[d, every, won[0, bidder]] += 1
-                else:
-                    counts[d, b, won[0, bidder]] += 1
+            row_bids[0] = bids[row]
+            copy_deal(hands[row], no_won, line, won)
+            row_bids[0, bidder] = 0
+            state, _ = play_deal(0, line, trump_card[d], full, deck, mano, cards, row_bids, play_rule, policies,
+                                 no_samples, no_score, state, won, no_plays, no_leaders, ints, masks)  # fmt: skip
+            if policy == POLICY_RANDOM:
+                for every in range(cards + 1):
+                    counts[d, every, won[0, bidder]] += 1
+                continue
+            counts[d, 0, won[0, bidder]] += 1
+            copy_deal(hands[row], no_won, line, won)
+            leader = mano
+            for t in range(cards):  # the line, a trick at a time
+                row_bids[0, bidder] = cards + 1
+                state, leader = play_deal(0, line, trump_card[d], full, deck, leader, 1, row_bids, play_rule,
+                                          policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
+                                          masks)  # fmt: skip
+                if leader == bidder:  # it took the trick: its bid of won[0, bidder] branches off, made
+                    copy_deal(line, won[0], branch, branch_won)
+                    row_bids[0, bidder] = won[0, bidder]
+                    state, _ = play_deal(0, branch, trump_card[d], full, deck, leader, cards - 1 - t, row_bids,
+                                         play_rule, policies, no_samples, no_score, state, branch_won, no_plays,
+                                         no_leaders, ints, masks)  # fmt: skip
+                    counts[d, won[0, bidder], branch_won[0, bidder]] += 1
+            for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
+                counts[d, bid, won[0, bidder]] += 1
 
 
 # --- statistics ----------------------------------------------------------------------------------

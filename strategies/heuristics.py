@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from pocha import kernels
 from pocha.strategies.base import BidContext, nearest_legal
 
 
@@ -95,12 +96,6 @@ def expected_tricks(ctx: BidContext) -> np.ndarray:
     void = (1 - per_suit) ** k
     holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
     not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
-    total = np.zeros(ctx.size)
-    one = np.uint64(1)
-    for strength in range(len(rules.ranks)):
-        shift = np.uint64(strength)
-        held = (ctx.lanes >> shift) & one
-        stronger = np.bitwise_count(ctx.unseen >> (shift + one))
-        guards = np.bitwise_count(ctx.lanes & ((one << shift) - one))
-        total += (held * survive[stronger, guards] * not_ruffed).sum(axis=1)
+    total = np.empty(ctx.size)
+    kernels.expected_sums(ctx.lanes, ctx.unseen, survive, np.ascontiguousarray(not_ruffed), len(rules.ranks), total)
     return total

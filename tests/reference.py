@@ -132,3 +132,26 @@ def table_features(
         sum(1 for s in range(4) if s != trump and not any(suit(c) == s for c in hand)),
         0 if lead < -0.5 else 2 if lead > 0.5 else 1,
     ]
+
+
+def expected_estimate(ctx) -> np.ndarray:
+    """The ``expected`` strategy's estimate as whole-array numpy (its first version), term by term."""
+    from pocha.strategies.heuristics import _survival_table
+
+    rules, k = ctx.rules, ctx.cards
+    opponents = rules.players - 1
+    unseen_count = rules.deck_size - k - (k * rules.players < rules.deck_size)
+    survive = _survival_table(min(1.0, opponents * k / unseen_count))
+    per_suit = np.bitwise_count(ctx.unseen).astype(np.float64) / unseen_count
+    void = (1 - per_suit) ** k
+    holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
+    not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
+    total = np.zeros(ctx.size)
+    one = np.uint64(1)
+    for strength in range(len(rules.ranks)):
+        shift = np.uint64(strength)
+        held = (ctx.lanes >> shift) & one
+        stronger = np.bitwise_count(ctx.unseen >> (shift + one))
+        guards = np.bitwise_count(ctx.lanes & ((one << shift) - one))
+        total += (held * survive[stronger, guards] * not_ruffed).sum(axis=1)
+    return total

@@ -61,6 +61,42 @@ def test_play_outs_count_every_sample_for_every_bid():
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
 
+@pytest.mark.parametrize(
+    ("players", "cards", "position", "play"),
+    [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
+)
+def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play):
+    """The shared line of play with its branches counts what one greedy play-out per bid (the reference) counts."""
+    rules = make_rules(players=players, play=play)
+    deals, samples = 12, 6
+    chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
+    bidders = (chunk.deals + 1 + position) % players
+    hands = np.empty((deals * samples, players), np.uint64)
+    kernels.sample_completions(3, cards, chunk.deals, position, chunk.hands[np.arange(deals), bidders],
+                               chunk.trump_card, rules.deck(), hands)  # fmt: skip
+    bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
+    counts = np.zeros((deals, cards + 1, cards + 1), np.int64)
+    kernels.rollout_counts(3, cards, chunk.deals, position, hands, chunk.trump_card, rules.deck_mask, bids,
+                           kernels.PLAY_CODES[play], kernels.POLICY_GREEDY, counts)  # fmt: skip
+    expected = np.zeros_like(counts)
+    for row in range(deals * samples):
+        d, bidder = row // samples, int(bidders[row // samples])
+        held = [cards_of(h) for h in hands[row]]
+        for bid in range(cards + 1):
+            row_bids = [int(b) for b in bids[row]]
+            row_bids[bidder] = bid
+            mano = (int(chunk.deals[d]) + 1) % players
+            tricks = reference.play_greedy(held, int(chunk.trump_card[d]) >> 4, mano, row_bids, play)
+            winners = [leader for leader, _ in tricks[1:]] + [last_winner(tricks, int(chunk.trump_card[d]) >> 4)]
+            expected[d, bid, winners.count(bidder)] += 1
+    assert np.array_equal(counts, expected)
+
+
+def last_winner(tricks: list[tuple[int, list[int]]], trump: int) -> int:
+    leader, trick = tricks[-1]
+    return (leader + reference.trick_winner(trick, trump)) % len(trick)
+
+
 def test_best_bid_skips_the_forbidden_one():
     points = np.array([[1.0, 5.0, 3.0], [2.0, 1.0, 0.0]])
     assert best_legal(points, np.array([-1, -1])).tolist() == [1, 0]

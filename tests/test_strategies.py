@@ -2,10 +2,12 @@ import importlib.metadata
 
 import numpy as np
 import pytest
+import reference
 from conftest import LUDOTEKA, ids, mask
 
+from pocha.deals import deal_chunk
 from pocha.errors import PochaError
-from pocha.rules import Rules, forbidden_bids, make_rules
+from pocha.rules import PRESETS, Rules, forbidden_bids, make_rules
 from pocha.strategies import registry
 from pocha.strategies.base import BidContext, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
@@ -91,6 +93,22 @@ def test_expected_grows_with_strength_and_bias():
     assert np.all(np.diff(estimates) > 0)
     low, high = (Expected(bias).bid(context(["1O 3O 6E 7B 2C"], "2O"))[0] for bias in (-1.0, 1.0))
     assert high - low == 2
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_expected_kernel_adds_exactly_as_the_numpy_version(preset):
+    """The estimate is rounded to a bid: the kernel must reproduce the numpy arithmetic to the last bit."""
+    for players in range(3, 9):
+        try:
+            rules = make_rules(preset, players=players)
+        except PochaError:
+            continue  # the preset has no deck for this many players
+        for cards in sorted({1, 2, rules.full_deal // 2, rules.full_deal}):
+            chunk = deal_chunk(rules, 7, cards, np.arange(2000, dtype=np.int64))
+            earlier = np.zeros((2000, 1), np.int64)
+            ctx = BidContext(rules, cards, 1, chunk.hands[:, 0], chunk.trump_card, earlier,
+                             forbidden_bids(rules, cards, earlier), 0, chunk.deals)  # fmt: skip
+            assert np.array_equal(expected_tricks(ctx), reference.expected_estimate(ctx))
 
 
 def test_random_is_legal_uniform_and_reproducible():
