@@ -1,5 +1,6 @@
 """What the terminal shows: each command's results as plain text (the CLI only prints these strings)."""
 
+import statistics
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -189,19 +190,25 @@ def rules_text(preset: str | None, rules: Rules) -> str:
 
 
 def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
-    """One line per measurement as it comes, with the speed-up over one thread where there is one."""
+    """One line per measurement as it comes: the median, the speed-up over one thread, the reference's ratio."""
     single: dict[str, float] = {}
     for m in measurements:
+        work = m.workload
         if m.where == "1 thread":
-            single[m.workload.title] = m.median
-        scaling = ""
-        if m.workers > 1 and m.workload.title in single:
-            speedup = m.median / single[m.workload.title]
-            scaling = f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
+            single[work.title] = m.median
+        notes = ""
+        if work.decisions:
+            notes += f" = {m.median * work.players:,.0f} bidding decisions"
+        if m.workers > 1 and work.title in single:
+            speedup = m.median / single[work.title]
+            notes += f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
+        if m.reference:
+            similar = "" if work.reference == "W" else ", its own heuristic"
+            notes += f"  reference {statistics.median(m.reference):,.0f}{similar}: ratio {m.ratio:.2f}"
         runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
         yield (
-            f"{m.workload.title:<38} {m.where:<29} {m.median:>11,.0f}{scaling}   "
-            f"({m.deals:,} deals a run; runs: {runs})"
+            f"{work.title:<54} {m.where:<29} {m.median:>11,.0f} {work.unit}/s{notes}   "
+            f"({m.deals:,} {work.unit} a run; runs: {runs})"
         )
 
 

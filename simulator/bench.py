@@ -1,17 +1,24 @@
-"""``pocha bench``: deals per second of the engine, end to end through the Python API.
+"""``pocha bench``: deals (or games) per second of the engine, end to end through the Python API.
 
 Each workload runs on each thread count asked for; optionally the first workload also runs on a
 Dask LocalCluster (started once, before timing, as a user's cluster would be), in chunks of
-DASK_CHUNK deals: a task must be long next to the cluster's overhead per task.
+DASK_CHUNK deals: a task must be long next to the cluster's overhead per task. With a reference
+binary (``../shared/perf/pocha_ref.c`` built, or any program that answers the same way), the
+workloads it has are timed by it too, in the same rounds, for a ratio per core.
 """
 
+import re
 import statistics
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from pocha.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
 from pocha.engine import simulate
+from pocha.errors import PochaError
+from pocha.games import play_games
 from pocha.policies import parse_policy
 from pocha.rules import make_rules
 from pocha.seating import Lineup, Seat
@@ -21,87 +28,139 @@ DASK_CHUNK = 4 * DEFAULT_CHUNK
 
 @dataclass(frozen=True)
 class Workload:
-    """One benchmark: a strategy for every seat, a play policy, a table size, and its share of the deals."""
+    """One benchmark: a strategy for every seat, a play policy, a table size, and its share of the deals.
+
+    cards 0 means whole games (the rule set's schedule): the figure is games per second.
+    reference: the reference binary's mode for the same or a similar workload, if it has one.
+    """
 
     bids: str
     play: str
     players: int
     cards: int
     share: float = 1.0  # slow strategies run on a fraction of --deals
+    reference: str = ""  # "W" (random bids and play) or "H" (its own heuristic bids and greedy play)
+    decisions: bool = False  # also quote bidding decisions per second (one per seat and deal)
 
     @property
     def title(self) -> str:
         """How the workload appears in the output."""
-        return f"{self.bids} bids + {self.play} play, {self.players} x {self.cards}"
+        table = f"{self.players} players, whole games" if self.games else f"{self.players} x {self.cards}"
+        return f"{self.bids} bids + {self.play} play, {table}"
+
+    @property
+    def games(self) -> bool:
+        """Whether a run plays whole games (else deals of one hand size)."""
+        return self.cards == 0
+
+    @property
+    def unit(self) -> str:
+        """What the rates count."""
+        return "games" if self.games else "deals"
 
 
 WORKLOADS = (
-    Workload("random", "random", 4, 10),
-    Workload("aces-trumps", "greedy", 4, 10),
-    Workload("random", "random", 4, 1),
+    Workload("random", "random", 4, 10, reference="W"),
+    Workload("aces-trumps", "greedy", 4, 10, reference="H"),
+    Workload("random", "random", 4, 1, reference="W"),
     Workload("table", "greedy", 4, 10),
-    Workload("montecarlo", "greedy", 4, 10, share=0.001),
+    Workload("montecarlo", "greedy", 4, 10, share=0.002, decisions=True),
     Workload("expected", "pimc", 4, 10, share=0.002),
+    Workload("aces-trumps", "greedy", 4, 0, share=0.1),
 )
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """The runs of one workload in one place."""
+    """The runs of one workload in one place, and the reference binary's runs beside them (one thread)."""
 
     workload: Workload
     where: str  # "1 thread", "2 threads", "Dask LocalCluster, 2 workers"
     workers: int  # threads or worker processes
-    deals: int  # deals a run
-    rates: list[float]  # deals per second of each run
+    deals: int  # deals (or games) a run
+    rates: list[float]  # deals (or games) per second of each run
+    reference: list[float] | None = None  # the reference binary's deals per second, round by round
 
     @property
     def median(self) -> float:
         """The figure quoted: the median of the runs."""
         return statistics.median(self.rates)
 
+    @property
+    def ratio(self) -> float | None:
+        """Median over the rounds of pocha's rate over the reference's in the same round."""
+        if not self.reference:
+            return None
+        return statistics.median(mine / theirs for mine, theirs in zip(self.rates, self.reference, strict=True))
+
 
 def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
-    """Deals per second of one run of the workload (bidding, play and tally included); Ctrl-C goes through."""
+    """Deals (games) per second of one run of the workload (bidding, play and tally included); Ctrl-C goes through."""
     rules = make_rules(players=workload.players)
     lineup = Lineup((Seat.of(workload.bids),) * workload.players)
+    policy = parse_policy(workload.play)
     start = time.perf_counter()
-    played = simulate(
-        rules,
-        lineup,
-        [workload.cards],
-        deals,
-        seed,
-        parse_policy(workload.play),
-        chunk_size=chunk_size,
-        backend=backend,
-    )
-    if not played.complete:
+    if workload.games:
+        complete = play_games(rules, lineup, deals, seed, policy, chunk_size=chunk_size, backend=backend).complete
+    else:
+        played = simulate(rules, lineup, [workload.cards], deals, seed, policy, chunk_size=chunk_size, backend=backend)
+        complete = played.complete
+    if not complete:
         raise KeyboardInterrupt  # a cut run is never timed
     return deals / (time.perf_counter() - start)
 
 
-def repeat(workload: Workload, deals: int, repeats: int, backends: list[Backend],
-           chunk_size: int | None = None) -> tuple[int, list[list[float]]]:  # fmt: skip
+def check_reference(binary: Path) -> None:
+    """Refuse, before any timing, a reference binary that does not run as ``BINARY W 1 1000 1``."""
+    reference_rate(binary, "W", 1, 1000, 1)
+
+
+def reference_rate(binary: Path, mode: str, cards: int, deals: int, seed: int) -> float:
+    """The reference binary's deals per second on ``deals`` deals (``BINARY MODE K DEALS SEED``)."""
+    try:
+        done = subprocess.run([str(binary), mode, str(cards), str(deals), str(seed)], capture_output=True, text=True)
+    except OSError as error:
+        raise PochaError(f"against: cannot run {binary}: {error.strerror}") from None
+    found = re.search(r"deals_per_s=([0-9.]+)", done.stdout)
+    if done.returncode or not found:
+        raise PochaError(
+            f"against: {binary} {mode} {cards} {deals} {seed} did not print deals_per_s= (exit {done.returncode}); "
+            "give the built pocha_ref.c (see its first lines)"
+        )
+    return float(found.group(1))
+
+
+def repeat(workload: Workload, deals: int, repeats: int, backends: list[Backend], chunk_size: int | None = None,
+           against: Path | None = None) -> tuple[int, list[list[float]], list[float] | None]:  # fmt: skip
     """A warm-up run on each backend (a few chunks, so every worker loads its kernels), then timed runs.
 
-    There are ``repeats`` rounds with one run per backend each, so a slow spell of a shared machine
-    hits every backend alike.
+    There are ``repeats`` rounds with one run per backend each (and one of the reference binary),
+    so a slow spell of a shared machine hits them all alike.
     """
     count = max(1, round(deals * workload.share))
     for backend in backends:
         measure(workload, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
-    rounds = [[measure(workload, count, backend, chunk_size, seed) for backend in backends] for seed in range(repeats)]
-    return count, [list(rates) for rates in zip(*rounds, strict=True)]
+    reference_binary = against if workload.reference else None
+    rounds, reference = [], []
+    for seed in range(repeats):
+        rounds.append([measure(workload, count, backend, chunk_size, seed) for backend in backends])
+        if reference_binary is not None:
+            reference.append(reference_rate(reference_binary, workload.reference, workload.cards, count, seed + 1))
+    return count, [list(rates) for rates in zip(*rounds, strict=True)], reference or None
 
 
-def bench(deals: int, repeats: int, threads: list[int], dask_workers: int) -> Iterator[Measurement]:
-    """Run every workload on every thread count, then the first on a Dask LocalCluster if asked."""
+def bench(deals: int, repeats: int, threads: list[int], dask_workers: int,
+          against: Path | None = None) -> Iterator[Measurement]:  # fmt: skip
+    """Run every workload on every thread count, then the first on a Dask LocalCluster if asked.
+
+    against: the reference binary (checked first with ``check_reference``).
+    """
     for workload in WORKLOADS:
-        count, rates = repeat(workload, deals, repeats, [Threads(n) for n in threads])
+        count, rates, reference = repeat(workload, deals, repeats, [Threads(n) for n in threads], against=against)
         for n, runs in zip(threads, rates, strict=True):
-            yield Measurement(workload, f"{n} thread{'s' if n > 1 else ''}", n, count, runs)
+            where = f"{n} thread{'s' if n > 1 else ''}"
+            yield Measurement(workload, where, n, count, runs, reference if n == 1 else None)
     if dask_workers:
         with local_cluster(dask_workers) as address:
-            count, (runs,) = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
+            count, (runs,), _ = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
             yield Measurement(WORKLOADS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields, is_dataclass
+from pathlib import Path
 from typing import Annotated, Any, get_type_hints
 
 import typer
@@ -668,11 +669,12 @@ def list_strategies(
 
 
 @app.command(
-    short_help="Deals per second of standard workloads.",
+    short_help="Deals (games) per second of standard workloads.",
     epilog=examples(
         "pocha bench",
         "pocha bench --threads 1,2 --dask 2",
         "pocha bench -n 200000 --repeats 3",
+        "gcc -O3 -march=native -o pocha_ref pocha_ref.c && pocha bench --against ./pocha_ref",
     ),
 )
 def bench(
@@ -686,9 +688,17 @@ def bench(
     dask: Annotated[
         int, typer.Option(metavar="N", help="Also run the first workload on a Dask LocalCluster of N workers.")
     ] = 0,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BINARY",
+            help="A reference program run as 'BINARY W|H K DEALS SEED' (the built pocha_ref.c): timed in the same "
+            "rounds, its ratio printed.",
+        ),
+    ] = None,
 ) -> None:
-    """Measure deals per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.bench import DASK_CHUNK
+    """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
+    from pocha.bench import DASK_CHUNK, check_reference
     from pocha.bench import bench as run_bench
     from pocha.reports.text import bench_lines
 
@@ -699,10 +709,14 @@ def bench(
             raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
         if deals < 1 or repeats < 1 or min(counts) < 1 or dask < 0:
             raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
-        typer.echo(f"deals per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
-                   f"of {DASK_CHUNK:,} deals")  # fmt: skip
+        reference = Path(against) if against else None
+        if reference:
+            check_reference(reference)
+        same_rounds = "; reference on one thread, same rounds" if reference else ""
+        typer.echo(f"per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
+                   f"of {DASK_CHUNK:,} deals{same_rounds}")  # fmt: skip
         try:
-            for line in bench_lines(run_bench(deals, repeats, counts, dask)):
+            for line in bench_lines(run_bench(deals, repeats, counts, dask, reference)):
                 typer.echo(line)
         except KeyboardInterrupt:
             typer.echo("Interrupted: the workload under way was not measured.", err=True)

@@ -218,7 +218,7 @@ def play_game_chunk(plan: GamePlan, chunk: tuple[int, int]) -> GameResult:
     first = first_dealers(plan.seed, numbers, players)
     table = GameHands(plan, numbers, first, game_seating(plan.lineup.seating(), numbers, first, plan.rotate))
     part = plan.empty()
-    records: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+    records: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, plan.traced - start)))]
     scores = np.zeros((count, players), np.int64)
     for j, cards in enumerate(schedule):
         dealt, won, points = table.play(j, cards, slice(None), records)

@@ -64,9 +64,14 @@ class BidContext:
         return np.arange(4) == self.trump[:, None]
 
     @cached_property
+    def trump_cards(self) -> np.ndarray:
+        """uint64[m]: every card of the trump suit, as a hand mask."""
+        return _LANE << (self.trump.astype(np.uint64) * np.uint64(16))
+
+    @cached_property
     def trumps(self) -> np.ndarray:
         """int64[m]: trumps held."""
-        return self.suit_lengths[self.is_trump]
+        return np.bitwise_count(self.hands & self.trump_cards).astype(np.int64)
 
     @cached_property
     def unseen(self) -> np.ndarray:
@@ -145,20 +150,19 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
     The engine calls every strategy through here: nothing a strategy returns is silently fixed.
     """
     array = np.asarray(bids_of(label, strategy, ctx))
-    at = where(label, ctx)
     if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
         raise StrategyError(
-            f"{at} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
+            f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
         )
     wrong = np.flatnonzero((array < 0) | (array > ctx.cards))
     if wrong.size:
         i = wrong[0]
-        raise StrategyError(f"{at} bid {array[i]} in deal {ctx.deals[i]}; bids are 0..{ctx.cards}")
+        raise StrategyError(f"{where(label, ctx)} bid {array[i]} in deal {ctx.deals[i]}; bids are 0..{ctx.cards}")
     hooked = np.flatnonzero(array == ctx.forbidden)
     if hooked.size:
         i = hooked[0]
         raise StrategyError(
-            f"{at} bid {array[i]} as dealer in deal {ctx.deals[i]}, which the hook rule forbids "
+            f"{where(label, ctx)} bid {array[i]} as dealer in deal {ctx.deals[i]}, which the hook rule forbids "
             f"(the bids would sum to the {ctx.cards} tricks)"
         )
     return array.astype(np.int64, copy=False)

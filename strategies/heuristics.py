@@ -52,8 +52,9 @@ class AcesTrumps:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         ranks = ctx.rules.ranks
-        ace = np.uint64(1 << (len(ranks) - 1 - ranks.index(1))) if 1 in ranks else np.uint64(0)
-        side_aces = (((ctx.lanes & ace) != 0) & ~ctx.is_trump).sum(axis=1)
+        ace = 1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0
+        aces = np.uint64(ace * 0x0001_0001_0001_0001)  # the ace of every suit
+        side_aces = np.bitwise_count(ctx.hands & aces & ~ctx.trump_cards)
         return nearest_legal(ctx.trumps + side_aces, ctx)
 
 

@@ -124,8 +124,23 @@ def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 7 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
-    assert "expected bids + pimc play, 4 x 10" in lines[6]
+    assert len(lines) == 8 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
+    assert "bidding decisions" in lines[5] and "expected bids + pimc play, 4 x 10" in lines[6]
+    assert "4 players, whole games" in lines[7] and "games/s" in lines[7]
+
+
+def test_bench_against_a_reference_prints_its_ratio(tmp_path):
+    fake = tmp_path / "ref"
+    fake.write_text('#!/bin/sh\necho "mode=$1 k=$2 deals=$3 seed=$4 secs=1 deals_per_s=1000 ns_per_deal=1"\n')
+    fake.chmod(0o755)
+    result = invoke("bench", "--deals", "2000", "--repeats", "2", "--threads", "1,2", "--against", str(fake))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "reference 1,000: ratio" in lines[1] and "its own heuristic" in lines[3]  # aces-trumps: H, similar
+    assert "reference" not in lines[2]  # two threads: no per-core ratio
+    assert sum("reference" in line for line in lines[1:]) == 3  # the workloads the reference has
+    bad = invoke("bench", "--deals", "2000", "--against", "/bin/true")
+    assert bad.exit_code == 1 and bad.stdout == "" and "did not print deals_per_s=" in bad.stderr
 
 
 def test_help_has_examples():
