@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 
 from pocha.advice import Advice
-from pocha.bench import Measurement
+from pocha.backends import DEFAULT_CHUNK
+from pocha.bench import STAGES, Measurement, Workload
 from pocha.cards import SUIT_WORDS, card_name
 from pocha.reports.record import RunRecord
 from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
@@ -210,6 +211,16 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
             f"{work.title:<54} {m.where:<29} {m.median:>11,.0f} {work.unit}/s{notes}   "
             f"({m.deals:,} {work.unit} a run; runs: {runs})"
         )
+
+
+def stage_lines(profile: Iterable[tuple[Workload, dict[str, float]]], chunks: int) -> Iterable[str]:
+    """The stage profile: nanoseconds per deal of each stage, their total and the deals per second it makes."""
+    yield f"nanoseconds per deal by stage, median of {chunks} chunks of {DEFAULT_CHUNK:,} deals, one thread"
+    yield f"{'workload':<44}" + "".join(f"{stage:>8}" for stage in STAGES) + f"{'total':>8}{'deals/s':>12}"
+    for workload, times in profile:
+        total = sum(times.values())
+        cells = "".join(f"{times[stage]:>8.0f}" for stage in STAGES)
+        yield f"{workload.title:<44}{cells}{total:>8.0f}{1e9 / total:>12,.0f}"
 
 
 def strategies_text(found: list[StrategyInfo]) -> str:

@@ -15,15 +15,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from pocha.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
+from pocha.deals import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine import simulate
 from pocha.errors import PochaError
 from pocha.games import play_games
 from pocha.policies import parse_policy
 from pocha.rules import make_rules
 from pocha.seating import Lineup, Seat
+from pocha.tally import Tally
 
 DASK_CHUNK = 4 * DEFAULT_CHUNK
+STAGES = ("deal", "bids", "play", "tally")
 
 
 @dataclass(frozen=True)
@@ -164,3 +169,40 @@ def bench(deals: int, repeats: int, threads: list[int], dask_workers: int,
         with local_cluster(dask_workers) as address:
             count, (runs,), _ = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
             yield Measurement(WORKLOADS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
+
+
+def staged() -> tuple[Workload, ...]:
+    """The workloads a stage profile covers: deals of one size, fast enough for whole chunks."""
+    return tuple(w for w in WORKLOADS if not w.games and w.share == 1.0)
+
+
+def stage_times(workload: Workload, chunks: int, seed: int = 0) -> dict[str, float]:
+    """Nanoseconds per deal of each stage of a chunk (``STAGES``), the median over ``chunks`` chunks.
+
+    The engine's steps one after another on chunks of DEFAULT_CHUNK deals in this thread, as
+    ``engine.play_task`` runs them: where the time of a deal goes.
+    """
+    rules = make_rules(players=workload.players)
+    lineup = Lineup((Seat.of(workload.bids),) * workload.players)
+    strategies = lineup.players(parse_policy(workload.play))
+    seating = lineup.seating()
+    times: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    for chunk_index in range(chunks + 1):  # the first chunk loads the kernels: not timed
+        numbers = np.arange(chunk_index * DEFAULT_CHUNK, (chunk_index + 1) * DEFAULT_CHUNK, dtype=np.int64)
+        marks = [time.perf_counter()]
+        chunk = deal_chunk(rules, seed, workload.cards, numbers)
+        marks.append(time.perf_counter())
+        by_seat = np.broadcast_to(seating, chunk.hands.shape)
+        collect_bids(rules, strategies, by_seat, seed, chunk)
+        marks.append(time.perf_counter())
+        won, points, _, _ = play_chunk(rules, seed, chunk, seat_policies(strategies, seating[None, :]))
+        marks.append(time.perf_counter())
+        part = Tally.empty(lineup.labels, rules.players, (workload.cards,))
+        board = part.board_sums(len(numbers))
+        part.add_play(0, numbers, by_seat, chunk.bids, won, points, board)
+        part.add_boards(0, board)
+        marks.append(time.perf_counter())
+        if chunk_index:
+            for stage, start, end in zip(STAGES, marks[:-1], marks[1:], strict=True):
+                times[stage].append((end - start) / len(numbers) * 1e9)
+    return {stage: statistics.median(values) for stage, values in times.items()}

@@ -675,6 +675,7 @@ def list_strategies(
         "pocha bench --threads 1,2 --dask 2",
         "pocha bench -n 200000 --repeats 3",
         "gcc -O3 -march=native -o pocha_ref pocha_ref.c && pocha bench --against ./pocha_ref",
+        "pocha bench --stages",
     ),
 )
 def bench(
@@ -696,11 +697,14 @@ def bench(
             "rounds, its ratio printed.",
         ),
     ] = None,
+    stages: Annotated[
+        bool, typer.Option("--stages", help="Instead: nanoseconds per deal of each stage (deal, bids, play, tally).")
+    ] = False,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.bench import DASK_CHUNK, check_reference
+    from pocha.bench import DASK_CHUNK, check_reference, stage_times, staged
     from pocha.bench import bench as run_bench
-    from pocha.reports.text import bench_lines
+    from pocha.reports.text import bench_lines, stage_lines
 
     with user_errors():
         try:
@@ -709,6 +713,13 @@ def bench(
             raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
         if deals < 1 or repeats < 1 or min(counts) < 1 or dask < 0:
             raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+        if stages:
+            if against or dask or threads != "1":
+                raise PochaError("stages: a profile of one thread; leave --against, --dask and --threads out")
+            chunks = 10 * repeats
+            for line in stage_lines(((w, stage_times(w, chunks)) for w in staged()), chunks):
+                typer.echo(line)
+            return
         reference = Path(against) if against else None
         if reference:
             check_reference(reference)

@@ -129,6 +129,17 @@ def test_bench_prints_the_workloads():
     assert "4 players, whole games" in lines[7] and "games/s" in lines[7]
 
 
+def test_bench_stages_profiles_each_step():
+    result = invoke("bench", "--stages", "--repeats", "1")
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()[1:]
+    assert header.split()[1:] == ["deal", "bids", "play", "tally", "total", "deals/s"]
+    assert len(rows) == 4 and rows[0].startswith("random bids + random play, 4 x 10")
+    cells = [float(cell.replace(",", "")) for cell in rows[0].split()[-6:]]
+    assert all(cell > 0 for cell in cells) and abs(sum(cells[:4]) - cells[4]) <= 2
+    assert invoke("bench", "--stages", "--threads", "1,2").exit_code == 1
+
+
 def test_bench_against_a_reference_prints_its_ratio(tmp_path):
     fake = tmp_path / "ref"
     fake.write_text('#!/bin/sh\necho "mode=$1 k=$2 deals=$3 seed=$4 secs=1 deals_per_s=1000 ns_per_deal=1"\n')
