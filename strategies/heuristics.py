@@ -87,8 +87,8 @@ def _survival_table(f: float) -> np.ndarray:
     return np.cumsum(np.array(pmf), axis=1)
 
 
-def expected_tricks(ctx: BidContext) -> np.ndarray:
-    """float64[m]: the ``expected`` strategy's estimate of the tricks the hand takes (see ``Expected``)."""
+def expected_factors(ctx: BidContext) -> tuple[np.ndarray, np.ndarray]:
+    """The ``expected`` estimate's factors: survive[h, g] (``_survival_table``) and not_ruffed float64[m, suit]."""
     rules, k = ctx.rules, ctx.cards
     opponents = rules.players - 1
     unseen_count = rules.deck_size - k - (k * rules.players < rules.deck_size)
@@ -97,6 +97,12 @@ def expected_tricks(ctx: BidContext) -> np.ndarray:
     void = (1 - per_suit) ** k
     holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
     not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
+    return survive, np.ascontiguousarray(not_ruffed)
+
+
+def expected_tricks(ctx: BidContext) -> np.ndarray:
+    """float64[m]: the ``expected`` strategy's estimate of the tricks the hand takes (see ``Expected``)."""
+    survive, not_ruffed = expected_factors(ctx)
     total = np.empty(ctx.size)
-    kernels.expected_sums(ctx.lanes, ctx.unseen, survive, np.ascontiguousarray(not_ruffed), len(rules.ranks), total)
+    kernels.expected_sums(ctx.lanes, ctx.unseen, survive, not_ruffed, len(ctx.rules.ranks), total)
     return total
