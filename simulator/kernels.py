@@ -87,13 +87,19 @@ def below(state, n):
 
 
 @jit
+def uniform(state):
+    """A float64 in [0, 1) from the state's output (53 random bits)."""
+    return np.float64(mix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
 def uniform_batch(seed, cards, deals, stream, out):
     """Fill ``out`` (float64[row, draw]) with uniforms in [0, 1) from stream ``stream`` of deal ``deals[row]``."""
     for d in range(out.shape[0]):
         state = stream_state(seed, cards, deals[d], stream)
         for j in range(out.shape[1]):
             state = next_state(state)
-            out[d, j] = np.float64(mix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            out[d, j] = uniform(state)
 
 
 # --- bit helpers --------------------------------------------------------------------------------
@@ -201,14 +207,13 @@ def deal_batch(seed, cards, deals, deck, hands, trump_card):
                 bits <<= np.uint64(32)
             r = j + np.int64(((bits >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))
             order[j], order[r] = order[r], order[j]
-        for s in range(players):
-            hands[d, s] = _ZERO
-        seat = (deal + 1) % players  # the mano
-        for j in range(dealt):
-            hands[d, seat] |= _ONE << np.uint64(order[j])
-            seat += 1
-            if seat == players:
-                seat = 0
+        seat = (deal + 1) % players  # the mano gets the first card, then every players-th
+        for first in range(players):
+            hand = _ZERO
+            for j in range(first, dealt, players):
+                hand |= _ONE << np.uint64(order[j])
+            hands[d, seat] = hand
+            seat = seat + 1 if seat + 1 < players else 0
         trump_card[d] = order[dealt] if dealt < size else order[dealt - 1]
 
 
@@ -508,7 +513,7 @@ def pimc_card(seat, hand, legal, trumps, unseen, shown, holder, may_hold, placed
 
 @jit_inline
 def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule, policies, samples, score, state, won,
-              plays, leaders, ints, masks):  # fmt: skip
+              plays, leaders, ints, masks, plain):  # fmt: skip
     """Play ``tricks`` tricks of deal ``d`` from ``hands`` (uint64[seat], consumed), ``leader`` leading the first.
 
     Tricks are counted into ``won[d]``; a deal may be played in parts (greedy and random seats only:
@@ -522,9 +527,12 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
     ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card ids from the leader on,
     ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]`` the winner of the last
     one. ints, masks: ``scratch()``. Returns the advanced random state and the next leader.
+
+    plain: no seat is pimc and the play is not recorded. Give it as a constant: the compiler then
+    drops the pimc seats' bookkeeping from the loop, which plays a third faster without it.
     """
     players = hands.shape[0]
-    record = plays.shape[0] > 0
+    record = not plain and plays.shape[0] > 0
     trumps = suit_cards(trump_card >> 4)
     trump_bit = _ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
@@ -532,7 +540,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
     may_hold = masks[4]
     row = d if policies.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public record is kept only when a pimc seat reads it
-    for seat in range(players):
+    for seat in range(0 if plain else players):
         may_hold[seat] = deck
         watched |= policies[row, seat] == POLICY_PIMC
     for t in range(tricks):
@@ -548,7 +556,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
                 policy = policies[row, seat]
                 if policy == POLICY_RANDOM:
                     card = random_card(legal, state)
-                elif policy == POLICY_GREEDY:
+                elif plain or policy == POLICY_GREEDY:
                     card = greedy_card(legal, led, trumps, beat, won[d, seat] < bids[d, seat])
                 else:
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else _ZERO
@@ -592,14 +600,20 @@ def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, pol
     own = np.empty(players, np.uint64)
     ints, masks = scratch()
     full = cards * players == popcount(deck)
+    plain = plays.shape[0] == 0 and not (policies == POLICY_PIMC).any()
     for d in range(hands.shape[0]):
         deal = deals[d]
         for s in range(players):
             own[s] = hands[d, s]
             won[d, s] = 0
         state = stream_state(seed, cards, deal, STREAM_PLAY)
-        play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, cards, bids, play_rule, policies, samples,
-                  score, state, won, plays, leaders, ints, masks)  # fmt: skip
+        mano = (deal + 1) % players
+        if plain:
+            play_deal(d, own, trump_card[d], full, deck, mano, cards, bids, play_rule, policies, samples, score, state,
+                      won, plays, leaders, ints, masks, True)  # fmt: skip
+        else:
+            play_deal(d, own, trump_card[d], full, deck, mano, cards, bids, play_rule, policies, samples, score, state,
+                      won, plays, leaders, ints, masks, False)  # fmt: skip
         for s in range(players):
             points[d, s] = score[bids[d, s], won[d, s]]
 
@@ -633,7 +647,48 @@ def positions_to_seats(by_position, deals, out):
                 seat = 0
 
 
-# --- bidding by expected points -----------------------------------------------------------------
+# --- bidding ------------------------------------------------------------------------------------
+
+
+@jit
+def random_bids(seed, cards, deals, stream, forbidden, out):
+    """out[deal] = a bid uniform among 0..cards less forbidden[deal] (-1: none), by the first uniform of ``stream``.
+
+    The ``random`` strategy: floor(u * choices), stepping over the forbidden bid, with u as ``uniform_batch`` draws it.
+    """
+    for d in range(out.shape[0]):
+        restricted = forbidden[d] >= 0
+        bid = np.int64(
+            np.floor(uniform(next_state(stream_state(seed, cards, deals[d], stream))) * (cards + 1 - restricted))
+        )
+        out[d] = bid + (restricted and bid >= forbidden[d])
+
+
+@jit
+def nearest_legal_bids(estimates, cards, forbidden, out):
+    """out[deal] = ``nearest_legal`` of estimates[deal] (float64) under 0..cards and forbidden[deal]; -1 for NaN."""
+    for d in range(out.shape[0]):
+        estimate = estimates[d]
+        if np.isnan(estimate):  # no bid: the engine's check reports it
+            out[d] = -1
+            continue
+        bid = np.int64(min(max(np.floor(estimate + 0.5), 0.0), np.float64(cards)))
+        if bid == forbidden[d]:
+            step = 1 if estimate >= bid else -1
+            bid = bid - step if not 0 <= bid + step <= cards else bid + step
+        out[d] = bid
+
+
+@jit
+def illegal_bids(bids, cards, forbidden):
+    """``(first bid outside 0..cards, first bid equal to forbidden[deal])``, as deal indices, -1 for none."""
+    outside = hooked = -1
+    for d in range(bids.shape[0]):
+        if outside < 0 and not 0 <= bids[d] <= cards:
+            outside = d
+        if hooked < 0 and bids[d] == forbidden[d]:
+            hooked = d
+    return outside, hooked
 
 
 @jit
@@ -768,7 +823,7 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
             copy_deal(hands[row], no_won, line, won)
             row_bids[0, bidder] = 0
             state, _ = play_deal(0, line, trump_card[d], full, deck, mano, cards, row_bids, play_rule, policies,
-                                 no_samples, no_score, state, won, no_plays, no_leaders, ints, masks)  # fmt: skip
+                                 no_samples, no_score, state, won, no_plays, no_leaders, ints, masks, True)  # fmt: skip
             if policy == POLICY_RANDOM:
                 for every in range(cards + 1):
                     counts[d, every, won[0, bidder]] += 1
@@ -780,13 +835,13 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
                 row_bids[0, bidder] = cards + 1
                 state, leader = play_deal(0, line, trump_card[d], full, deck, leader, 1, row_bids, play_rule,
                                           policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
-                                          masks)  # fmt: skip
+                                          masks, True)  # fmt: skip
                 if leader == bidder:  # it took the trick: its bid of won[0, bidder] branches off, made
                     copy_deal(line, won[0], branch, branch_won)
                     row_bids[0, bidder] = won[0, bidder]
                     state, _ = play_deal(0, branch, trump_card[d], full, deck, leader, cards - 1 - t, row_bids,
                                          play_rule, policies, no_samples, no_score, state, branch_won, no_plays,
-                                         no_leaders, ints, masks)  # fmt: skip
+                                         no_leaders, ints, masks, True)  # fmt: skip
                     counts[d, won[0, bidder], branch_won[0, bidder]] += 1
             for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
                 counts[d, bid, won[0, bidder]] += 1

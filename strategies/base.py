@@ -101,10 +101,13 @@ class BidContext:
         on how the run is cut into chunks.
         """
         out = np.empty((self.size, draws))
-        stream = kernels.STREAM_BID + 64 * (self.position + 1) + self._draws
-        self._draws += 1
-        kernels.uniform_batch(self.seed, self.cards, self.deals, stream, out)
+        kernels.uniform_batch(self.seed, self.cards, self.deals, self.stream(), out)
         return out
+
+    def stream(self) -> int:
+        """A fresh random stream of this bidder for the kernels (``uniform`` draws from these too)."""
+        self._draws += 1
+        return kernels.STREAM_BID + 64 * (self.position + 1) + self._draws - 1
 
 
 class StrategyError(PochaError):
@@ -154,18 +157,18 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
         raise StrategyError(
             f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
         )
-    wrong = np.flatnonzero((array < 0) | (array > ctx.cards))
-    if wrong.size:
-        i = wrong[0]
-        raise StrategyError(f"{where(label, ctx)} bid {array[i]} in deal {ctx.deals[i]}; bids are 0..{ctx.cards}")
-    hooked = np.flatnonzero(array == ctx.forbidden)
-    if hooked.size:
-        i = hooked[0]
+    bids = array.astype(np.int64, copy=False)
+    outside, hooked = kernels.illegal_bids(bids, ctx.cards, ctx.forbidden)
+    if outside >= 0:  # (a huge unsigned bid is negative as int64: outside too)
         raise StrategyError(
-            f"{where(label, ctx)} bid {array[i]} as dealer in deal {ctx.deals[i]}, which the hook rule forbids "
-            f"(the bids would sum to the {ctx.cards} tricks)"
+            f"{where(label, ctx)} bid {array[outside]} in deal {ctx.deals[outside]}; bids are 0..{ctx.cards}"
         )
-    return array.astype(np.int64, copy=False)
+    if hooked >= 0:
+        raise StrategyError(
+            f"{where(label, ctx)} bid {array[hooked]} as dealer in deal {ctx.deals[hooked]}, which the hook rule "
+            f"forbids (the bids would sum to the {ctx.cards} tricks)"
+        )
+    return bids
 
 
 def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
@@ -174,15 +177,10 @@ def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
     "Toward the estimate" means up when the estimate is at or above the rounded bid, down when below;
     when that step leaves 0..k the other one is taken.
     """
-    estimate = np.asarray(estimate, dtype=np.float64)
-    bid = np.clip(np.floor(estimate + 0.5), 0, ctx.cards).astype(np.int64)
-    hit = bid == ctx.forbidden
-    if hit.any():
-        step = np.where(estimate >= bid, 1, -1)
-        moved = bid + step
-        moved = np.where((moved < 0) | (moved > ctx.cards), bid - step, moved)
-        bid = np.where(hit, moved, bid)
-    return bid
+    estimate = np.ascontiguousarray(estimate, dtype=np.float64)
+    bids = np.empty(len(estimate), np.int64)
+    kernels.nearest_legal_bids(estimate, ctx.cards, ctx.forbidden, bids)
+    return bids
 
 
 def best_legal(points: np.ndarray, forbidden: np.ndarray) -> np.ndarray:

@@ -18,10 +18,9 @@ class RandomBid:
     name: ClassVar[str] = "random"
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        restricted = ctx.forbidden >= 0
-        choices = ctx.cards + 1 - restricted
-        bid = np.floor(ctx.uniform()[:, 0] * choices).astype(np.int64)
-        return bid + (restricted & (bid >= ctx.forbidden))
+        bids = np.empty(ctx.size, np.int64)
+        kernels.random_bids(ctx.seed, ctx.cards, ctx.deals, ctx.stream(), ctx.forbidden, bids)
+        return bids
 
 
 @dataclass(frozen=True)
