@@ -3,6 +3,8 @@
 Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops.
 """
 
+import math
+
 import numpy as np
 
 from pocha.rules import Scoring
@@ -148,3 +150,18 @@ def expected_estimate(ctx) -> np.ndarray:
         guards = np.bitwise_count(ctx.lanes & ((one << shift) - one))
         total += (held * survive[stronger, guards] * not_ruffed).sum(axis=1)
     return total
+
+
+def nearest_legal(estimate: float, cards: int, forbidden: int) -> int:
+    """``nearest_legal`` of one estimate, as its docstring says it."""
+    bid = min(max(math.floor(estimate + 0.5), 0), cards)
+    if bid != forbidden:
+        return bid
+    step = 1 if estimate >= bid else -1
+    return bid + step if 0 <= bid + step <= cards else bid - step
+
+
+def random_bid(uniform: float, cards: int, forbidden: int) -> int:
+    """The ``random`` strategy's bid from its uniform draw: the draw's share of the legal bids, counted upwards."""
+    legal = [bid for bid in range(cards + 1) if bid != forbidden]
+    return legal[math.floor(uniform * len(legal))]

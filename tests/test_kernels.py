@@ -88,6 +88,21 @@ def test_whole_deals_match_the_reference(preset, players, policy):
             )  # fmt: skip
 
 
+@pytest.mark.parametrize("play", sorted(PLAY_CODES))
+@pytest.mark.parametrize("players", range(3, 9))
+def test_plain_play_is_the_recorded_play(players, play):
+    """The loop without a trace or pimc seats (play_deal's plain copy) plays every card as the recorded one."""
+    rules = make_rules("italian", players=players, play=play)  # a deck for every count
+    for cards in (1, rules.full_deal):
+        chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, 300))
+        chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
+        for policy in ("random", "greedy"):
+            policies = same_policy(parse_policy(policy), chunk)
+            plain = play_chunk(rules, 5, chunk, policies)[:2]
+            recorded = play_chunk(rules, 5, chunk, policies, record=True)[:2]
+            assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
+
+
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
 def test_dealing(players, cards):
     rules = make_rules(players=players)

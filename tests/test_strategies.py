@@ -1,15 +1,18 @@
 import importlib.metadata
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import reference
 from conftest import LUDOTEKA, ids, mask
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pocha.deals import deal_chunk
 from pocha.errors import PochaError
 from pocha.rules import PRESETS, Rules, forbidden_bids, make_rules
 from pocha.strategies import registry
-from pocha.strategies.base import BidContext, nearest_legal
+from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
 
 
@@ -59,6 +62,25 @@ def test_nearest_legal_rounds_half_up_and_steps_toward_the_estimate():
     with_forbidden(ctx, 5)
     assert nearest_legal(np.array([6.0]), context(["1O 3O 12O 11O 10O"], "7C")).tolist() == [5]
     assert nearest_legal(np.array([5.2] * 5), ctx).tolist() == [4] * 5  # no bid above 5: step down
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    estimates=st.lists(st.one_of(st.floats(-3, 13), st.integers(-2, 12).map(lambda n: n + 0.5)), min_size=1),
+    cards=st.integers(1, 10),
+    forbidden=st.integers(-1, 10),
+)
+def test_nearest_legal_matches_its_definition(estimates, cards, forbidden):
+    ctx = with_forbidden(context(["1O"] * len(estimates), "7C"), forbidden)
+    ctx.cards = cards
+    expected = [reference.nearest_legal(e, cards, forbidden) for e in estimates]
+    assert nearest_legal(np.array(estimates), ctx).tolist() == expected
+
+
+def test_a_bid_from_a_nan_estimate_is_refused():
+    ctx = context(["1O 3O 12O 11O 10O"], "7C")
+    with pytest.raises(StrategyError, match="bid -1 in deal 0"):
+        checked_bids("nan", SimpleNamespace(bid=lambda ctx: nearest_legal(np.array([np.nan]), ctx)), ctx)
 
 
 def test_zero():
@@ -120,6 +142,13 @@ def test_random_is_legal_uniform_and_reproducible():
     assert np.all(np.abs(np.delete(counts, 2) - 12_000) < 5 * np.sqrt(60_000 * 0.2 * 0.8))
     again = RandomBid().bid(with_forbidden(context(["1O 3O 12O 11O 10O"] * 60_000, "7C"), 2))
     assert np.array_equal(bids, again)
+
+
+@pytest.mark.parametrize("forbidden", [-1, 0, 3, 5])
+def test_random_bids_are_the_bidders_first_uniforms(forbidden):
+    ctx = with_forbidden(context(["1O 3O 12O 11O 10O"] * 2000, "7C", [1, 1, 1]), forbidden)
+    uniforms = with_forbidden(context(["1O 3O 12O 11O 10O"] * 2000, "7C", [1, 1, 1]), forbidden).uniform()[:, 0]
+    assert RandomBid().bid(ctx).tolist() == [reference.random_bid(u, 5, forbidden) for u in uniforms]
 
 
 def test_registry_specs_and_labels():
