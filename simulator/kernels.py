@@ -735,14 +735,19 @@ def best_legal_bids(points, forbidden, out):
 
 
 @jit
-def expected_sums(lanes, unseen, survive, not_ruffed, strengths, out):
-    """out[deal] = sum over the held cards of survive[stronger unseen, guards] * not_ruffed[suit].
+def expected_sums(lanes, unseen, trump, survive, not_ruffed, strengths, out):
+    """out[deal] = sum over the held cards of survive[stronger unseen, guards] * (its suit's chance not to be ruffed).
 
-    lanes, unseen uint64[deal, suit]: strength masks of the hand and of the unseen cards;
-    survive float64[h, g]; not_ruffed float64[deal, suit]. The terms are added as numpy adds them
+    lanes, unseen uint64[deal, suit]: strength masks of the hand and of the unseen cards; trump
+    int64[deal]: the trump suit; survive float64[h, g]; not_ruffed float64[unseen of the suit,
+    unseen trumps] for the plain suits (1 for trumps). The terms are added as numpy added them
     (suits in order within a strength, then strengths in order), so bids match to the last bit.
     """
+    factors = np.empty(4)
     for d in range(lanes.shape[0]):
+        trumps_unseen = popcount(unseen[d, trump[d]])
+        for suit in range(4):
+            factors[suit] = 1.0 if suit == trump[d] else not_ruffed[popcount(unseen[d, suit]), trumps_unseen]
         total = 0.0
         for strength in range(strengths):
             shift = np.uint64(strength)
@@ -751,7 +756,7 @@ def expected_sums(lanes, unseen, survive, not_ruffed, strengths, out):
                 held = np.float64((lanes[d, suit] >> shift) & _ONE)
                 stronger = popcount(unseen[d, suit] >> (shift + _ONE))
                 guards = popcount(lanes[d, suit] & ((_ONE << shift) - _ONE))
-                term = held * survive[stronger, guards] * not_ruffed[d, suit]
+                term = held * survive[stronger, guards] * factors[suit]
                 row = term if suit == 0 else row + term
             total += row
         out[d] = total

@@ -137,10 +137,17 @@ def table_features(
 
 
 def expected_estimate(ctx) -> np.ndarray:
-    """The ``expected`` strategy's sum over the held cards as whole-array numpy (its first version)."""
-    from pocha.strategies.heuristics import expected_factors
+    """The ``expected`` estimate as whole-array numpy, factors per deal and suit included (its first version)."""
+    from pocha.strategies.heuristics import _survival_table
 
-    survive, not_ruffed = expected_factors(ctx)
+    rules, k = ctx.rules, ctx.cards
+    opponents = rules.players - 1
+    unseen_count = rules.deck_size - k - (k * rules.players < rules.deck_size)
+    survive = _survival_table(min(1.0, opponents * k / unseen_count))
+    per_suit = np.bitwise_count(ctx.unseen).astype(np.float64) / unseen_count
+    void = (1 - per_suit) ** k
+    holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
+    not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
     total = np.zeros(ctx.size)
     one = np.uint64(1)
     for strength in range(len(ctx.rules.ranks)):
