@@ -735,6 +735,24 @@ def best_legal_bids(points, forbidden, out):
 
 
 @jit
+def suit_lanes(hands, out):
+    """out[deal, suit] = the cards of that suit in hands[deal], as a strength mask (``BidContext.lanes``)."""
+    for d in range(hands.shape[0]):
+        for suit in range(4):
+            out[d, suit] = lane(hands[d], suit)
+
+
+@jit
+def unseen_lanes(lanes, trump_card, deck_lane, turned, out):
+    """out[deal, suit] = the strengths of ``deck_lane`` not in lanes[deal, suit], nor the trump card when ``turned``."""
+    for d in range(lanes.shape[0]):
+        for suit in range(4):
+            out[d, suit] = np.uint64(deck_lane) & ~lanes[d, suit]
+        if turned:
+            out[d, trump_card[d] >> 4] &= ~(_ONE << np.uint64(trump_card[d] & 15))
+
+
+@jit
 def expected_sums(lanes, unseen, trump, survive, not_ruffed, strengths, out):
     """out[deal] = sum over the held cards of survive[stronger unseen, guards] * (its suit's chance not to be ruffed).
 

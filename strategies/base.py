@@ -50,8 +50,9 @@ class BidContext:
     @cached_property
     def lanes(self) -> np.ndarray:
         """uint64[m, 4]: the hand's cards of each suit as a strength bitmask (bit = strength)."""
-        shifts = np.arange(4, dtype=np.uint64) * np.uint64(16)
-        return (self.hands[:, None] >> shifts) & _LANE
+        lanes = np.empty((self.size, 4), np.uint64)
+        kernels.suit_lanes(self.hands, lanes)
+        return lanes
 
     @cached_property
     def suit_lengths(self) -> np.ndarray:
@@ -79,12 +80,9 @@ class BidContext:
 
         The dealer's shown last card (full deals) counts as unseen: its holder plays it like any other.
         """
-        full = self.cards * self.rules.players == self.rules.deck_size
-        deck_lane = np.uint64((1 << len(self.rules.ranks)) - 1)
-        unseen = deck_lane & ~self.lanes
-        if not full:
-            turned = np.uint64(1) << (self.trump_card & 15).astype(np.uint64)
-            unseen[self.is_trump] &= ~turned
+        turned = self.cards * self.rules.players < self.rules.deck_size  # else the dealer holds it
+        unseen = np.empty((self.size, 4), np.uint64)
+        kernels.unseen_lanes(self.lanes, self.trump_card, (1 << len(self.rules.ranks)) - 1, turned, unseen)
         return unseen
 
     def subset(self, rows: slice | np.ndarray) -> "BidContext":

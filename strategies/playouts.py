@@ -34,23 +34,23 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         kernels.sample_completions(
             ctx.seed, k, block.deals, position, block.hands, block.trump_card, rules.deck(), hands
         )
-        by_position = np.zeros((len(rows), players), np.int64)
-        by_position[:, :position] = block.earlier_bids[rows]
+        dealt = block.deals[rows]  # each sample's deal number: its dealer, so its seats' positions
+        by_position = np.zeros((players, len(rows)), np.int64)
+        by_position[:position] = block.earlier_bids[rows].T
         label = f"{getattr(assumed, 'name', 'assumed')} (assumed)"
-        by_position[:, position] = checked_bids(label, assumed, block)[rows]  # what the later bidders see of it
-        dealer = block.deals[rows] % players
-        sampled_deals = block.deals[rows] * samples + np.tile(np.arange(samples), block.size)
+        by_position[position] = checked_bids(label, assumed, block)[rows]  # what the later bidders see of it
+        held = np.empty((players, len(rows)), np.uint64)
+        kernels.seats_to_positions(hands, dealt, held)
+        sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
         for later in range(position + 1, players):
-            seat = (dealer + 1 + later) % players
-            earlier = by_position[:, :later]
+            earlier = np.ascontiguousarray(by_position[:later].T)
             later_ctx = BidContext(
-                rules, k, later, hands[np.arange(len(rows)), seat], block.trump_card[rows], earlier,
-                forbidden_bids(rules, k, earlier), ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
+                rules, k, later, held[later], block.trump_card[rows], earlier, forbidden_bids(rules, k, earlier),
+                ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
             )  # fmt: skip
-            by_position[:, later] = checked_bids(label, assumed, later_ctx)
-        bids = np.empty_like(by_position)
-        for q in range(players):
-            bids[np.arange(len(rows)), (dealer + 1 + q) % players] = by_position[:, q]
+            by_position[later] = checked_bids(label, assumed, later_ctx)
+        bids = np.empty((len(rows), players), np.int64)
+        kernels.positions_to_seats(by_position, dealt, bids)
         kernels.rollout_counts(
             ctx.seed, k, block.deals, position, hands, block.trump_card, rules.deck_mask, bids,
             kernels.PLAY_CODES[rules.play], kernels.POLICIES[rollout], counts[start : start + block.size],
