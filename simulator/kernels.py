@@ -198,7 +198,8 @@ def deal_batch(seed, cards, deals, deck, hands, trump_card):
     for d in range(hands.shape[0]):
         deal = deals[d]
         state = stream_state(seed, cards, deal, STREAM_DEAL)
-        order[:] = deck
+        for c in range(size):  # (element by element: numba's slice assignment took 14 ns a deal more)
+            order[c] = deck[c]
         for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
             if j & 1 == 0:
                 state = next_state(state)
@@ -871,7 +872,8 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
         state = stream_state(seed, cards, deals[d], STREAM_ROLLOUT)
         for s in range(samples):
             row = d * samples + s
-            row_bids[0] = bids[row]
+            for seat in range(players):  # (not a slice assignment: slower in numba)
+                row_bids[0, seat] = bids[row, seat]
             copy_deal(hands[row], no_won, line, won)
             row_bids[0, bidder] = 0
             state, _ = play_deal(0, line, trump_card[d], full, deck, mano, cards, row_bids, play_rule, policies,
