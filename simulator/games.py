@@ -13,7 +13,7 @@ it. A game depends only on the seed and ``g``, so chunks of games can be played 
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -184,6 +184,11 @@ class GameHands:
         stride = len(self.plan.rules.hand_sizes()) + MAX_TIE_HANDS
         return (self.numbers[rows] * stride + hand) * players + (self.first[rows] + hand) % players
 
+    @cached_property
+    def policies(self) -> tuple[np.ndarray, np.ndarray]:
+        """The play policies of every game's seats (``seat_policies``): the same at every hand."""
+        return seat_policies(self.plan.lineup.players(self.plan.policy), self.seating)
+
     def play(
         self, hand: int, cards: int, rows: np.ndarray | slice, records: list[list[dict[str, Any]]]
     ) -> tuple[Chunk, np.ndarray, np.ndarray]:
@@ -198,7 +203,9 @@ class GameHands:
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, plan.seed, chunk)
         record = bool(numbers[0] < plan.traced)
-        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, seat_policies(strategies, seating), record)
+        codes, samples = self.policies
+        policies = np.ascontiguousarray(codes[rows]), np.ascontiguousarray(samples[rows])
+        won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, policies, record)
         if record:
             shown = int(np.searchsorted(numbers, plan.traced))
             lines = trace.deal_records(rules, chunk.deals, chunk, plays, leaders, won, points, shown)

@@ -51,10 +51,10 @@ class AcesTrumps:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         ranks = ctx.rules.ranks
-        ace = 1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0
-        aces = np.uint64(ace * 0x0001_0001_0001_0001)  # the ace of every suit
-        side_aces = np.bitwise_count(ctx.hands & aces & ~ctx.trump_cards)
-        return nearest_legal(ctx.trumps + side_aces, ctx)
+        aces = np.uint64(1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0) * kernels.LANES  # every suit's
+        counts = np.empty(ctx.size)
+        kernels.trumps_and_side_aces(ctx.hands, ctx.trump_card, aces, counts)
+        return nearest_legal(counts, ctx)
 
 
 @dataclass(frozen=True)
