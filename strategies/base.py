@@ -173,7 +173,7 @@ def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
     """Round estimates to bids (halves up), clipped to 0..k; a forbidden bid moves one step toward the estimate.
 
     "Toward the estimate" means up when the estimate is at or above the rounded bid, down when below;
-    when that step leaves 0..k the other one is taken.
+    when that step leaves 0..k the other one is taken. A NaN estimate gives -1, which the engine refuses.
     """
     estimate = np.ascontiguousarray(estimate, dtype=np.float64)
     bids = np.empty(len(estimate), np.int64)
