@@ -107,5 +107,5 @@ def expected_tricks(ctx: BidContext) -> np.ndarray:
     survive = _survival_table(min(1.0, opponents * k / unseen))
     not_ruffed = _not_ruffed_table(len(rules.ranks), unseen, k, opponents)
     total = np.empty(ctx.size)
-    kernels.expected_sums(ctx.lanes, ctx.unseen, ctx.trump, survive, not_ruffed, len(rules.ranks), total)
+    kernels.expected_sums(ctx.lanes, ctx.unseen, ctx.trump, survive, not_ruffed, total)
     return total
