@@ -176,7 +176,11 @@ def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
     when that step leaves 0..k the other one is taken. A NaN estimate gives -1, which the engine refuses.
     """
     estimate = np.ascontiguousarray(estimate, dtype=np.float64)
-    bids = np.empty(len(estimate), np.int64)
+    if estimate.shape != (ctx.size,):
+        raise ValueError(
+            f"nearest_legal takes one estimate per deal: {ctx.size}, not an array of shape {estimate.shape}"
+        )
+    bids = np.empty(ctx.size, np.int64)
     kernels.nearest_legal_bids(estimate, ctx.cards, ctx.forbidden, bids)
     return bids
 

@@ -77,6 +77,11 @@ def test_nearest_legal_matches_its_definition(estimates, cards, forbidden):
     assert nearest_legal(np.array(estimates), ctx).tolist() == expected
 
 
+def test_nearest_legal_takes_one_estimate_per_deal():
+    with pytest.raises(ValueError, match="one estimate per deal: 2, not an array of shape \\(3,\\)"):
+        nearest_legal(np.zeros(3), context(["1O"] * 2, "7C"))
+
+
 def test_a_bid_from_a_nan_estimate_is_refused():
     ctx = context(["1O 3O 12O 11O 10O"], "7C")
     with pytest.raises(StrategyError, match="bid -1 in deal 0"):
