@@ -104,10 +104,17 @@ def play_chunk(
     plays = np.empty((recorded, chunk.cards, players), np.int64)
     leaders = np.empty((recorded, chunk.cards + 1), np.int64)
     codes, samples = policies
-    kernels.play_batch(
-        seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids,
-        PLAY_CODES[rules.play], codes, samples, rules.scoring.table(chunk.cards), won, points, plays, leaders,
-    )  # fmt: skip
+    play = PLAY_CODES[rules.play]
+    if record or (codes == kernels.POLICY_PIMC).any():
+        kernels.play_batch(
+            seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
+            samples, rules.scoring.table(chunk.cards), won, points, plays, leaders,
+        )  # fmt: skip
+    else:
+        kernels.play_batch_plain(
+            seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
+            rules.scoring.table(chunk.cards), won, points,
+        )  # fmt: skip
     return won, points, plays, leaders
 
 
