@@ -91,13 +91,18 @@ def test_whole_deals_match_the_reference(preset, players, policy):
 @pytest.mark.parametrize("play", sorted(PLAY_CODES))
 @pytest.mark.parametrize("players", range(3, 9))
 def test_plain_play_is_the_recorded_play(players, play):
-    """The loop without a trace or pimc seats (play_deal's plain copy) plays every card as the recorded one."""
+    """The loop without a trace or pimc seats (``play_batch_plain``) plays every card as the recorded one.
+
+    Every seat random, every seat greedy, and the two taking turns round the table.
+    """
     rules = make_rules("italian", players=players, play=play)  # a deck for every count
+    turns = np.where(np.arange(players) % 2 == 0, kernels.POLICY_RANDOM, kernels.POLICY_GREEDY)
+    rows = [np.full(players, kernels.POLICY_RANDOM), np.full(players, kernels.POLICY_GREEDY), turns]
     for cards in (1, rules.full_deal):
         chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, 300))
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
-        for policy in ("random", "greedy"):
-            policies = same_policy(parse_policy(policy), chunk)
+        for row in rows:
+            policies = row[None, :].astype(np.int64), np.zeros((1, players), np.int64)
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, record=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
