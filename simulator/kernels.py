@@ -656,8 +656,13 @@ def play_batch_plain(seed, cards, deals, hands, trump_card, deck, bids, play_rul
     """``play_batch`` for random and greedy seats, not recorded: the lean copy of the play loop.
 
     Alone in its kernel, it compiles in two thirds of the time of both copies (a cold run's largest compile).
+    A pimc seat is refused (ValueError): this loop would play it as greedy.
     """
     players = hands.shape[1]
+    for row in range(policies.shape[0]):
+        for seat in range(players):
+            if policies[row, seat] == POLICY_PIMC:
+                raise ValueError("play_batch_plain: a pimc seat needs play_batch")
     play_deals(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, np.zeros((1, players), np.int64),
                score, won, points, np.empty((0, 0, 0), np.int64), np.empty((0, 0), np.int64), True)  # fmt: skip
 

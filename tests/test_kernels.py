@@ -108,6 +108,19 @@ def test_plain_play_is_the_recorded_play(players, play):
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
 
 
+def test_the_plain_play_refuses_a_pimc_seat():
+    """``play_batch_plain`` has no pimc in it: given a pimc seat it raises instead of playing it as greedy."""
+    rules = make_rules()
+    chunk = deal_chunk(rules, seed=1, cards=3, deals=numbers(0, 4))
+    codes = np.array([[kernels.POLICY_GREEDY, kernels.POLICY_PIMC, kernels.POLICY_GREEDY, kernels.POLICY_RANDOM]])
+    won, points = np.empty((2, 4, 4), np.int64)
+    with pytest.raises(ValueError, match="pimc seat needs play_batch"):
+        kernels.play_batch_plain(
+            1, 3, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, PLAY_CODES[rules.play],
+            codes, rules.scoring.table(3), won, points,
+        )  # fmt: skip
+
+
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
 def test_dealing(players, cards):
     rules = make_rules(players=players)
