@@ -44,10 +44,12 @@ def jit(function=None, **options):
 
 
 def jit_inline(function):
-    """``jit``, inlined: for the per-card steps with many arguments, so no call survives in the play loop.
+    """``jit``, inlined: for the per-card steps, and for the helpers the kernels call with constants.
 
-    LLVM inlines the small helpers by itself; inlining all of them at numba level cost 3 s more
-    compile for no measurable speed.
+    A per-card step has many arguments: inlined, no call survives in the play loop. A helper given a
+    constant (a stream number) would otherwise be compiled once per constant value. LLVM inlines the
+    small helpers by itself; inlining all of them at numba level cost 3 s more compile for no
+    measurable speed.
     """
     return jit(inline="always")(function)
 
@@ -63,7 +65,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@jit
+@jit_inline
 def stream_state(seed, cards, deal, stream):
     """Start state of one random stream of one deal, from ``(seed, hand size, deal index, stream)`` only.
 
@@ -176,6 +178,12 @@ nth_card = nth_card_by_deposit if _fast_pdep() else nth_card_by_loop
 def lane(hand, suit):
     """The 16-bit lane of one suit of a hand, as uint64."""
     return (hand >> np.uint64(16 * suit)) & _LANE
+
+
+@jit
+def strengths(cards):
+    """The strengths present in any suit of a mask: its four lanes ORed (bit i: some card of strength i)."""
+    return (cards | cards >> np.uint64(16) | cards >> np.uint64(32) | cards >> np.uint64(48)) & _LANE
 
 
 # --- dealing -------------------------------------------------------------------------------------
@@ -331,8 +339,7 @@ def cheapest(cards, trumps):
     plain = cards & ~trumps
     if plain == _ZERO:
         return lowest_bit(cards)
-    strengths = lane(plain, 0) | lane(plain, 1) | lane(plain, 2) | lane(plain, 3)
-    low = lowest_bit(strengths)
+    low = lowest_bit(strengths(plain))
     return lowest_bit(plain & (LANES << np.uint64(low)))
 
 
@@ -341,8 +348,7 @@ def dearest(cards, trumps):
     """Strongest card of a non-empty mask: the highest trump, else the highest strength (lowest suit on ties)."""
     if cards & trumps:
         return highest_bit(cards & trumps)
-    strengths = lane(cards, 0) | lane(cards, 1) | lane(cards, 2) | lane(cards, 3)
-    high = highest_bit(strengths)
+    high = highest_bit(strengths(cards))
     return lowest_bit(cards & (LANES << np.uint64(high)))
 
 
