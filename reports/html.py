@@ -16,6 +16,7 @@ import pandas as pd
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import verdict
+from pocha.reports.tables import headline
 from pocha.rules import PRESETS, TIE_BREAKS
 
 STYLE = """
@@ -94,11 +95,6 @@ def facts(run: RunRecord) -> str:
         rows["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
     return f'<dl class="facts">{body}</dl>'
-
-
-def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
-    """The ``all`` margin of a column, or its single value."""
-    return frame[frame[column] == ("all" if "all" in set(frame[column]) else frame[column].iloc[0])]
 
 
 def strategy_table(results: pd.DataFrame) -> str:

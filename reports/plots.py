@@ -20,6 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.record import RunRecord  # noqa: E402
+from pocha.reports.tables import headline  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
@@ -61,11 +62,6 @@ def _titles(figure: Figure, title: str, run: RunRecord) -> None:
 
 def _legend_outside(axes: Any) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="strategy")
-
-
-def _headline(frame: pd.DataFrame) -> Any:
-    """The ``all`` hand-size margin, or the single size when there is only one."""
-    return "all" if "all" in set(frame.cards) else frame.cards.iloc[0]
 
 
 def _by_size(run: RunRecord, tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
@@ -129,7 +125,7 @@ def _grouped_bars(axes: Any, categories: list, groups: list[str], heights: np.nd
 def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
     """Distribution of tricks won minus tricks bid, all hand sizes, bars per strategy."""
     errors = tables["errors"]
-    rows = errors[errors.cards == _headline(errors)]
+    rows = headline(errors)
     seen = rows[rows.share >= 0.001].won_minus_bid  # the axis spans the values with at least 0.1% of hands
     values = list(range(int(seen.min()), int(seen.max()) + 1))
     rows = rows[rows.won_minus_bid.isin(values)]
@@ -148,8 +144,9 @@ def won_minus_bid(run: RunRecord, tables: Tables) -> Figure | None:
 def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand by bidding position, bars per strategy with 95% intervals."""
     results = tables["results"]
-    cards = _headline(results)
-    rows = results[(results.cards == cards) & (results.position != "all")].dropna(subset=["mean_points"])
+    rows = headline(results)
+    cards = rows.cards.iloc[0]
+    rows = rows[rows.position != "all"].dropna(subset=["mean_points"])
     players = run.rules.players
     positions = [str(p) for p in range(1, players + 1)]
     groups = list(dict.fromkeys(rows.strategy))
@@ -181,7 +178,7 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
     pairs = _pair_rows(tables)
     if pairs is None:
         return None
-    rows = pairs[pairs.cards == _headline(pairs)]
+    rows = headline(pairs)
     names = list(dict.fromkeys([*rows.strategy_a, *rows.strategy_b]))
     n = len(names)
     diff = np.full((n, n), np.nan)

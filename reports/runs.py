@@ -30,7 +30,7 @@ from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
 RECORD = "run.json"
 TABLE_COLUMNS = {"results": RESULT_COLUMNS, "pairs": PAIR_COLUMNS, "errors": ERROR_COLUMNS, "games": GAME_COLUMNS}
 LABEL_COLUMNS = {"cards": str, "position": str, "play": str}  # "all" beside numbers, policy specs: read as text
-TEXT_COLUMNS = {"strategy", "play", "strategy_a", "strategy_b", *LABEL_COLUMNS}
+TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", *LABEL_COLUMNS}
 NEEDED = {"simulate": ("results",), "compare": ("results", "pairs"), "game": ("games", "results")}
 
 

@@ -42,10 +42,11 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         held = np.empty((players, len(rows)), np.uint64)
         kernels.seats_to_positions(hands, dealt, held)
         sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
+        trump_card = block.trump_card[rows]
         for later in range(position + 1, players):
             earlier = np.ascontiguousarray(by_position[:later].T)
             later_ctx = BidContext(
-                rules, k, later, held[later], block.trump_card[rows], earlier, forbidden_bids(rules, k, earlier),
+                rules, k, later, held[later], trump_card, earlier, forbidden_bids(rules, k, earlier),
                 ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
             )  # fmt: skip
             by_position[later] = checked_bids(label, assumed, later_ctx)
