@@ -13,8 +13,8 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from pocha.engine.tally import GameTally
 from pocha.reports.stats import Z95
-from pocha.tally import GameTally
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
 GAME_COLUMNS = ("strategy", "play", "games", "seats", "win_rate", "win_se", "win_ci_low", "win_ci_high", "shared_rate",

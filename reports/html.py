@@ -13,11 +13,11 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from pocha.game.rules import PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import verdict
 from pocha.reports.tables import headline
-from pocha.rules import PRESETS, TIE_BREAKS
 
 STYLE = """
 body { font-family: system-ui, -apple-system, sans-serif; margin: 0 auto; padding: 1rem; max-width: 62rem;

@@ -5,7 +5,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.errors import PochaError
-from pocha.rules import Rules
+from pocha.game.rules import Rules
 from pocha.version import __version__
 
 COMMANDS = ("simulate", "compare", "game")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pocha.atomic import check_folder_writable, together
+from pocha.engine.atomic import check_folder_writable, together
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
 from pocha.reports.record import RunRecord

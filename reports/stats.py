@@ -1,6 +1,6 @@
 """Estimates from a run's ``Tally``: means per hand with intervals, paired differences, how far bids miss.
 
-The unit of independence is the *board* (see ``pocha.tally``): means are ratios sum(T) / sum(H)
+The unit of independence is the *board* (see ``pocha.engine.tally``): means are ratios sum(T) / sum(H)
 and their standard errors come from the board-level residuals T - r H (the ratio estimator), so
 hands that share a board are never counted as independent. Intervals are normal 95% intervals:
 mean +- 1.96 standard errors.
@@ -9,7 +9,7 @@ mean +- 1.96 standard errors.
 import numpy as np
 import pandas as pd
 
-from pocha.tally import HAND_FIELDS, MOMENTS, Tally
+from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}

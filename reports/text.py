@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from pocha.advice import Advice
-from pocha.backends import DEFAULT_CHUNK
-from pocha.bench import STAGES, Measurement, Workload
-from pocha.cards import SUIT_WORDS, card_name
+from pocha.engine.advice import Advice
+from pocha.engine.backends import DEFAULT_CHUNK
+from pocha.engine.bench import STAGES, Measurement, Workload
+from pocha.game.cards import SUIT_WORDS, card_name
+from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.record import RunRecord
 from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
-from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 

@@ -24,9 +24,9 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import simulate as simulate
     from pocha.api import train as train
     from pocha.errors import PochaError as PochaError
-    from pocha.rules import Rules as Rules
-    from pocha.rules import Scoring as Scoring
-    from pocha.rules import make_rules as make_rules
+    from pocha.game.rules import Rules as Rules
+    from pocha.game.rules import Scoring as Scoring
+    from pocha.game.rules import make_rules as make_rules
     from pocha.strategies.base import BidContext as BidContext
     from pocha.strategies.base import Strategy as Strategy
 
@@ -38,9 +38,9 @@ _HOMES = {
     "train": "pocha.api",
     "report": "pocha.api",
     "PochaError": "pocha.errors",
-    "Rules": "pocha.rules",
-    "Scoring": "pocha.rules",
-    "make_rules": "pocha.rules",
+    "Rules": "pocha.game.rules",
+    "Scoring": "pocha.game.rules",
+    "make_rules": "pocha.game.rules",
     "BidContext": "pocha.strategies.base",
     "Strategy": "pocha.strategies.base",
 }

@@ -19,24 +19,25 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from pocha import engine, training
-from pocha.advice import Advice, read_situation
-from pocha.advice import advise as advise_situation
-from pocha.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
-from pocha.backends import Backend, make_backend
-from pocha.checkpoint import DEFAULT_EVERY, Checkpoint
+from pocha.engine.advice import Advice, read_situation
+from pocha.engine.advice import advise as advise_situation
+from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
+from pocha.engine.backends import Backend, make_backend
+from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
+from pocha.engine.games import play_games as play_whole_games
+from pocha.engine.policies import PlayPolicy, parse_policy
+from pocha.engine.seating import Lineup, Seat
+from pocha.engine.simulate import simulate as simulate_deals
+from pocha.engine.tally import GameTally, Tally
+from pocha.engine.trace import is_trace
+from pocha.engine.training import train_table
 from pocha.errors import PochaError
-from pocha.games import play_games as play_whole_games
-from pocha.policies import PlayPolicy, parse_policy
+from pocha.game.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 from pocha.reports.record import RunRecord
-from pocha.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring, parse_sizes
-from pocha.seating import Lineup, Seat
 from pocha.strategies.base import Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
 from pocha.strategies.registry import load
 from pocha.strategies.table import TrickTable, is_table_file
-from pocha.tally import GameTally, Tally
-from pocha.trace import is_trace
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -465,7 +466,7 @@ def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | 
     where = backend_from(backend, threads, workers, scheduler)
     saver = checkpoint_from(checkpoint, resume, checkpoint_every)
     with _trace_file(trace) as stream:
-        played = engine.simulate(
+        played = simulate_deals(
             record.rules, lineup, sizes, deals, record.seed, parse_policy(record.play), duplicate=duplicate,
             chunk_size=chunk_size,
             trace_stream=stream, trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)),
@@ -604,9 +605,7 @@ def train(
     check_amount("deals", deals, MOST_DEALS)
     check_writable(out, "out", is_table_file, "pocha trick table")
     where = backend_from("local", threads, None, None)
-    table = training.train_table(
-        chosen, deals, seed, policy, chunk_size, counter(progress, deals * chosen.full_deal), where
-    )
+    table = train_table(chosen, deals, seed, policy, chunk_size, counter(progress, deals * chosen.full_deal), where)
     if table is None:
         return TrainingResult(None, None)
     with atomic_path(out) as temporary:

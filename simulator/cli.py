@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from pocha import api
 from pocha.errors import PochaError
-from pocha.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
+from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
 from pocha.strategies.registry import BUILTIN
 from pocha.version import __version__
 
@@ -702,8 +702,8 @@ def bench(
     ] = False,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.bench import DASK_CHUNK, check_reference, stage_times, staged
-    from pocha.bench import bench as run_bench
+    from pocha.engine.bench import DASK_CHUNK, check_reference, stage_times, staged
+    from pocha.engine.bench import bench as run_bench
     from pocha.reports.text import bench_lines, stage_lines
 
     with user_errors():

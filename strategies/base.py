@@ -11,9 +11,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pocha import kernels
 from pocha.errors import PochaError
-from pocha.rules import Rules
+from pocha.game.rules import Rules
+from pocha.kernels.bidding import best_legal_bids, illegal_bids, nearest_legal_bids
+from pocha.kernels.codes import STREAM_BID
+from pocha.kernels.expected import suit_lanes, unseen_lanes
+from pocha.kernels.streams import uniform_batch
 
 _LANE = np.uint64(0xFFFF)
 
@@ -22,7 +25,7 @@ _LANE = np.uint64(0xFFFF)
 class BidContext:
     """What the bidder at one position knows, for ``m`` deals at once.
 
-    Arrays are indexed by deal (axis 0). Card ids and hand masks are as in ``pocha.cards``.
+    Arrays are indexed by deal (axis 0). Card ids and hand masks are as in ``pocha.game.cards``.
     """
 
     rules: Rules
@@ -51,7 +54,7 @@ class BidContext:
     def lanes(self) -> np.ndarray:
         """uint64[m, 4]: the hand's cards of each suit as a strength bitmask (bit = strength)."""
         lanes = np.empty((self.size, 4), np.uint64)
-        kernels.suit_lanes(self.hands, lanes)
+        suit_lanes(self.hands, lanes)
         return lanes
 
     @cached_property
@@ -82,7 +85,7 @@ class BidContext:
         """
         turned = self.cards * self.rules.players < self.rules.deck_size  # else the dealer holds it
         unseen = np.empty((self.size, 4), np.uint64)
-        kernels.unseen_lanes(self.lanes, self.trump_card, (1 << len(self.rules.ranks)) - 1, turned, unseen)
+        unseen_lanes(self.lanes, self.trump_card, (1 << len(self.rules.ranks)) - 1, turned, unseen)
         return unseen
 
     def subset(self, rows: slice | np.ndarray) -> "BidContext":
@@ -99,13 +102,13 @@ class BidContext:
         on how the run is cut into chunks.
         """
         out = np.empty((self.size, draws))
-        kernels.uniform_batch(self.seed, self.cards, self.deals, self.stream(), out)
+        uniform_batch(self.seed, self.cards, self.deals, self.stream(), out)
         return out
 
     def stream(self) -> int:
         """A fresh random stream of this bidder for the kernels (``uniform`` draws from these too)."""
         self._draws += 1
-        return kernels.STREAM_BID + 64 * (self.position + 1) + self._draws - 1
+        return STREAM_BID + 64 * (self.position + 1) + self._draws - 1
 
 
 class StrategyError(PochaError):
@@ -156,7 +159,7 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
             f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
         )
     bids = array.astype(np.int64, copy=False)
-    outside, hooked = kernels.illegal_bids(bids, ctx.cards, ctx.forbidden)
+    outside, hooked = illegal_bids(bids, ctx.cards, ctx.forbidden)
     if outside >= 0:  # (a huge unsigned bid is negative as int64: outside too)
         raise StrategyError(
             f"{where(label, ctx)} bid {array[outside]} in deal {ctx.deals[outside]}; bids are 0..{ctx.cards}"
@@ -181,12 +184,12 @@ def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:
             f"nearest_legal takes one estimate per deal: {ctx.size}, not an array of shape {estimate.shape}"
         )
     bids = np.empty(ctx.size, np.int64)
-    kernels.nearest_legal_bids(estimate, ctx.cards, ctx.forbidden, bids)
+    nearest_legal_bids(estimate, ctx.cards, ctx.forbidden, bids)
     return bids
 
 
 def best_legal(points: np.ndarray, forbidden: np.ndarray) -> np.ndarray:
     """int64[deal]: the bid with the most points[deal, bid], never the forbidden one (the lower bid on ties)."""
     bids = np.empty(len(points), np.int64)
-    kernels.best_legal_bids(np.ascontiguousarray(points, np.float64), forbidden, bids)
+    best_legal_bids(np.ascontiguousarray(points, np.float64), forbidden, bids)
     return bids

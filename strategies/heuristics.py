@@ -7,7 +7,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from pocha import kernels
+from pocha.kernels.bidding import random_bids, trumps_and_side_aces
+from pocha.kernels.bits import LANES
+from pocha.kernels.expected import expected_sums
 from pocha.strategies.base import BidContext, nearest_legal
 
 
@@ -19,7 +21,7 @@ class RandomBid:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         bids = np.empty(ctx.size, np.int64)
-        kernels.random_bids(ctx.seed, ctx.cards, ctx.deals, ctx.stream(), ctx.forbidden, bids)
+        random_bids(ctx.seed, ctx.cards, ctx.deals, ctx.stream(), ctx.forbidden, bids)
         return bids
 
 
@@ -51,9 +53,9 @@ class AcesTrumps:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         ranks = ctx.rules.ranks
-        aces = np.uint64(1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0) * kernels.LANES  # every suit's
+        aces = np.uint64(1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0) * LANES  # every suit's
         counts = np.empty(ctx.size)
-        kernels.trumps_and_side_aces(ctx.hands, ctx.trump_card, aces, counts)
+        trumps_and_side_aces(ctx.hands, ctx.trump_card, aces, counts)
         return nearest_legal(counts, ctx)
 
 
@@ -107,5 +109,5 @@ def expected_tricks(ctx: BidContext) -> np.ndarray:
     survive = _survival_table(min(1.0, opponents * k / unseen))
     not_ruffed = _not_ruffed_table(len(rules.ranks), unseen, k, opponents)
     total = np.empty(ctx.size)
-    kernels.expected_sums(ctx.lanes, ctx.unseen, ctx.trump, survive, not_ruffed, total)
+    expected_sums(ctx.lanes, ctx.unseen, ctx.trump, survive, not_ruffed, total)
     return total

@@ -11,8 +11,10 @@ Sampling and play-outs run in numba; numpy works on whole batches (the assumed b
 
 import numpy as np
 
-from pocha import kernels
-from pocha.rules import Rules, forbidden_bids
+from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.codes import PLAY_CODES, POLICIES
+from pocha.kernels.playouts import rollout_counts, sample_completions
+from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
@@ -31,16 +33,14 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         block = ctx.subset(slice(start, start + BLOCK))
         rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
         hands = np.empty((len(rows), players), np.uint64)
-        kernels.sample_completions(
-            ctx.seed, k, block.deals, position, block.hands, block.trump_card, rules.deck(), hands
-        )
+        sample_completions(ctx.seed, k, block.deals, position, block.hands, block.trump_card, rules.deck(), hands)
         dealt = block.deals[rows]  # each sample's deal number: its dealer, so its seats' positions
         by_position = np.zeros((players, len(rows)), np.int64)
         by_position[:position] = block.earlier_bids[rows].T
         label = f"{getattr(assumed, 'name', 'assumed')} (assumed)"
         by_position[position] = checked_bids(label, assumed, block)[rows]  # what the later bidders see of it
         held = np.empty((players, len(rows)), np.uint64)
-        kernels.seats_to_positions(hands, dealt, held)
+        seats_to_positions(hands, dealt, held)
         sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
         trump_card = block.trump_card[rows]
         for later in range(position + 1, players):
@@ -51,10 +51,10 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
             )  # fmt: skip
             by_position[later] = checked_bids(label, assumed, later_ctx)
         bids = np.empty((len(rows), players), np.int64)
-        kernels.positions_to_seats(by_position, dealt, bids)
-        kernels.rollout_counts(
+        positions_to_seats(by_position, dealt, bids)
+        rollout_counts(
             ctx.seed, k, block.deals, position, hands, block.trump_card, rules.deck_mask, bids,
-            kernels.PLAY_CODES[rules.play], kernels.POLICIES[rollout], counts[start : start + block.size],
+            PLAY_CODES[rules.play], POLICIES[rollout], counts[start : start + block.size],
         )  # fmt: skip
     return counts
 

@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pocha import kernels
 from pocha.errors import PochaError
-from pocha.rules import Rules
+from pocha.game.rules import Rules
+from pocha.kernels.bidding import hand_features
 from pocha.strategies.base import BidContext, best_legal
 from pocha.strategies.heuristics import Expected
 
@@ -57,36 +57,6 @@ def features(ctx: BidContext) -> np.ndarray:
         len(ctx.rules.ranks) - 1, caps, out,
     )  # fmt: skip
     return out
-
-
-@kernels.jit
-def hand_features(hands, trump_card, earlier_sum, cards, position, players, strongest, caps, out):
-    """The numba body of ``features``: out[deal, FEATURES], each capped at caps[FEATURES].
-
-    strongest: the strength of the deck's strongest rank (ranks - 1). bids_so_far compares
-    2 * players * (sum - position * k / players) with +-players, so it is exact in integers.
-    """
-    top_three = np.uint64(0)
-    for i in range(min(3, strongest + 1)):
-        top_three |= np.uint64(1) << np.uint64(strongest - i)
-    for d in range(len(hands)):
-        trump = trump_card[d] >> 4
-        high = low = aces = seconds = voids = 0
-        for suit in range(4):
-            held = kernels.lane(hands[d], suit)
-            if suit == trump:
-                high = kernels.popcount(held & top_three)
-                low = kernels.popcount(held) - high
-            else:
-                aces += np.int64((held >> np.uint64(strongest)) & np.uint64(1))
-                if strongest > 0:
-                    seconds += np.int64((held >> np.uint64(strongest - 1)) & np.uint64(1))
-                voids += held == 0
-        lead = 2 * (earlier_sum[d] * players - position * cards)
-        share = 0 if lead < -players else (2 if lead > players else 1)
-        values = (cards - 1, position, high, low, aces, seconds, voids, share)
-        for f in range(len(values)):
-            out[d, f] = min(values[f], caps[f])
 
 
 @dataclass(frozen=True, eq=False)

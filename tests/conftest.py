@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from pocha.cards import mask_of, parse_cards
-from pocha.rules import Rules, make_rules
+from pocha.game.cards import mask_of, parse_cards
+from pocha.game.rules import Rules, make_rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
 
@@ -21,7 +21,7 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
 
 def lineup(*specs: str):
     """A line-up from one spec per seat."""
-    from pocha.seating import Lineup, Seat
+    from pocha.engine.seating import Lineup, Seat
 
     return Lineup(tuple(Seat.of(spec) for spec in specs))
 
@@ -40,8 +40,8 @@ def play_hand_built(
     hands: list[str], trump_card: str, dealer: int, bids: list[int], rules: Rules = LUDOTEKA, policy: str = "greedy"
 ):
     """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal."""
-    from pocha.deals import Chunk, play_chunk, same_policy
-    from pocha.policies import parse_policy
+    from pocha.engine.chunk import Chunk, play_chunk, same_policy
+    from pocha.engine.policies import parse_policy
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),

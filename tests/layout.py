@@ -8,9 +8,18 @@ ROOT = Path(__file__).parent.parent
 
 
 def package_folders() -> dict[str, Path]:
-    """Package name -> the repository folder it is installed from (``pocha`` -> ``simulator/``, ...)."""
+    """Package name -> the repository folder it is installed from (``pocha`` -> ``simulator/``, ...).
+
+    A package without a ``package-dir`` entry lies in its parent's folder (``pocha.game`` -> ``simulator/game``).
+    """
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    return {package: ROOT / config["package-dir"][package] for package in config["packages"]}
+    folders: dict[str, Path] = {}
+    for package in sorted(config["packages"], key=len):
+        parent, _, name = package.rpartition(".")
+        folders[package] = (
+            ROOT / config["package-dir"][package] if package in config["package-dir"] else folders[parent] / name
+        )
+    return folders
 
 
 def modules() -> Iterator[tuple[str, Path]]:

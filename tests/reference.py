@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from pocha.rules import Scoring
+from pocha.game.rules import Scoring
 
 
 def suit(card: int) -> int:

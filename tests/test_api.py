@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import pocha
 from pocha.cli import app
 from pocha.errors import PochaError
-from pocha.rules import make_rules
+from pocha.game.rules import make_rules
 from pocha.strategies.heuristics import Expected
 
 

@@ -1,8 +1,8 @@
 import pytest
 
-from pocha.cards import card_name, cards_of, mask_of, parse_card, parse_cards
 from pocha.errors import PochaError
-from pocha.rules import RANK_ORDERS, deck_ranks
+from pocha.game.cards import card_name, cards_of, mask_of, parse_card, parse_cards
+from pocha.game.rules import RANK_ORDERS, deck_ranks
 
 ACE_THREE_40 = deck_ranks("ace-three", 40)
 NATURAL_40 = deck_ranks("natural", 40)

@@ -7,12 +7,12 @@ import pytest
 import reference
 from conftest import lineup
 
-from pocha.cards import parse_card, parse_cards
-from pocha.engine import simulate
-from pocha.policies import parse_policy
-from pocha.rules import PLAY_RULES, PRESETS, Rules, make_rules
+from pocha.engine.policies import parse_policy
+from pocha.engine.simulate import simulate
+from pocha.engine.training import train_table
+from pocha.game.cards import parse_card, parse_cards
+from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.registry import BUILTIN
-from pocha.training import train_table
 
 
 def check_deal(rules: Rules, deal: dict) -> None:

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from conftest import lineup
 
-from pocha.engine import simulate
+from pocha.engine.policies import parse_policy
+from pocha.engine.simulate import simulate
 from pocha.errors import PochaError
-from pocha.policies import parse_policy
+from pocha.game.rules import make_rules
 from pocha.reports.stats import pair_differences, summary
-from pocha.rules import make_rules
 from pocha.strategies.base import StrategyError
 
 RULES = make_rules(players=4)

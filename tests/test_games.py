@@ -9,8 +9,7 @@ import pytest
 from conftest import lineup
 from test_conformance import check_deal
 
-from pocha.errors import PochaError
-from pocha.games import (
+from pocha.engine.games import (
     MAX_TIE_HANDS,
     GameHands,
     GamePlan,
@@ -20,11 +19,12 @@ from pocha.games import (
     game_seating,
     play_games,
 )
-from pocha.policies import GREEDY
+from pocha.engine.policies import GREEDY
+from pocha.engine.tally import GAME_SUMS, MOMENTS, GameTally
+from pocha.errors import PochaError
+from pocha.game.rules import SCHEDULES, make_rules
 from pocha.reports.game_stats import game_summary, quantile
 from pocha.reports.stats import summary
-from pocha.rules import SCHEDULES, make_rules
-from pocha.tally import GAME_SUMS, MOMENTS, GameTally
 
 RULES = make_rules(players=4)
 LINEUP = lineup("expected", "aces-trumps", "fair-share", "random")

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import reference
 
-from pocha import trace
-from pocha.cards import mask_of, parse_card, parse_cards
-from pocha.deals import Chunk, play_chunk, same_policy
-from pocha.policies import GREEDY
-from pocha.rules import Rules, forbidden_bids
+from pocha.engine import trace
+from pocha.engine.chunk import Chunk, play_chunk, same_policy
+from pocha.engine.policies import GREEDY
+from pocha.game.cards import mask_of, parse_card, parse_cards
+from pocha.game.rules import Rules, forbidden_bids
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 

@@ -69,7 +69,7 @@ def test_a_wheel_install_that_ran_then_an_editable_install(tmp_path):
     listed = run(python, "-m", "pip", "show", "-f", "pocha", cwd=tmp_path, env=env).split("Files:")[1].split()
     tops = {Path(line).parts[0] for line in listed if not line.startswith("..")}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"pocha"}
-    assert (site / "pocha" / "kernels.py").is_file()
+    assert (site / "pocha" / "kernels" / "play.py").is_file()
 
     run(pocha, "simulate", "-k", "2", "-n", "200", cwd=user, env=env)
     assert not [p.name for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")], "numba cached into site-packages"

@@ -7,11 +7,15 @@ from conftest import LUDOTEKA, numbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pocha import kernels
-from pocha.cards import cards_of, mask_of
-from pocha.deals import PLAY_CODES, deal_chunk, play_chunk, same_policy
-from pocha.policies import parse_policy
-from pocha.rules import PRESETS, make_rules
+from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
+from pocha.engine.policies import parse_policy
+from pocha.game.cards import cards_of, mask_of
+from pocha.game.rules import PRESETS, make_rules
+from pocha.kernels.bits import highest_bit, lowest_bit, nth_card, nth_card_by_loop, popcount
+from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM
+from pocha.kernels.play import play_batch_plain
+from pocha.kernels.streams import uniform_batch
+from pocha.kernels.trick import legal_mask
 
 DECK = [int(c) for c in LUDOTEKA.deck()]
 
@@ -26,7 +30,7 @@ DECK = [int(c) for c in LUDOTEKA.deck()]
 )
 def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play):
     hand, trick = order[:hand_size], order[hand_size : hand_size + trick_size]
-    got = kernels.legal_mask(np.uint64(mask_of(hand)), *reference.trick_masks(trick, trump), PLAY_CODES[play])
+    got = legal_mask(np.uint64(mask_of(hand)), *reference.trick_masks(trick, trump), PLAY_CODES[play])
     assert sorted(cards_of(got)) == sorted(reference.legal_cards(hand, trick, trump, play))
 
 
@@ -35,11 +39,11 @@ def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, p
 def test_bit_helpers(x, data):
     bits = [i for i in range(64) if x >> i & 1]
     value = np.uint64(x)
-    assert kernels.popcount(value) == len(bits)
-    assert kernels.lowest_bit(value) == bits[0]
-    assert kernels.highest_bit(value) == bits[-1]
+    assert popcount(value) == len(bits)
+    assert lowest_bit(value) == bits[0]
+    assert highest_bit(value) == bits[-1]
     n = data.draw(st.integers(0, len(bits) - 1))
-    assert kernels.nth_card(value, n) == kernels.nth_card_by_loop(value, n) == bits[n]
+    assert nth_card(value, n) == nth_card_by_loop(value, n) == bits[n]
 
 
 def replay_deal(rules, hands, trump_card, dealer, bids, plays, leaders, won, points, greedy):
@@ -96,8 +100,8 @@ def test_plain_play_is_the_recorded_play(players, play):
     Every seat random, every seat greedy, and the two taking turns round the table.
     """
     rules = make_rules("italian", players=players, play=play)  # a deck for every count
-    turns = np.where(np.arange(players) % 2 == 0, kernels.POLICY_RANDOM, kernels.POLICY_GREEDY)
-    rows = [np.full(players, kernels.POLICY_RANDOM), np.full(players, kernels.POLICY_GREEDY), turns]
+    turns = np.where(np.arange(players) % 2 == 0, POLICY_RANDOM, POLICY_GREEDY)
+    rows = [np.full(players, POLICY_RANDOM), np.full(players, POLICY_GREEDY), turns]
     for cards in (1, rules.full_deal):
         chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, 300))
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
@@ -112,10 +116,10 @@ def test_the_plain_play_refuses_a_pimc_seat():
     """``play_batch_plain`` has no pimc in it: given a pimc seat it raises instead of playing it as greedy."""
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, deals=numbers(0, 4))
-    codes = np.array([[kernels.POLICY_GREEDY, kernels.POLICY_PIMC, kernels.POLICY_GREEDY, kernels.POLICY_RANDOM]])
+    codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
     won, points = np.empty((2, 4, 4), np.int64)
     with pytest.raises(ValueError, match="pimc seat needs play_batch"):
-        kernels.play_batch_plain(
+        play_batch_plain(
             1, 3, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, PLAY_CODES[rules.play],
             codes, rules.scoring.table(3), won, points,
         )  # fmt: skip
@@ -166,9 +170,9 @@ def test_a_deal_depends_only_on_seed_size_and_number():
 
 def test_uniforms_are_per_deal():
     out_all = np.empty((10, 3))
-    kernels.uniform_batch(1, 5, np.arange(10, dtype=np.int64), 7, out_all)
+    uniform_batch(1, 5, np.arange(10, dtype=np.int64), 7, out_all)
     out_some = np.empty((2, 3))
-    kernels.uniform_batch(1, 5, np.array([3, 8], dtype=np.int64), 7, out_some)
+    uniform_batch(1, 5, np.array([3, 8], dtype=np.int64), 7, out_some)
     assert np.array_equal(out_all[[3, 8]], out_some)
     assert out_all.min() >= 0 and out_all.max() < 1
 

@@ -1,54 +1,78 @@
-"""The layers of DESIGN.md depend one way: a module imports only from its own layer or the ones below it.
+"""The layers depend one way, and a module's layer is its folder.
 
-rules -> kernels -> strategies -> engine -> reports -> api and cli. Imports are read from the
-sources with ``ast`` (those inside functions and under TYPE_CHECKING count too), and the modules
-of one layer must not import each other in a ring.
+base -> game -> kernels -> strategies -> engine -> reports -> api -> cli: a module imports only from
+its own layer or the ones below it. Imports are read from the sources with ``ast``: absolute and
+relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
+package's modules. The modules of one layer must not import each other in a ring, and the command
+line reaches the rest of the package only through the API, the text renderers, errors and version.
 """
 
 import ast
-import fnmatch
 
 import pytest
 from layout import modules
 
-LAYERS = (  # lowest first; each module of the package belongs to exactly one
-    ("rules", ("pocha.version", "pocha.errors", "pocha.atomic", "pocha.memory", "pocha.cards", "pocha.rules")),
-    ("kernels", ("pocha.cache", "pocha.kernels", "pocha.policies")),
-    ("strategies", ("pocha.strategies", "pocha.strategies.*")),
-    ("engine", ("pocha.tally", "pocha.seating", "pocha.deals", "pocha.trace", "pocha.backends", "pocha.runner",
-                "pocha.checkpoint", "pocha.engine", "pocha.games", "pocha.training", "pocha.advice", "pocha.bench")),
-    ("reports", ("pocha.reports", "pocha.reports.*")),
-    ("api", ("pocha", "pocha.api", "pocha.cli", "pocha.__main__")),
-)  # fmt: skip
+LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named modules at the top
+    ("base", ("pocha.errors", "pocha.version")),
+    ("game", ("pocha.game",)),
+    ("kernels", ("pocha.kernels",)),
+    ("strategies", ("pocha.strategies",)),
+    ("engine", ("pocha.engine",)),
+    ("reports", ("pocha.reports",)),
+    ("api", ("pocha", "pocha.api", "pocha.options")),
+    ("cli", ("pocha.cli", "pocha.__main__")),
+)
+CLI_MAY_IMPORT = {"pocha.api", "pocha.options", "pocha.reports.text", "pocha.reports.tables", "pocha.errors",
+                  "pocha.version", "pocha.engine.bench", "pocha.game.rules", "pocha.strategies.registry"}  # fmt: skip
+LOADERS = {"import_module", "__import__"}  # calls that import a module named by a string
 
 
 def layer_of(module: str) -> int:
-    """Index in LAYERS of the layer a module belongs to."""
-    found = [i for i, (_, patterns) in enumerate(LAYERS) if any(fnmatch.fnmatch(module, p) for p in patterns)]
-    assert len(found) == 1, f"{module} belongs to {len(found)} layers; put it in exactly one of LAYERS"
-    return found[0]
+    """Index in LAYERS of the layer a module belongs to: the longest name in LAYERS that is it or holds it."""
+    found = [
+        (len(prefix), i)
+        for i, (_, prefixes) in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or (prefix != "pocha" and module.startswith(prefix + "."))
+    ]
+    assert found, f"{module} belongs to no layer; put it in a layer's folder or name it in LAYERS"
+    return max(found)[1]
 
 
-def imported(tree: ast.AST, known: set[str]) -> set[str]:
+def absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The absolute module an import statement names (``from ..engine import x`` in ``pocha.game.rules``)."""
+    if node.level == 0:
+        return node.module or ""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    base = package[: len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imported(tree: ast.AST, module: str, known: set[str], is_package: bool = False) -> set[str]:
     """The package's modules a module imports (``from pocha import kernels`` is ``pocha.kernels``)."""
-    found = set()
+    found: set[str] = set()
+    loads = False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [
-                f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in known else node.module for a in node.names
-            ]
-        else:
-            continue
-        found |= {name for name in names if name in known}
-    return found
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            source = absolute(node, module, is_package)
+            found |= {f"{source}.{a.name}" if f"{source}.{a.name}" in known else source for a in node.names}
+        elif isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            loads |= name in LOADERS
+    if loads:  # a load by name: every project module the source names in a string may be the one loaded
+        found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return {name for name in found if name in known}
 
 
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package's modules it imports."""
     sources = dict(modules())
-    return {name: imported(ast.parse(path.read_text()), set(sources)) - {name} for name, path in sources.items()}
+    return {
+        name: imported(ast.parse(path.read_text()), name, set(sources), path.stem == "__init__") - {name}
+        for name, path in sources.items()
+    }
 
 
 def upward(graph: dict[str, set[str]]) -> list[str]:
@@ -59,6 +83,11 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
         for other in sorted(others)
         if layer_of(other) > layer_of(module)
     ]
+
+
+def beside_the_api(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of the command line from outside what it may use (the API, renderers, errors, version)."""
+    return [f"pocha.cli imports {other}" for other in sorted(graph.get("pocha.cli", set()) - CLI_MAY_IMPORT)]
 
 
 def rings(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -83,6 +112,14 @@ def test_every_module_has_a_layer():
         layer_of(module)
 
 
+def test_a_module_is_in_the_layer_of_its_folder():
+    assert LAYERS[layer_of("pocha.game.rules")][0] == "game"
+    assert LAYERS[layer_of("pocha.kernels.play")][0] == "kernels"
+    assert LAYERS[layer_of("pocha.engine.simulate")][0] == "engine"
+    assert LAYERS[layer_of("pocha.reports.text")][0] == "reports"
+    assert LAYERS[layer_of("pocha")][0] == "api"
+
+
 def test_no_module_imports_from_a_layer_above():
     assert upward(import_graph()) == []
 
@@ -91,22 +128,56 @@ def test_no_modules_import_each_other_in_a_ring():
     assert rings(import_graph()) == []
 
 
+def test_the_cli_talks_only_to_the_api():
+    assert beside_the_api(import_graph()) == []
+
+
 def test_the_checks_catch_an_upward_import_and_a_ring():
     graph = import_graph()
-    graph["pocha.rules"] = graph["pocha.rules"] | {"pocha.engine"}
-    assert "pocha.rules (rules) imports pocha.engine (engine)" in upward(graph)
-    assert any({"pocha.rules", "pocha.engine"} <= set(ring) for ring in rings(graph))
+    graph["pocha.game.rules"] = graph["pocha.game.rules"] | {"pocha.engine.simulate"}
+    assert "pocha.game.rules (game) imports pocha.engine.simulate (engine)" in upward(graph)
+    assert any({"pocha.game.rules", "pocha.engine.simulate"} <= set(ring) for ring in rings(graph))
+    graph["pocha.cli"] = graph["pocha.cli"] | {"pocha.engine.simulate"}
+    assert beside_the_api(graph) == ["pocha.cli imports pocha.engine.simulate"]
 
 
 @pytest.mark.parametrize(
-    ("source", "expected"),
+    "line",
     [
-        ("from pocha import kernels", {"pocha.kernels"}),
-        ("from pocha import __version__", {"pocha"}),
-        ("def f():\n    import pocha.engine", {"pocha.engine"}),
-        ("import numpy", set()),
+        "from ..engine.simulate import simulate",
+        "from ..engine import simulate",
+        "from .. import engine",
+        "import pocha.engine.simulate",
+        "def f():\n    from pocha.engine.simulate import simulate",
+        "import importlib\nmodule = importlib.import_module('pocha.engine.simulate')",
     ],
 )
-def test_imports_are_read_from_every_form(source, expected):
-    known = {"pocha", "pocha.kernels", "pocha.engine"}
-    assert imported(ast.parse(source), known) == expected
+def test_a_wrong_way_import_fails_the_test_written_any_way(line):
+    sources = dict(modules())
+    known = set(sources)
+    tree = ast.parse(sources["pocha.game.rules"].read_text() + "\n" + line + "\n")
+    graph = import_graph() | {"pocha.game.rules": imported(tree, "pocha.game.rules", known)}
+    assert any(found.startswith("pocha.game.rules (game) imports pocha.engine") for found in upward(graph))
+
+
+@pytest.mark.parametrize(
+    ("source", "module", "expected"),
+    [
+        ("from pocha import kernels", "pocha.api", {"pocha.kernels"}),
+        ("from pocha import __version__", "pocha.api", {"pocha"}),
+        ("def f():\n    import pocha.engine", "pocha.api", {"pocha.engine"}),
+        ("from .rules import Rules", "pocha.game.cards", {"pocha.game.rules"}),
+        ("from ..kernels import play", "pocha.engine.chunk", {"pocha.kernels.play"}),
+        ("from . import rules", "pocha.game.cards", {"pocha.game.rules"}),
+        ("import numpy", "pocha.api", set()),
+    ],
+)
+def test_imports_are_read_from_every_form(source, module, expected):
+    known = {"pocha", "pocha.kernels", "pocha.kernels.play", "pocha.engine", "pocha.game.rules", "pocha.api"}
+    assert imported(ast.parse(source), module, known) == expected
+
+
+def test_a_package_reads_its_relative_imports_from_itself():
+    assert imported(ast.parse("from .play import x"), "pocha.kernels", {"pocha.kernels.play"}, True) == {
+        "pocha.kernels.play"
+    }

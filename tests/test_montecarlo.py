@@ -6,14 +6,15 @@ import reference
 from conftest import LUDOTEKA, ids, lineup, numbers
 from test_strategies import context
 
-from pocha import kernels
-from pocha.advice import advise, read_situation
-from pocha.cards import cards_of
-from pocha.deals import deal_chunk
-from pocha.engine import simulate
+from pocha.engine.advice import advise, read_situation
+from pocha.engine.chunk import deal_chunk
+from pocha.engine.simulate import simulate
 from pocha.errors import PochaError
+from pocha.game.cards import cards_of
+from pocha.game.rules import make_rules
+from pocha.kernels.codes import PLAY_CODES, PLAY_POCHA, POLICY_GREEDY, POLICY_RANDOM
+from pocha.kernels.playouts import rollout_counts, sample_completions
 from pocha.reports.stats import summary
-from pocha.rules import make_rules
 from pocha.strategies import registry
 from pocha.strategies.base import best_legal
 from pocha.strategies.heuristics import Expected, FairShare
@@ -28,7 +29,7 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
     own = chunk.hands[np.arange(20), seat]
     samples = 8
     hands = np.empty((20 * samples, players), np.uint64)
-    kernels.sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
+    sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
     deck = set(int(c) for c in rules.deck())
     full = cards * players == rules.deck_size
     for row in range(20 * samples):
@@ -50,12 +51,12 @@ def test_play_outs_count_every_sample_for_every_bid():
     samples = 10
     hands = np.empty((6 * samples, 4), np.uint64)
     own = chunk.hands[np.arange(6), (chunk.deals + 1) % 4]
-    kernels.sample_completions(1, 4, chunk.deals, 0, own, chunk.trump_card, rules.deck(), hands)
+    sample_completions(1, 4, chunk.deals, 0, own, chunk.trump_card, rules.deck(), hands)
     bids = np.ones((6 * samples, 4), np.int64)
-    for policy in (kernels.POLICY_GREEDY, kernels.POLICY_RANDOM):
+    for policy in (POLICY_GREEDY, POLICY_RANDOM):
         counts = np.zeros((6, 5, 5), np.int64)
         deck = LUDOTEKA.deck_mask
-        kernels.rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, deck, bids, kernels.PLAY_POCHA, policy,
+        rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, deck, bids, PLAY_POCHA, policy,
                                counts)  # fmt: skip
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
@@ -72,12 +73,12 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
     bidders = (chunk.deals + 1 + position) % players
     hands = np.empty((deals * samples, players), np.uint64)
-    kernels.sample_completions(3, cards, chunk.deals, position, chunk.hands[np.arange(deals), bidders],
+    sample_completions(3, cards, chunk.deals, position, chunk.hands[np.arange(deals), bidders],
                                chunk.trump_card, rules.deck(), hands)  # fmt: skip
     bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
     counts = np.zeros((deals, cards + 1, cards + 1), np.int64)
-    kernels.rollout_counts(3, cards, chunk.deals, position, hands, chunk.trump_card, rules.deck_mask, bids,
-                           kernels.PLAY_CODES[play], kernels.POLICY_GREEDY, counts)  # fmt: skip
+    rollout_counts(3, cards, chunk.deals, position, hands, chunk.trump_card, rules.deck_mask, bids,
+                           PLAY_CODES[play], POLICY_GREEDY, counts)  # fmt: skip
     expected = np.zeros_like(counts)
     for row in range(deals * samples):
         d, bidder = row // samples, int(bidders[row // samples])

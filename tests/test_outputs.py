@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import pocha
-import pocha.deals
+import pocha.engine.chunk
 from pocha.cli import app
 from pocha.errors import PochaError
 
@@ -131,8 +131,8 @@ def no_deal_is_played(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a deal was played before the destination was checked")
 
-    monkeypatch.setattr(pocha.deals, "deal_chunk", refuse)
-    monkeypatch.setattr("pocha.engine.deal_chunk", refuse)
+    monkeypatch.setattr(pocha.engine.chunk, "deal_chunk", refuse)
+    monkeypatch.setattr("pocha.engine.simulate.deal_chunk", refuse)
 
 
 def unwritable_folder() -> Path | None:
@@ -220,25 +220,25 @@ def test_a_stopped_game_run_says_so(after):
 
 
 def test_bench_stops_on_ctrl_c_and_times_no_cut_run(monkeypatch):
-    import pocha.bench
+    import pocha.engine.bench
 
     def cut(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pocha.bench, "measure", cut)
+    monkeypatch.setattr(pocha.engine.bench, "measure", cut)
     result = invoke("bench", "-n", "1000", "--repeats", "1")
     assert result.exit_code == 130 and "Interrupted" in result.stderr
     assert "thread" not in result.stdout  # no median printed
 
 
 def test_a_cut_bench_run_is_never_timed(monkeypatch):
-    import pocha.bench
-    from pocha.engine import Result
-    from pocha.tally import Tally
+    import pocha.engine.bench
+    from pocha.engine.simulate import Result
+    from pocha.engine.tally import Tally
 
-    monkeypatch.setattr(pocha.bench, "simulate", lambda *a, **k: Result(Tally.empty(("x",), 4, (10,)), False))
+    monkeypatch.setattr(pocha.engine.bench, "simulate", lambda *a, **k: Result(Tally.empty(("x",), 4, (10,)), False))
     with pytest.raises(KeyboardInterrupt):
-        pocha.bench.measure(pocha.bench.WORKLOADS[0], 1000, pocha.bench.Threads(1), None)
+        pocha.engine.bench.measure(pocha.engine.bench.WORKLOADS[0], 1000, pocha.engine.bench.Threads(1), None)
 
 
 @pytest.mark.parametrize(

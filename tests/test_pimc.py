@@ -7,21 +7,22 @@ from conftest import LUDOTEKA, ids, lineup, mask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pocha import kernels
-from pocha.cards import SUITS, card_name, cards_of
-from pocha.deals import PLAY_CODES, deal_chunk, play_chunk, same_policy
-from pocha.engine import simulate
+from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
+from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PlayPolicy, parse_policy
+from pocha.engine.seating import Seat
+from pocha.engine.simulate import simulate
 from pocha.errors import PochaError
-from pocha.policies import DEFAULT_SAMPLES, GREEDY, PlayPolicy, parse_policy
+from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.rules import make_rules
+from pocha.kernels.pimc import sample_world, scratch
+from pocha.kernels.trick import revealed
 from pocha.reports.stats import pair_differences
-from pocha.rules import make_rules
-from pocha.seating import Seat
 
 
 def ruled_out(card: str, trick: str, trump: str, play: str) -> set[str]:
     """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold."""
     led, trumps, beat = reference.trick_masks(ids(trick), SUITS.index(trump))
-    gone = kernels.revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play])
+    gone = revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(gone & LUDOTEKA.deck_mask)}
 
 
@@ -80,7 +81,7 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order, 
         for j in range(rules.players if t < trick else order):
             card, who = int(plays[t, j]), (int(leaders[t]) + j) % rules.players
             led, trumps, beat = reference.trick_masks(played, trump)
-            may_hold[who] &= ~int(kernels.revealed(card, led, trumps, beat, PLAY_CODES[rules.play]))
+            may_hold[who] &= ~int(revealed(card, led, trumps, beat, PLAY_CODES[rules.play]))
             history.append((who, card, list(played)))
             played.append(card)
             gone |= 1 << card
@@ -119,8 +120,8 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play, players, cards, 
     need = np.array([0 if s == seat else len(held[s]) - (s == holder) for s in range(players)], np.int64)
     allowed = np.array([0 if s == seat else may_hold[s] & int(unseen) for s in range(players)], np.uint64)
     world = np.array([own if s == seat else (shown if s == holder else 0) for s in range(players)], np.uint64)
-    ints, masks = kernels.scratch()
-    kernels.sample_world(unseen, need, allowed, world, np.uint64(seed), ints, masks[0])
+    ints, masks = scratch()
+    sample_world(unseen, need, allowed, world, np.uint64(seed), ints, masks[0])
     dealt = [set(cards_of(int(w))) for w in world]
     assert dealt[seat] == held[seat]
     assert all(len(dealt[s]) == len(held[s]) for s in range(players))
@@ -145,7 +146,7 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
 
 
 def test_pimc_runs_do_not_depend_on_chunks_or_threads():
-    from pocha.backends import Threads
+    from pocha.engine.backends import Threads
 
     rules = make_rules(players=4)
     seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")

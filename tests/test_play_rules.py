@@ -6,16 +6,16 @@ import pytest
 import reference
 from conftest import LUDOTEKA, ids, mask, play_hand_built
 
-from pocha import kernels
-from pocha.cards import SUITS, card_name, cards_of
-from pocha.deals import PLAY_CODES
-from pocha.rules import Scoring
+from pocha.engine.chunk import PLAY_CODES
+from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.rules import Scoring
+from pocha.kernels.trick import legal_mask
 
 
 def legal(hand: str, trick: str, trump: str, play: str = "pocha") -> set[str]:
     """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
     trick_masks = reference.trick_masks(ids(trick), SUITS.index(trump))
-    result = kernels.legal_mask(mask(hand), *trick_masks, PLAY_CODES[play])
+    result = legal_mask(mask(hand), *trick_masks, PLAY_CODES[play])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(result)}
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from pocha.errors import PochaError
-from pocha.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
+from pocha.game.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 
 
 @pytest.mark.parametrize(

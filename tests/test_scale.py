@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from conftest import lineup
 
-from pocha.backends import Dask, Threads, make_backend
-from pocha.checkpoint import Checkpoint
-from pocha.engine import simulate
+from pocha.engine.backends import Dask, Threads, make_backend
+from pocha.engine.checkpoint import Checkpoint
+from pocha.engine.games import play_games
+from pocha.engine.simulate import simulate
 from pocha.errors import PochaError
-from pocha.games import play_games
+from pocha.game.rules import make_rules
 from pocha.reports.game_stats import game_summary
-from pocha.rules import make_rules
 
 RULES = make_rules(players=4)
 SEATS = lineup("expected", "random", "aces-trumps", "zero")
@@ -168,7 +168,7 @@ def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
 
 
 def test_chunks_shrink_so_every_worker_has_work():
-    from pocha.backends import MIN_CHUNK, auto_chunk
+    from pocha.engine.backends import MIN_CHUNK, auto_chunk
 
     assert auto_chunk(1000, Threads(2)) == 125
     assert auto_chunk(1000, Threads(2), sizes=4) == 500
@@ -176,7 +176,7 @@ def test_chunks_shrink_so_every_worker_has_work():
 
 
 def test_chunks_are_equal_and_shared_evenly_among_workers():
-    from pocha.backends import DEFAULT_CHUNK, auto_chunk
+    from pocha.engine.backends import DEFAULT_CHUNK, auto_chunk
 
     for deals in (1_000_000, 10_000_000, 65_537):
         for workers in (1, 2, 3):
@@ -189,16 +189,16 @@ def test_chunks_are_equal_and_shared_evenly_among_workers():
 
 FAULTS_PER_CHUNK = """
 import resource, sys
-import pocha.engine
+import pocha.engine.simulate
 from conftest import lineup
-from pocha.backends import Threads
-from pocha.rules import make_rules
+from pocha.engine.backends import Threads
+from pocha.game.rules import make_rules
 if sys.argv[1] == "off":
-    pocha.engine.keep_freed_memory = lambda: False
+    pocha.engine.simulate.keep_freed_memory = lambda: False
 def run(threads, chunks=20):
     seats = lineup(*["random"] * 4)
     rules, backend = make_rules(players=4), Threads(threads)
-    pocha.engine.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
+    pocha.engine.simulate.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
 run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
 run(1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -211,7 +211,7 @@ print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 20)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="page-fault counts are read the Linux way")
 def test_page_faults_per_chunk_with_and_without_keeping_freed_memory(measured):
     """A measurement of this machine, reported at the end of the run, not a pass/fail gate (the box is shared)."""
-    from pocha.memory import keep_freed_memory
+    from pocha.engine.memory import keep_freed_memory
 
     if not keep_freed_memory():
         pytest.skip("this C library's malloc has no mallopt")
@@ -223,7 +223,7 @@ def test_page_faults_per_chunk_with_and_without_keeping_freed_memory(measured):
 
 
 def test_keeping_freed_memory_sets_glibcs_thresholds():
-    from pocha.memory import keep_freed_memory
+    from pocha.engine.memory import keep_freed_memory
 
     if ctypes.util.find_library("c") is None or not hasattr(ctypes.CDLL(ctypes.util.find_library("c")), "mallopt"):
         pytest.skip("this C library's malloc has no mallopt")

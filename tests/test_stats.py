@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from conftest import lineup, numbers
 
-from pocha.deals import collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine import simulate
-from pocha.policies import GREEDY, parse_policy
+from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.policies import GREEDY, parse_policy
+from pocha.engine.simulate import simulate
+from pocha.engine.tally import Tally
+from pocha.game.rules import make_rules
 from pocha.reports.stats import Z95, pair_differences, ratio_and_error, stratified, summary, verdict
-from pocha.rules import make_rules
-from pocha.tally import Tally
 
 
 def by_hand_ratio(totals: list[float], hands: list[float]) -> tuple[float, float]:

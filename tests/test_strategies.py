@@ -8,9 +8,9 @@ from conftest import LUDOTEKA, ids, mask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pocha.deals import deal_chunk
+from pocha.engine.chunk import deal_chunk
 from pocha.errors import PochaError
-from pocha.rules import PRESETS, Rules, forbidden_bids, make_rules
+from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules
 from pocha.strategies import registry
 from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks

@@ -6,14 +6,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_strategies import context
 
-from pocha.backends import Threads
-from pocha.deals import deal_chunk
+from pocha.engine.backends import Threads
+from pocha.engine.chunk import deal_chunk
+from pocha.engine.training import train_table
 from pocha.errors import PochaError
-from pocha.rules import PRESETS, forbidden_bids, make_rules
+from pocha.game.rules import PRESETS, forbidden_bids, make_rules
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.table import CAPS, FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
-from pocha.training import train_table
 
 
 def feature(ctx, name):

@@ -1,7 +1,7 @@
 """Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32``.
 
-``greedy`` and ``random`` are described in ``kernels.greedy_card`` and ``kernels.random_card``.
-``pimc`` (perfect-information Monte Carlo, ``kernels.pimc_card``) samples the hidden cards ``samples``
+``greedy`` and ``random`` are described in ``greedy_card`` and ``random_card``.
+``pimc`` (perfect-information Monte Carlo, ``pimc_card``) samples the hidden cards ``samples``
 times consistently with what the player has seen (its hand, the trump card, the cards played and
 what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
 plays every legal card out in each sample with every seat greedy, and plays the card with the most
@@ -10,8 +10,8 @@ expected points for itself given every bid. It does not read the bids as evidenc
 
 from dataclasses import dataclass
 
-from pocha import kernels
 from pocha.errors import PochaError
+from pocha.kernels.codes import POLICIES
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
@@ -19,7 +19,7 @@ MOST_SAMPLES = 10_000
 
 @dataclass(frozen=True)
 class PlayPolicy:
-    """How a seat plays its cards: a policy of ``kernels.POLICIES`` and, for pimc, its samples."""
+    """How a seat plays its cards: a policy of ``POLICIES`` and, for pimc, its samples."""
 
     name: str
     samples: int = 0  # pimc: worlds sampled per decision
@@ -27,7 +27,7 @@ class PlayPolicy:
     @property
     def code(self) -> int:
         """The policy as the kernels take it."""
-        return kernels.POLICIES[self.name]
+        return POLICIES[self.name]
 
     @property
     def label(self) -> str:
@@ -43,8 +43,8 @@ GREEDY = PlayPolicy("greedy")
 def parse_policy(spec: str) -> PlayPolicy:
     """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N``."""
     name, _, parameters = spec.strip().partition(":")
-    if name not in kernels.POLICIES:
-        raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(kernels.POLICIES)} (pimc:samples=N)")
+    if name not in POLICIES:
+        raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(POLICIES)} (pimc:samples=N)")
     if name != "pimc":
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
@@ -62,4 +62,4 @@ def parse_policy(spec: str) -> PlayPolicy:
 
 def is_policy_spec(text: str) -> bool:
     """Whether a text names a play policy (the part after '@' in ``BID@PLAY``)."""
-    return text.strip().partition(":")[0] in kernels.POLICIES
+    return text.strip().partition(":")[0] in POLICIES

@@ -7,9 +7,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from pocha.cards import SUITS, card_name, cards_of
-from pocha.deals import Chunk
-from pocha.rules import Rules
+from pocha.engine.chunk import Chunk
+from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.rules import Rules
 
 FORMAT = "pocha-trace/1"
 

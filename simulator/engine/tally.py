@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pocha import kernels
+from pocha.kernels.tally import close_boards, tally_plays
 
 MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
 # exact bids E per board, with the squares and products the ratio estimator needs
-HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``kernels.tally_plays``)
+HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``tally_plays``)
 
 
 @dataclass
@@ -59,12 +59,12 @@ class Tally:
 
     def add_play(self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
                  points: np.ndarray, board: np.ndarray) -> None:  # fmt: skip
-        """Count one play of a batch of deals (see ``kernels.tally_plays``) into the per-board sums."""
-        kernels.tally_plays(deals, size_index, seating, bids, won, points, board, self.hand_fields, self.errors)
+        """Count one play of a batch of deals (see ``tally_plays``) into the per-board sums."""
+        tally_plays(deals, size_index, seating, bids, won, points, board, self.hand_fields, self.errors)
 
     def add_boards(self, size_index: int, board: np.ndarray) -> None:
         """Close a batch of boards: add their totals to the moments."""
-        kernels.close_boards(size_index, board, self.moments, self.cross)
+        close_boards(size_index, board, self.moments, self.cross)
         self.boards[size_index] += len(board)
 
     def merge(self, other: "Tally") -> "Tally":

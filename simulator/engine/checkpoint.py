@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from pocha.atomic import atomic_path, check_writable
+from pocha.engine.atomic import atomic_path, check_writable
+from pocha.engine.tally import Tally
 from pocha.errors import PochaError
-from pocha.tally import Tally
 from pocha.version import __version__
 
 FORMAT = "pocha-checkpoint/1"
@@ -27,7 +27,7 @@ DEFAULT_EVERY = 5.0  # seconds of progress between saves
 
 
 class Run(Protocol):
-    """What a checkpoint needs of a run's plan (``pocha.engine.Plan``)."""
+    """What a checkpoint needs of a run's plan (``pocha.engine.simulate.Plan``)."""
 
     def fingerprint(self) -> dict[str, Any]:
         """The options that fix the results, as plain data."""

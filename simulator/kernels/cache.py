@@ -40,7 +40,7 @@ def user_cache_root() -> Path:
 
 def source_files() -> list[Path]:
     """Every Python file of the package, wherever its sub-packages live (an editable install maps folders)."""
-    folders = [Path(__file__).parent]
+    folders = [Path(__file__).parent.parent]  # simulator/, the package root, with game/, kernels/, engine/
     for name in SUBPACKAGES:
         spec = importlib.util.find_spec(f"pocha.{name}")
         if spec is not None and spec.submodule_search_locations:

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
-from pocha.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
-from pocha.deals import collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine import simulate
+from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
+from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.games import play_games
+from pocha.engine.policies import parse_policy
+from pocha.engine.seating import Lineup, Seat
+from pocha.engine.simulate import simulate
+from pocha.engine.tally import Tally
 from pocha.errors import PochaError
-from pocha.games import play_games
-from pocha.policies import parse_policy
-from pocha.rules import make_rules
-from pocha.seating import Lineup, Seat
-from pocha.tally import Tally
+from pocha.game.rules import make_rules
 
 DASK_CHUNK = 4 * DEFAULT_CHUNK
 STAGES = ("deal", "bids", "play", "tally")

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.policies import PlayPolicy, is_policy_spec, parse_policy
+from pocha.engine.policies import PlayPolicy, is_policy_spec, parse_policy
 from pocha.strategies import registry
 from pocha.strategies.base import Strategy
 

@@ -9,7 +9,7 @@ command line turns into one) ends the loop with everything merged so far.
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
-from pocha.backends import Backend
+from pocha.engine.backends import Backend
 
 Total = TypeVar("Total")
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from pocha.cards import RANKS, deck_ids
 from pocha.errors import PochaError
+from pocha.game.cards import RANKS, deck_ids
 
 PLAY_RULES = {  # name -> the duties it sets (RULES.md)
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "

@@ -5,9 +5,9 @@ from typing import Any
 
 import numpy as np
 
-from pocha.cards import card_name, mask_of, parse_card, parse_cards
 from pocha.errors import PochaError
-from pocha.rules import Rules, forbidden_bids
+from pocha.game.cards import card_name, mask_of, parse_card, parse_cards
+from pocha.game.rules import Rules, forbidden_bids
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, trick_counts
 

@@ -9,14 +9,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pocha import kernels
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.seating import Lineup, Player
 from pocha.errors import PochaError
-from pocha.policies import PlayPolicy
-from pocha.rules import Rules, forbidden_bids
-from pocha.seating import Lineup, Player
+from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
+from pocha.kernels.deal import deal_batch
+from pocha.kernels.play import play_batch, play_batch_plain
+from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids
 
-PLAY_CODES = kernels.PLAY_CODES
+PLAY_CODES = PLAY_CODES
 
 
 @dataclass
@@ -35,7 +38,7 @@ def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
     size = len(deals)
     hands = np.empty((size, rules.players), np.uint64)
     trump_card = np.empty(size, np.int64)
-    kernels.deal_batch(seed, cards, deals, rules.deck(), hands, trump_card)
+    deal_batch(seed, cards, deals, rules.deck(), hands, trump_card)
     return Chunk(cards, deals, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 
@@ -47,10 +50,10 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
     hands = np.empty((players, size), np.uint64)  # [position, deal]: contiguous per position
-    kernels.seats_to_positions(chunk.hands, chunk.deals, hands)
+    seats_to_positions(chunk.hands, chunk.deals, hands)
     if len(strategies) > 1:
         acting = np.empty((players, size), np.int64)
-        kernels.seats_to_positions(np.ascontiguousarray(seating), chunk.deals, acting)
+        seats_to_positions(np.ascontiguousarray(seating), chunk.deals, acting)
     bids = np.zeros((players, size), np.int64)
     for position in range(players):
         earlier = bids[:position].T
@@ -71,7 +74,7 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
             )
             if ctx.size:
                 bids[position, picked] = checked_bids(player.label, player.strategy, ctx)
-    kernels.positions_to_seats(bids, chunk.deals, chunk.bids)
+    positions_to_seats(bids, chunk.deals, chunk.bids)
 
 
 def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -105,13 +108,13 @@ def play_chunk(
     leaders = np.empty((recorded, chunk.cards + 1), np.int64)
     codes, samples = policies
     play = PLAY_CODES[rules.play]
-    if record or (codes == kernels.POLICY_PIMC).any():
-        kernels.play_batch(
+    if record or (codes == POLICY_PIMC).any():
+        play_batch(
             seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
             samples, rules.scoring.table(chunk.cards), won, points, plays, leaders,
         )  # fmt: skip
     else:
-        kernels.play_batch_plain(
+        play_batch_plain(
             seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
             rules.scoring.table(chunk.cards), won, points,
         )  # fmt: skip

@@ -18,16 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from pocha import kernels, trace
-from pocha.backends import Backend, Threads, auto_chunk
-from pocha.deals import Chunk, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine import trace
+from pocha.engine.backends import Backend, Threads, auto_chunk
+from pocha.engine.chunk import Chunk, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.memory import keep_freed_memory
+from pocha.engine.policies import GREEDY, PlayPolicy
+from pocha.engine.runner import run_tasks
+from pocha.engine.seating import Lineup
+from pocha.engine.tally import GameTally, Tally
 from pocha.errors import PochaError
-from pocha.memory import keep_freed_memory
-from pocha.policies import GREEDY, PlayPolicy
-from pocha.rules import Rules
-from pocha.runner import run_tasks
-from pocha.seating import Lineup
-from pocha.tally import GameTally, Tally
+from pocha.game.rules import Rules
+from pocha.kernels.codes import STREAM_LOT
+from pocha.kernels.streams import uniform_batch
 
 MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given up (its first place shared)
 
@@ -118,7 +120,7 @@ def play_games(
 def first_dealers(seed: int, games: np.ndarray, players: int) -> np.ndarray:
     """int64[game]: each game's first dealer, drawn by lot from stream STREAM_LOT of the game's number."""
     draws = np.empty((len(games), 1))
-    kernels.uniform_batch(seed, 0, games, kernels.STREAM_LOT, draws)
+    uniform_batch(seed, 0, games, STREAM_LOT, draws)
     return np.minimum((draws[:, 0] * players).astype(np.int64), players - 1)
 
 

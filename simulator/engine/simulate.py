@@ -12,17 +12,17 @@ from typing import IO, Any
 
 import numpy as np
 
-from pocha import trace
-from pocha.backends import Backend, Threads, auto_chunk
-from pocha.checkpoint import Checkpoint
-from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine import trace
+from pocha.engine.backends import Backend, Threads, auto_chunk
+from pocha.engine.checkpoint import Checkpoint
+from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.memory import keep_freed_memory
+from pocha.engine.policies import GREEDY, PlayPolicy
+from pocha.engine.runner import run_tasks
+from pocha.engine.seating import Lineup
+from pocha.engine.tally import Tally
 from pocha.errors import PochaError
-from pocha.memory import keep_freed_memory
-from pocha.policies import GREEDY, PlayPolicy
-from pocha.rules import Rules
-from pocha.runner import run_tasks
-from pocha.seating import Lineup
-from pocha.tally import Tally
+from pocha.game.rules import Rules
 
 
 @dataclass

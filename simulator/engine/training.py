@@ -10,15 +10,15 @@ from functools import partial
 
 import numpy as np
 
-from pocha import kernels
-from pocha.backends import Backend, Threads, auto_chunk
-from pocha.deals import check_run, collect_bids, deal_chunk, play_chunk, same_policy
+from pocha.engine.backends import Backend, Threads, auto_chunk
+from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, same_policy
+from pocha.engine.memory import keep_freed_memory
+from pocha.engine.policies import GREEDY, PlayPolicy
+from pocha.engine.runner import run_tasks
+from pocha.engine.seating import Lineup, Player, Seat
 from pocha.errors import PochaError
-from pocha.memory import keep_freed_memory
-from pocha.policies import GREEDY, PlayPolicy
-from pocha.rules import Rules, forbidden_bids
-from pocha.runner import run_tasks
-from pocha.seating import Lineup, Player, Seat
+from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.seats import seats_to_positions
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.table import TrickTable, features, table_shape
@@ -50,7 +50,7 @@ def count_chunk(rules: Rules, seed: int, policy: PlayPolicy, chunk: tuple[int, i
     won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
     by_position = [np.empty((players, count), dtype) for dtype in (np.uint64, np.int64, np.int64)]
     for by_seat, out in zip((dealt.hands, dealt.bids, won), by_position, strict=True):
-        kernels.seats_to_positions(by_seat, numbers, out)
+        seats_to_positions(by_seat, numbers, out)
     hands, bids, tricks = by_position
     shape = table_shape(rules)
     cells = []

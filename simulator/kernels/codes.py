@@ -1,0 +1,17 @@
+"""Rule options and play policies as the kernels see them (small integers), and the random streams of a deal.
+
+One compiled kernel serves every rule set: the options arrive as these numbers, never as strings.
+"""
+
+PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW, PLAY_POCHA_TRUMP_LEAD_FREE = 0, 1, 2, 3
+PLAY_CODES = {
+    "pocha": PLAY_POCHA,
+    "trump": PLAY_TRUMP,
+    "follow": PLAY_FOLLOW,
+    "pocha-trump-lead-free": PLAY_POCHA_TRUMP_LEAD_FREE,
+}
+POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC}
+# Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);
+# STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer.
+STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT, STREAM_LOT = 1, 2, 3, 4, 5, 6

@@ -1,0 +1,127 @@
+"""Monte Carlo bidding: complete the unseen hands and play each candidate bid out."""
+
+import numpy as np
+
+from pocha.kernels.bits import ONE, ZERO, popcount
+from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
+from pocha.kernels.jit import jit, jit_inline
+from pocha.kernels.pimc import scratch
+from pocha.kernels.play import play_deal
+from pocha.kernels.streams import below, next_state, stream_state
+
+
+@jit
+def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck, out_hands):
+    """Deal the cards a bidder cannot see to the other seats, ``samples`` ways per deal.
+
+    deals int64[deal] (the dealer is ``deal % players``); position: the bidder's bidding position
+    (0 = first); own_hands uint64[deal]; trump_card int64[deal]; deck int64[deck_size].
+    out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample s of deal d, the
+    bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in a full deal it
+    stays in the dealer's hand. Draws come from stream STREAM_SAMPLE of each deal.
+    """
+    players = out_hands.shape[1]
+    samples = out_hands.shape[0] // max(own_hands.shape[0], 1)
+    size = deck.shape[0]
+    full = cards * players == size
+    unseen = np.empty(size, np.int64)
+    for d in range(own_hands.shape[0]):
+        dealer = deals[d] % players
+        bidder = (dealer + 1 + position) % players
+        trump_bit = ONE << np.uint64(trump_card[d])
+        dealer_holds_trump = full and bidder != dealer
+        count = 0
+        for c in range(size):
+            bit = ONE << np.uint64(deck[c])
+            if not (own_hands[d] & bit) and bit != trump_bit:
+                unseen[count] = deck[c]
+                count += 1
+        state = stream_state(seed, cards, deals[d], STREAM_SAMPLE)
+        for s in range(samples):
+            row = d * samples + s
+            for seat in range(players):
+                out_hands[row, seat] = ZERO
+            out_hands[row, bidder] = own_hands[d]
+            if dealer_holds_trump:
+                out_hands[row, dealer] = trump_bit
+            j = 0
+            for seat in range(players):
+                if seat == bidder:
+                    continue
+                need = cards - 1 if (dealer_holds_trump and seat == dealer) else cards
+                for _ in range(need):  # partial Fisher-Yates over the unseen cards
+                    state = next_state(state)
+                    r = j + below(state, count - j)
+                    unseen[j], unseen[r] = unseen[r], unseen[j]
+                    out_hands[row, seat] |= ONE << np.uint64(unseen[j])
+                    j += 1
+
+
+@jit_inline
+def copy_deal(from_hands, from_won, hands, won):
+    """Copy a deal in play (hands uint64[seat], won int64[1, seat]) into other arrays."""
+    for seat in range(hands.shape[0]):
+        hands[seat] = from_hands[seat]
+        won[0, seat] = from_won[seat]
+
+
+@jit
+def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, play_rule, policy, counts):
+    """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
+
+    hands uint64[deal * samples, seat] and bids int64[deal * samples, seat] (the bidder's own entry
+    is replaced by each candidate); trump_card int64[deal]; deck uint64: the deck as a mask;
+    policy: random or greedy. counts int64[deal, bid, tricks] gets,
+    per deal and candidate bid 0..k, how many samples the bidder took each number of tricks in.
+    Under the random policy bids do not change the play: each sample is played once for all bids.
+    Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
+    as one that made it from then on: so bids 1..k share one line of play (bid above k), each bid
+    branching off after the trick that brings the bidder to it. The same play-outs as one per bid,
+    for about a third of the tricks.
+    """
+    players = hands.shape[1]
+    samples = hands.shape[0] // max(trump_card.shape[0], 1)
+    line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
+    won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
+    row_bids = np.empty((1, players), np.int64)
+    no_plays = np.empty((0, 0, 0), np.int64)
+    no_leaders = np.empty((0, 0), np.int64)
+    policies = np.full((1, players), policy, np.int64)
+    no_samples = np.zeros((1, players), np.int64)
+    no_score = np.zeros((cards + 1, cards + 1), np.int64)
+    no_won = np.zeros(players, np.int64)
+    ints, masks = scratch()
+    full = cards * players == popcount(deck)
+    for d in range(trump_card.shape[0]):
+        mano = (deals[d] + 1) % players
+        bidder = (mano + position) % players
+        state = stream_state(seed, cards, deals[d], STREAM_ROLLOUT)
+        for s in range(samples):
+            row = d * samples + s
+            for seat in range(players):  # (not a slice assignment: slower in numba)
+                row_bids[0, seat] = bids[row, seat]
+            copy_deal(hands[row], no_won, line, won)
+            row_bids[0, bidder] = 0
+            state, _ = play_deal(0, line, trump_card[d], full, deck, mano, cards, row_bids, play_rule, policies,
+                                 no_samples, no_score, state, won, no_plays, no_leaders, ints, masks, True)  # fmt: skip
+            if policy == POLICY_RANDOM:
+                for every in range(cards + 1):
+                    counts[d, every, won[0, bidder]] += 1
+                continue
+            counts[d, 0, won[0, bidder]] += 1
+            copy_deal(hands[row], no_won, line, won)
+            leader = mano
+            for t in range(cards):  # the line, a trick at a time
+                row_bids[0, bidder] = cards + 1
+                state, leader = play_deal(0, line, trump_card[d], full, deck, leader, 1, row_bids, play_rule,
+                                          policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
+                                          masks, True)  # fmt: skip
+                if leader == bidder:  # it took the trick: its bid of won[0, bidder] branches off, made
+                    copy_deal(line, won[0], branch, branch_won)
+                    row_bids[0, bidder] = won[0, bidder]
+                    state, _ = play_deal(0, branch, trump_card[d], full, deck, leader, cards - 1 - t, row_bids,
+                                         play_rule, policies, no_samples, no_score, state, branch_won, no_plays,
+                                         no_leaders, ints, masks, True)  # fmt: skip
+                    counts[d, won[0, bidder], branch_won[0, bidder]] += 1
+            for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
+                counts[d, bid, won[0, bidder]] += 1
