@@ -8,7 +8,7 @@ import pandas as pd
 
 from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
-from pocha.engine.bench import STAGES, Measurement, Workload
+from pocha.engine.bench import DASK_CHUNK, STAGES, Measurement, Workload
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.record import RunRecord
@@ -188,6 +188,15 @@ def rules_text(preset: str | None, rules: Rules) -> str:
             text.append("Readings this preset takes where its text is unclear:")
             text += [f"  - {reading}" for reading in readings]
     return "\n".join(text)
+
+
+def bench_header(repeats: int, reference: bool) -> str:
+    """The line above the bench figures: what they are."""
+    same_rounds = "; reference on one thread, same rounds" if reference else ""
+    return (
+        f"per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
+        f"of {DASK_CHUNK:,} deals{same_rounds}"
+    )
 
 
 def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:

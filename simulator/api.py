@@ -13,7 +13,7 @@ import contextlib
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -22,8 +22,8 @@ from typing import IO, TYPE_CHECKING, Any
 from pocha.engine.advice import Advice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
-from pocha.engine.backends import Backend, make_backend
-from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
+from pocha.engine.bench import Measurement, Workload, check_reference, stage_times, staged
+from pocha.engine.bench import bench as run_bench
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.seating import Lineup, Seat
@@ -32,11 +32,12 @@ from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
 from pocha.engine.training import train_table
 from pocha.errors import PochaError
-from pocha.game.rules import DEFAULT_PRESET, Rules, Scoring, make_rules, parse_scoring, parse_sizes
+from pocha.game.rules import PRESETS, Rules, parse_sizes
+from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
 from pocha.reports.record import RunRecord
 from pocha.strategies.base import Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
-from pocha.strategies.registry import load
+from pocha.strategies.registry import StrategyInfo, catalogue, load
 from pocha.strategies.table import TrickTable, is_table_file
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
 MAX_COMPARED = 8
+STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
 MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
 
@@ -53,34 +55,35 @@ Progress = Callable[[int, int], None]  # called with (work done so far, all the 
 
 # --- options -------------------------------------------------------------------------------------
 
+GROUPS = {"rules": RuleOptions, "run": RunOptions, "output": OutputOptions, "saving": CheckpointOptions}
+GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind)}  # option -> its group
 
-def rules_from(
-    rules: Rules | str = DEFAULT_PRESET,
-    players: int | None = None,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    scoring: str | Scoring | None = None,
-    schedule: str | Sequence[int] | None = None,
-    tie_break: str | None = None,
-    rank_order: str | None = None,
-) -> tuple[str | None, Rules]:
-    """``(preset, rules)``: a preset for a player count with single options overridden, or a ``Rules`` as it is.
 
-    schedule: a name (full, short, up, full-only) or hand sizes (``"1-5,5"`` or a list).
+def with_flat_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
+
+    ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
+    group's values; a keyword given with its whole group is refused.
     """
-    if isinstance(rules, Rules):
-        options = {"players": players, "deck": deck, "play_rule": play_rule, "hook": hook, "scoring": scoring,
-                   "schedule": schedule, "tie_break": tie_break, "rank_order": rank_order}  # fmt: skip
-        given = [name for name, value in options.items() if value is not None]
-        if given:
-            raise PochaError(f"rules: a Rules object holds every option; set {', '.join(given)} in it instead")
-        return None, rules
-    points = parse_scoring(scoring) if isinstance(scoring, str) else scoring
-    sizes = schedule if schedule is None or isinstance(schedule, str) else tuple(schedule)
-    made = make_rules(rules, 4 if players is None else players, deck, rank_order, play=play_rule, hook=hook,
-                      scoring=points, schedule=sizes, tie_break=tie_break)  # fmt: skip
-    return rules, made
+    accepted = set(inspect.signature(function).parameters)
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        flat = {name: kwargs.pop(name) for name in list(kwargs) if name in GROUP_OF and name not in accepted}
+        if not isinstance(kwargs.get("rules", RuleOptions()), RuleOptions):
+            flat["preset"] = kwargs.pop("rules")
+        for group, kind in GROUPS.items():
+            given = {name: value for name, value in flat.items() if GROUP_OF[name] == group}
+            if group in accepted and given:
+                if group in kwargs:
+                    raise PochaError(f"{group}: give {', '.join(given)} inside it, not beside it")
+                kwargs[group] = kind(**given)
+        unknown = set(flat) - {name for name in flat if GROUP_OF[name] in accepted}
+        if unknown:
+            raise TypeError(f"{function.__name__}() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
+        return function(*args, **kwargs)
+
+    return call
 
 
 def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
@@ -119,39 +122,10 @@ def plays_of(lineup: Lineup, play: str) -> tuple[PlayPolicy, tuple[str, ...]]:
     return policy, tuple((seat.play or policy).label for seat in lineup.seats)
 
 
-def check_out(out: str | Path | None, plot: bool, force: bool) -> None:
-    """Refuse, before any work, an output the run could not write or must not overwrite."""
-    from pocha.reports.runs import check_out_folder, is_table_csv
-
-    if out is None:
-        if plot or force:
-            option = "plot: figures are written" if plot else "force: it replaces an earlier run"
-            raise PochaError(f"{option} into the --out folder; give --out FOLDER")
-    elif str(out).endswith(".csv"):
-        if plot or force:
-            option = "plot: figures need" if plot else "force: replaces a run in"
-            raise PochaError(f"{option} --out FOLDER, not a .csv file (a pocha table there is replaced anyway)")
-        check_writable(out, "out", is_table_csv, "pocha table")
-    else:
-        check_out_folder(out, force)
-
-
-def check_seed(seed: int) -> None:
-    """Refuse a seed the generator does not take."""
-    if not 0 <= seed < 2**63:
-        raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed}")
-
-
 def check_amount(what: str, amount: int, most: int) -> None:
     """Refuse an amount of play below 1 or beyond what deal numbers can count."""
     if not 1 <= amount <= most:
         raise PochaError(f"{what}: must be from 1 to {most:,}, not {amount:,}")
-
-
-def needs(option: str, value: object, other: str, given: bool) -> None:
-    """Refuse an option that does nothing without another one."""
-    if value is not None and not given:
-        raise PochaError(f"{option}: does nothing without {other}; give {other} too, or leave it out")
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
@@ -166,11 +140,6 @@ def counter(progress: Progress | None, total: int) -> Callable[[int], None] | No
         progress(done, total)
 
     return count
-
-
-def backend_from(backend: str, threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
-    """The backend the options name (local threads by default, every core)."""
-    return make_backend(backend, threads, workers, scheduler)
 
 
 # --- results -------------------------------------------------------------------------------------
@@ -286,22 +255,21 @@ def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
         yield stream
 
 
-def _finish(result: "SimulationResult | GamesResult", played: int, out: str | Path | None, plot: bool) -> None:
+def _finish(result: "SimulationResult | GamesResult", played: int, output: OutputOptions) -> None:
     """Note what the run played; write its outputs if it ran to the end (a stopped run writes nothing)."""
     ended = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     result.record = replace(result.record, complete=result.complete, played=played, date=ended)
     if result.complete:
-        result.files = write_outputs(result, out, plot)
+        result.files = write_outputs(result, output.out, output.plot)
 
 
-def checkpoint_from(checkpoint: str | Path | None, resume: str | Path | None, every: float | None) -> Checkpoint | None:
-    """The checkpoint the options ask for, None when they ask for none."""
-    needs("checkpoint-every", every, "--checkpoint", checkpoint is not None)
-    if checkpoint is None and resume is None:
-        return None
-    return Checkpoint(
-        Path(checkpoint) if checkpoint else None, every or DEFAULT_EVERY, Path(resume) if resume else None
-    )
+def check_trace(trace: str | Path | None, count: int | None, option: str) -> None:
+    """Refuse a trace the run could not write, or a count of traced deals or games without a trace."""
+    needs(option, count, "--trace", trace is not None)
+    if count is not None and count < 0:
+        raise PochaError(f"{option}: must be 0 or more, not {count}")
+    if trace is not None:
+        check_writable(trace, "trace", is_trace, "pocha trace")
 
 
 # --- runs ----------------------------------------------------------------------------------------
@@ -314,8 +282,8 @@ def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("command_line") is None:
-            bound = signature.bind(*args, **kwargs).arguments
-            shown = [f"{name}={value!r}" for name, value in bound.items() if name != "progress"]
+            given = signature.bind_partial(*args).arguments | kwargs
+            shown = [f"{name}={value!r}" for name, value in given.items() if name != "progress"]
             kwargs["command_line"] = f"pocha.{function.__name__}({', '.join(shown)})"
         return function(*args, **kwargs)
 
@@ -323,89 +291,54 @@ def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @recorded
+@with_flat_options
 def simulate(
     strategies: Spec | Sequence[Spec] | None = None,
     *,
-    players: int | None = None,
     cards: str | int | Sequence[int] = "all",
     deals: int = 250_000,
-    play: str = "greedy",
-    rules: Rules | str = DEFAULT_PRESET,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    scoring: str | Scoring | None = None,
-    rank_order: str | None = None,
-    seed: int = 0,
-    out: str | Path | None = None,
-    plot: bool = False,
-    force: bool = False,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
+    output: OutputOptions = OutputOptions(),
+    saving: CheckpointOptions = CheckpointOptions(),
     trace: str | Path | None = None,
     trace_deals: int | None = None,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    backend: str = "local",
-    workers: int | None = None,
-    scheduler: str | None = None,
-    checkpoint: str | Path | None = None,
-    resume: str | Path | None = None,
-    checkpoint_every: float | None = None,
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
     """Deal ``deals`` deals of each hand size to a line-up of strategies and tally the points of every hand.
 
     strategies: one spec for every seat, or one per seat (default: expected, aces-trumps, fair-share,
-    random, zero in turn). out: a folder (tables, run.json, figures with ``plot``; ``force``
-    replaces an earlier run there) or FILE.csv. trace: a pocha-trace/1 file of the first
-    ``trace_deals`` deals (all when None). checkpoint / resume: save progress to a file every
-    ``checkpoint_every`` seconds (default 5) and on Ctrl-C, and continue a run from one.
+    random, zero in turn). The option groups may also be given as plain keywords (``players=5,
+    seed=2, out="run1"``). trace: a pocha-trace/1 file of the first ``trace_deals`` deals (all when
+    None).
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
+    preset, chosen = rules.resolve()
     sizes = hand_sizes(cards, chosen)
     lineup = lineup_from(strategies, chosen.players)
-    policy, plays = plays_of(lineup, play)
-    record = RunRecord("simulate", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset,
-                       plays=plays, command_line=command_line, cards=tuple(sizes), deals_per_size=deals)  # fmt: skip
-    needs("trace-deals", trace_deals, "--trace", trace is not None)
-    if trace_deals is not None and trace_deals < 0:
-        raise PochaError(f"trace-deals: must be 0 or more, not {trace_deals}")
-    if trace is not None:
-        check_writable(trace, "trace", is_trace, "pocha trace")
-        if resume is not None:
-            raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
-    return _deal(record, lineup, False, out, plot, force, trace, trace_deals, chunk_size, threads, backend, workers,
-                 scheduler, checkpoint, resume, checkpoint_every, progress)  # fmt: skip
+    check_trace(trace, trace_deals, "trace-deals")
+    if trace is not None and saving.resume is not None:
+        raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
+    record = RunRecord(
+        command="simulate", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
+        cards=tuple(sizes), deals_per_size=deals,
+    )  # fmt: skip
+    return _deal(record, lineup, run, output, saving, trace=trace, trace_deals=trace_deals, progress=progress)
 
 
 @recorded
+@with_flat_options
 def compare(
     strategies: Sequence[Spec],
     *,
     field: Spec | None = None,
-    players: int | None = None,
     cards: str | int | Sequence[int] = "all",
     deals: int = 100_000,
     duplicate: bool = True,
-    play: str = "greedy",
-    rules: Rules | str = DEFAULT_PRESET,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    scoring: str | Scoring | None = None,
-    rank_order: str | None = None,
-    seed: int = 0,
-    out: str | Path | None = None,
-    plot: bool = False,
-    force: bool = False,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    backend: str = "local",
-    workers: int | None = None,
-    scheduler: str | None = None,
-    checkpoint: str | Path | None = None,
-    resume: str | Path | None = None,
-    checkpoint_every: float | None = None,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
+    output: OutputOptions = OutputOptions(),
+    saving: CheckpointOptions = CheckpointOptions(),
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
@@ -416,16 +349,22 @@ def compare(
     ones. In duplicate (the default) every deal is replayed once per rotation of the seating, so
     each strategy bids every seat's cards of every deal.
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
+    preset, chosen = rules.resolve()
     sizes = hand_sizes(cards, chosen)
     lineup = compared_lineup(strategies, field, chosen.players)
-    policy, plays = plays_of(lineup, play)
-    record = RunRecord("compare", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset,
-                       plays=plays,
-                       command_line=command_line, cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate,
-                       field=lineup.seats[-1].label if field is not None else None)  # fmt: skip
-    return _deal(record, lineup, duplicate, out, plot, force, None, None, chunk_size, threads, backend, workers,
-                 scheduler, checkpoint, resume, checkpoint_every, progress)  # fmt: skip
+    record = RunRecord(
+        command="compare", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
+        cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate,
+        field=lineup.seats[-1].label if field is not None else None,
+    )  # fmt: skip
+    return _deal(record, lineup, run, output, saving, duplicate=duplicate, progress=progress)
+
+
+def seats_of(lineup: Lineup, run: RunOptions) -> dict[str, Any]:
+    """What a run record says of the seats: strategies, play policies, seed."""
+    policy = run.policy
+    plays = tuple((seat.play or policy).label for seat in lineup.seats)
+    return {"strategies": tuple(s.label for s in lineup.seats), "play": policy.label, "plays": plays, "seed": run.seed}
 
 
 def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
@@ -453,59 +392,49 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
     return lineup
 
 
-def _deal(record: RunRecord, lineup: Lineup, duplicate: bool, out: str | Path | None, plot: bool, force: bool,
-          trace: str | Path | None, trace_deals: int | None, chunk_size: int | None, threads: int | None,
-          backend: str, workers: int | None, scheduler: str | None, checkpoint: str | Path | None,
-          resume: str | Path | None, checkpoint_every: float | None,
-          progress: Progress | None) -> SimulationResult:  # fmt: skip
+def _deal(
+    record: RunRecord,
+    lineup: Lineup,
+    run: RunOptions,
+    output: OutputOptions,
+    saving: CheckpointOptions,
+    *,
+    duplicate: bool = False,
+    trace: str | Path | None = None,
+    trace_deals: int | None = None,
+    progress: Progress | None = None,
+) -> SimulationResult:
     """Check the options every dealing run shares, play the run (simulate or compare) and write its outputs."""
     sizes, deals = list(record.cards or ()), record.deals_per_size or 0
-    check_seed(record.seed)
     check_amount("deals", deals, MOST_DEALS)
-    check_out(out, plot, force)
-    where = backend_from(backend, threads, workers, scheduler)
-    saver = checkpoint_from(checkpoint, resume, checkpoint_every)
+    output.check()
+    where = run.make_backend()
     with _trace_file(trace) as stream:
         played = simulate_deals(
-            record.rules, lineup, sizes, deals, record.seed, parse_policy(record.play), duplicate=duplicate,
-            chunk_size=chunk_size,
+            record.rules, lineup, sizes, deals, run.seed, run.policy, duplicate=duplicate,
+            chunk_size=run.chunk_size,
             trace_stream=stream, trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)),
-            backend=where, checkpoint=saver,
+            backend=where, checkpoint=saving.make_checkpoint(),
         )  # fmt: skip
         if not played.complete and stream is not None:
             raise _Stopped
     result = SimulationResult(record, played.tally, played.complete)
-    _finish(result, int(played.tally.boards.sum()), out, plot)
+    _finish(result, int(played.tally.boards.sum()), output)
     return result
 
 
 @recorded
+@with_flat_options
 def play_games(
     strategies: Spec | Sequence[Spec] | None = None,
     *,
-    players: int | None = None,
     games: int = 20_000,
     rotate: bool = True,
-    play: str = "greedy",
-    rules: Rules | str = DEFAULT_PRESET,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    scoring: str | Scoring | None = None,
-    rank_order: str | None = None,
-    schedule: str | Sequence[int] | None = None,
-    tie_break: str | None = None,
-    seed: int = 0,
-    out: str | Path | None = None,
-    plot: bool = False,
-    force: bool = False,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
+    output: OutputOptions = OutputOptions(),
     trace: str | Path | None = None,
     trace_games: int | None = None,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    backend: str = "local",
-    workers: int | None = None,
-    scheduler: str | None = None,
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> GamesResult:
@@ -516,35 +445,29 @@ def play_games(
     often. schedule: full, short, up, full-only, or hand sizes (``"1-5"``); tie_break: all, tied or
     one. trace: a pocha-trace/1 file of every deal of the first ``trace_games`` games (all when None).
     """
-    preset, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, schedule, tie_break, rank_order)
+    preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
-    policy, plays = plays_of(lineup, play)
-    check_seed(seed)
     check_amount("games", games, MOST_GAMES)
-    check_out(out, plot, force)
-    needs("trace-games", trace_games, "--trace", trace is not None)
-    if trace_games is not None and trace_games < 0:
-        raise PochaError(f"trace-games: must be 0 or more, not {trace_games}")
-    if trace is not None:
-        check_writable(trace, "trace", is_trace, "pocha trace")
-    where = backend_from(backend, threads, workers, scheduler)
+    output.check()
+    check_trace(trace, trace_games, "trace-games")
+    where = run.make_backend()
     with _trace_file(trace) as stream:
-        played = play_whole_games(chosen, lineup, games, seed, policy, rotate, chunk_size, counter(progress, games),
-                                  where, stream, trace_games)  # fmt: skip
+        played = play_whole_games(chosen, lineup, games, run.seed, run.policy, rotate, run.chunk_size,
+                                  counter(progress, games), where, stream, trace_games)  # fmt: skip
         if not played.complete and stream is not None:
             raise _Stopped
     tally = played.games
     record = RunRecord(
-        "game", chosen, tuple(s.label for s in lineup.seats), policy.label, seed, preset, plays=plays,
-        command_line=command_line,
+        command="game", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
         games=games, rotate=rotate, hand_sizes=tuple(chosen.hand_sizes()), tie_break_games=tally.tie_break_games,
         tie_break_hands=tally.tie_break_hands, shared_games=tally.shared_games, unresolved_games=tally.unresolved,
     )  # fmt: skip
     result = GamesResult(record, played.hands, tally, played.complete)
-    _finish(result, tally.games, out, plot)
+    _finish(result, tally.games, output)
     return result
 
 
+@with_flat_options
 def advise(
     hand: str | Sequence[str],
     trump: str,
@@ -554,58 +477,42 @@ def advise(
     bid: int | None = None,
     samples: int = 10_000,
     assume: str = "expected",
-    players: int | None = None,
-    play: str = "greedy",
-    rules: Rules | str = DEFAULT_PRESET,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    scoring: str | Scoring | None = None,
-    rank_order: str | None = None,
-    seed: int = 0,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
 ) -> Advice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
 
     position: how many players bid before you (0: you bid first and lead); bids: their bids, in
     order. bid: a bid to single out (it must be legal). ``assume`` is how the later bidders are taken
-    to bid. ``result.to_frame()`` has a row per bid.
+    to bid; ``run.play`` how every seat plays the play-outs. ``result.to_frame()`` has a row per bid.
     """
-    _, chosen = rules_from(rules, players, deck, play_rule, hook, scoring, rank_order=rank_order)
-    if play not in ROLLOUTS:
-        raise PochaError(f"play: advise plays its play-outs {' or '.join(ROLLOUTS)}, not '{play}'")
-    check_seed(seed)
+    _, chosen = rules.resolve()
+    if run.play not in ROLLOUTS:
+        raise PochaError(f"play: advise plays its play-outs {' or '.join(ROLLOUTS)}, not '{run.play}'")
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
     situation = read_situation(chosen, hand_text, trump, position, bids_text)
     if bid is not None:
         situation.check_bid(bid)
-    return advise_situation(situation, samples, seed, play, load(assume)[1], bid)
+    return advise_situation(situation, samples, run.seed, run.play, load(assume)[1], bid)
 
 
+@with_flat_options
 def train(
     out: str | Path,
     *,
-    players: int | None = None,
     deals: int = 1_000_000,
-    play: str = "greedy",
-    rules: Rules | str = DEFAULT_PRESET,
-    deck: str | None = None,
-    play_rule: str | None = None,
-    hook: str | None = None,
-    rank_order: str | None = None,
-    seed: int = 0,
-    chunk_size: int | None = None,
-    threads: int | None = None,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
     progress: Progress | None = None,
 ) -> TrainingResult:
     """Learn a trick table for the ``table`` strategy (every seat bidding ``expected``) and write it to ``out``."""
-    _, chosen = rules_from(rules, players, deck, play_rule, hook, rank_order=rank_order)
-    policy = parse_policy(play)
-    check_seed(seed)
+    _, chosen = rules.resolve()
     check_amount("deals", deals, MOST_DEALS)
     check_writable(out, "out", is_table_file, "pocha trick table")
-    where = backend_from("local", threads, None, None)
-    table = train_table(chosen, deals, seed, policy, chunk_size, counter(progress, deals * chosen.full_deal), where)
+    where = run.make_backend()
+    table = train_table(chosen, deals, run.seed, run.policy, run.chunk_size,
+                        counter(progress, deals * chosen.full_deal), where)  # fmt: skip
     if table is None:
         return TrainingResult(None, None)
     with atomic_path(out) as temporary:
@@ -630,3 +537,74 @@ def report(folder: str | Path) -> tuple[Path, list[Path]]:
     contents["report.html"] = report_page(run, tables, figures).encode("utf-8")
     add_to_run(place, run, contents)
     return place / "report.html", [place / f"{name}.png" for name in figures]
+
+
+@dataclass(frozen=True)
+class RulesInfo:
+    """A rule set as ``pocha rules`` shows it: the preset it came from (None for a Rules object) and its rules."""
+
+    preset: str | None
+    rules: Rules
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the rules, the hand sizes, and the preset's text, decks and readings."""
+        data: dict[str, Any] = {
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "hand_sizes": self.rules.hand_sizes(),
+        }
+        if self.preset:
+            known = PRESETS[self.preset]
+            data |= {"text": known.text, "decks": known.decks, "readings": list(known.readings)}
+        return data
+
+
+@with_flat_options
+def rules_info(*, rules: RuleOptions = RuleOptions()) -> RulesInfo:
+    """The effective rule set of a preset and player count with single options overridden (``players=6``)."""
+    return RulesInfo(*rules.resolve())
+
+
+def strategies() -> list[StrategyInfo]:
+    """Every strategy that can be named, built-in and plug-ins, with its parameters and defaults."""
+    return catalogue()
+
+
+def bench(
+    *,
+    deals: int = 1_000_000,
+    repeats: int = 5,
+    threads: str | Sequence[int] = (1,),
+    dask: int = 0,
+    against: str | Path | None = None,
+) -> Iterator[Measurement]:
+    """Deals (or games) per second of the standard workloads, each measurement as it is made.
+
+    threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
+    a Dask LocalCluster of that many workers; against: a reference binary timed in the same rounds.
+    """
+    counts = thread_counts(threads)
+    if deals < 1 or repeats < 1 or dask < 0:
+        raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+    reference = Path(against) if against else None
+    if reference:
+        check_reference(reference)
+    return run_bench(deals, repeats, counts, dask, reference)
+
+
+def bench_stages(*, repeats: int = 5) -> Iterator[tuple[Workload, dict[str, float]]]:
+    """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
+    if repeats < 1:
+        raise PochaError(f"repeats: must be at least 1, not {repeats}")
+    return ((workload, stage_times(workload, STAGE_CHUNKS * repeats)) for workload in staged())
+
+
+def thread_counts(threads: str | Sequence[int]) -> list[int]:
+    """Thread counts from ``"1,2"`` or a list; each at least 1."""
+    try:
+        counts = [int(word) for word in threads.split(",")] if isinstance(threads, str) else list(threads)
+    except ValueError:
+        raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
+    if not counts or min(counts) < 1:
+        raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+    return counts

@@ -12,17 +12,23 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, fields, is_dataclass
+from dataclasses import asdict, fields, replace
 from pathlib import Path
-from typing import Annotated, Any, get_type_hints
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 import typer
 from typer.core import TyperGroup
 
-from pocha import api
+from pocha import api, options
 from pocha.errors import PochaError
-from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, SCHEDULES, TIE_BREAKS
-from pocha.strategies.registry import BUILTIN
+from pocha.options import (
+    PLAY_RULE_NAMES,
+    PRESET_NAMES,
+    RANK_ORDER_NAMES,
+    SCHEDULE_NAMES,
+    STRATEGY_NAMES,
+    TIE_BREAK_NAMES,
+)
 from pocha.version import __version__
 
 ARGUMENTS: ContextVar[list[str] | None] = ContextVar("arguments", default=None)  # of this invocation
@@ -50,8 +56,7 @@ FORMATS = ("table", "csv", "json")
 
 # --- the options, declared once -------------------------------------------------------------------
 
-STRATEGY_NAMES = ", ".join(BUILTIN)
-Preset = Annotated[str, typer.Option(metavar="NAME", help=f"Rule set: {', '.join(PRESETS)}.")]
+Preset = Annotated[str, typer.Option(metavar="NAME", help=f"Rule set: {', '.join(PRESET_NAMES)}.")]
 Players = Annotated[
     int,
     typer.Option("--players", "-p", metavar="N", help="Players at the table (3, 4, 5, 6 or 8; others need --deck)."),
@@ -65,10 +70,12 @@ Deck = Annotated[
 ]  # fmt: skip
 PlayRule = Annotated[
     str | None,
-    typer.Option(metavar="RULE", help=f"Override the play rule: {', '.join(PLAY_RULES)} (pocha rules explains them)."),
+    typer.Option(
+        metavar="RULE", help=f"Override the play rule: {', '.join(PLAY_RULE_NAMES)} (pocha rules explains them)."
+    ),
 ]
 RankOrder = Annotated[
-    str | None, typer.Option(metavar="ORDER", help=f"Override the preset's rank order: {', '.join(RANK_ORDERS)}.")
+    str | None, typer.Option(metavar="ORDER", help=f"Override the preset's rank order: {', '.join(RANK_ORDER_NAMES)}.")
 ]
 Hook = Annotated[
     str | None, typer.Option(metavar="RULE", help="Override the dealer's hook rule: except-one-card, always or never.")
@@ -80,11 +87,11 @@ Scoring = Annotated[
 Schedule = Annotated[
     str | None,
     typer.Option(
-        metavar="SIZES", help=f"Hand sizes of a game: {', '.join(SCHEDULES)}, or sizes in order such as 1-5,5,5."
+        metavar="SIZES", help=f"Hand sizes of a game: {', '.join(SCHEDULE_NAMES)}, or sizes in order such as 1-5,5,5."
     ),
 ]
 TieBreak = Annotated[
-    str | None, typer.Option(metavar="RULE", help=f"How tied leaders are parted: {', '.join(TIE_BREAKS)}.")
+    str | None, typer.Option(metavar="RULE", help=f"How tied leaders are parted: {', '.join(TIE_BREAK_NAMES)}.")
 ]
 Cards = Annotated[
     str,
@@ -126,7 +133,7 @@ Strategies = Annotated[
     list[str] | None,
     typer.Option(
         "--strategy", "-s", metavar="SPEC",
-        help=f"A player, once for every seat or once per seat: a bidding strategy ({STRATEGY_NAMES}, with "
+        help=f"A player, once for every seat or once per seat: a bidding strategy ({', '.join(STRATEGY_NAMES)}, with "
         "parameters as NAME:key=value, or file.py:Class; pocha strategies lists them), and @PLAY for its own "
         "card play (expected@pimc). Default: expected, aces-trumps, fair-share, random, zero in turn.",
     ),
@@ -157,79 +164,49 @@ CheckpointEvery = Annotated[
 ]
 
 
-@dataclass
-class RuleOptions:
-    """The rule set: a preset for a player count, with single options overridden."""
-
-    players: Players = 4
-    preset: Preset = "ludoteka"
-    deck: Deck = None
-    rank_order: RankOrder = None
-    play_rule: PlayRule = None
-    hook: Hook = None
-
-    def api(self) -> dict[str, Any]:
-        """As the API's keyword arguments."""
-        options = asdict(self)
-        options["rules"] = options.pop("preset")
-        return options
-
-
-@dataclass
-class RunOptions:
-    """How a run plays, where its chunks run, and what it prints and writes."""
-
-    play: Play = "greedy"
-    seed: Seed = 0
-    out: Out = None
-    plot: Plot = False
-    force: Force = False
-    output_format: Format = "table"
-    chunk_size: ChunkSize = None
-    threads: ThreadCount = None
-    backend: BackendName = "local"
-    workers: Workers = None
-    scheduler: Scheduler = None
-
-    def api(self) -> dict[str, Any]:
-        """As the API's keyword arguments (the format is the CLI's own)."""
-        options = asdict(self)
-        del options["output_format"]
-        return options
-
-
-@dataclass
-class CheckpointOptions:
-    """Saving a long run's progress, and resuming it."""
-
-    checkpoint: CheckpointFile = None
-    resume: Resume = None
-    checkpoint_every: CheckpointEvery = None
+# The flags of each option group (``pocha.options``), in help order; a flag's default is its field's
+# unless given beside it.
+GROUP_FLAGS: dict[type, dict[str, Any]] = {
+    options.RuleOptions: {"players": (Players, 4), "preset": Preset, "deck": Deck, "rank_order": RankOrder,
+                          "play_rule": PlayRule, "hook": Hook},
+    options.RunOptions: {"play": Play, "seed": Seed},
+    options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},
+    options.CheckpointOptions: {"checkpoint": CheckpointFile, "resume": Resume, "checkpoint_every": CheckpointEvery},
+}  # fmt: skip
+Run = Annotated[options.RunOptions, "backend"]  # a run's play and seed, and where its chunks run
+BACKEND_FLAGS = {"chunk_size": ChunkSize, "threads": ThreadCount, "backend": BackendName, "workers": Workers,
+                 "scheduler": Scheduler}  # fmt: skip
 
 
 def with_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Let a command take option groups (the dataclasses above) as parameters: Typer sees their fields."""
+    """Let a command take option groups (``pocha.options`` values) as parameters: Typer sees their flags.
+
+    A parameter annotated with a group class becomes the group's flags (GROUP_FLAGS; a ``RunOptions``
+    with ``backend=True`` in its Annotated metadata also gets the BACKEND_FLAGS); the command is called
+    with the group built from them, checked as the API checks it.
+    """
     hints = get_type_hints(command, include_extras=True)
-    groups: dict[str, Any] = {name: kind for name, kind in hints.items() if is_dataclass(kind)}
-    parameters, annotations = [], {}
+    parameters, annotations, flags_of = [], {}, {}
     for name, parameter in inspect.signature(command).parameters.items():
-        if name not in groups:
+        kind = get_args(hints[name])[0] if get_origin(hints[name]) is Annotated else hints[name]
+        if kind not in GROUP_FLAGS:
             parameters.append(parameter.replace(annotation=hints[name]))
             annotations[name] = hints[name]
             continue
-        group_hints = get_type_hints(groups[name], include_extras=True)
-        for item in fields(groups[name]):
-            annotations[item.name] = group_hints[item.name]
-            parameters.append(
-                inspect.Parameter(
-                    item.name, inspect.Parameter.KEYWORD_ONLY, default=item.default, annotation=group_hints[item.name]
-                )  # fmt: skip
-            )
+        flags = GROUP_FLAGS[kind] | (BACKEND_FLAGS if "backend" in getattr(hints[name], "__metadata__", ()) else {})
+        defaults = {item.name: item.default for item in fields(kind)}
+        flags_of[name] = (kind, list(flags))
+        for flag, declared in flags.items():
+            annotation, default = declared if isinstance(declared, tuple) else (declared, defaults[flag])
+            annotations[flag] = annotation
+            parameters.append(inspect.Parameter(flag, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                                annotation=annotation))  # fmt: skip
 
-    def wrapper(**options: Any) -> None:
-        for name, group in groups.items():
-            options[name] = group(**{item.name: options.pop(item.name) for item in fields(group)})
-        command(**options)
+    def wrapper(**given: Any) -> None:
+        with user_errors():
+            for name, (kind, flags) in flags_of.items():
+                given[name] = kind(**{flag: given.pop(flag) for flag in flags})
+        command(**given)
 
     wrapper.__name__, wrapper.__doc__, wrapper.__module__ = command.__name__, command.__doc__, command.__module__
     wrapper.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -310,7 +287,7 @@ def command_line() -> str:
     return shlex.join(["pocha", *arguments()])
 
 
-def resume_command(checkpoint: str) -> str:
+def resume_command(checkpoint: str | Path) -> str:
     """The command line that was run, resuming from ``checkpoint``."""
     args, skip = [], False
     for arg in arguments():
@@ -321,10 +298,12 @@ def resume_command(checkpoint: str) -> str:
             skip = True
             continue
         args.append(arg)
-    return shlex.join(["pocha", *args, "--resume", checkpoint])
+    return shlex.join(["pocha", *args, "--resume", str(checkpoint)])
 
 
-def show(result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | None = None) -> None:
+def show(
+    result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | Path | None = None
+) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
     from pocha.reports.tables import csv_blocks, to_json
     from pocha.reports.text import run_text, stopped_note
@@ -374,26 +353,36 @@ def simulate(
     strategy: Strategies = None,
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 250_000,
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     scoring: Scoring = None,
-    run: RunOptions,
+    run: Run,
+    output: options.OutputOptions,
+    output_format: Format = "table",
     trace: Annotated[
         str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/1 JSON Lines file.")
     ] = None,
     trace_deals: Annotated[
         int | None, typer.Option(metavar="N", help="Trace only the first N deals of the run.")
     ] = None,
-    saving: CheckpointOptions,
+    saving: options.CheckpointOptions,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
     with running() as progress:
-        check_format(run.output_format, FORMATS)
+        check_format(output_format, FORMATS)
         result = api.simulate(
-            strategy, cards=cards, deals=deals, scoring=scoring, trace=trace,
-            trace_deals=trace_deals, progress=progress, command_line=command_line(), **rules.api(), **run.api(),
-            **asdict(saving),
-        )  # fmt: skip
-    show(result, run.output_format, saving.checkpoint)
+            strategy,
+            cards=cards,
+            deals=deals,
+            rules=replace(rules, scoring=scoring),
+            run=run,
+            output=output,
+            saving=saving,
+            trace=trace,
+            trace_deals=trace_deals,
+            progress=progress,
+            command_line=command_line(),
+        )
+    show(result, output_format, saving.checkpoint)
 
 
 @app.command(
@@ -428,10 +417,12 @@ def compare(
             "--duplicate/--no-duplicate", help="Replay every deal once per rotation of the seating, or plain seating."
         ),
     ] = True,
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     scoring: Scoring = None,
-    run: RunOptions,
-    saving: CheckpointOptions,
+    run: Run,
+    output: options.OutputOptions,
+    output_format: Format = "table",
+    saving: options.CheckpointOptions,
 ) -> None:
     """Compare bidding strategies on the same deals, with paired confidence intervals.
 
@@ -439,12 +430,21 @@ def compare(
     rotation of the seating, so each strategy bids every seat's cards of every deal.
     """
     with running() as progress:
-        check_format(run.output_format, FORMATS)
+        check_format(output_format, FORMATS)
         result = api.compare(
-            specs, field=field, cards=cards, deals=deals, duplicate=duplicate, scoring=scoring, progress=progress,
-            command_line=command_line(), **rules.api(), **run.api(), **asdict(saving),
-        )  # fmt: skip
-    show(result, run.output_format, saving.checkpoint)
+            specs,
+            field=field,
+            cards=cards,
+            deals=deals,
+            duplicate=duplicate,
+            rules=replace(rules, scoring=scoring),
+            run=run,
+            output=output,
+            saving=saving,
+            progress=progress,
+            command_line=command_line(),
+        )
+    show(result, output_format, saving.checkpoint)
 
 
 @app.command(
@@ -467,11 +467,13 @@ def game(
             "--rotate/--no-rotate", help="Move the seating one seat every game (every strategy holds every seat)."
         ),
     ] = True,
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
-    run: RunOptions,
+    run: Run,
+    output: options.OutputOptions,
+    output_format: Format = "table",
     trace: Annotated[
         str | None,
         typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/1 file."),
@@ -484,13 +486,20 @@ def game(
     strategy holds every seat equally often.
     """
     with running("games") as progress:
-        check_format(run.output_format, FORMATS)
+        check_format(output_format, FORMATS)
         result = api.play_games(
-            strategy, games=games, rotate=rotate, scoring=scoring, schedule=schedule, tie_break=tie_break,
-            trace=trace, trace_games=trace_games, progress=progress, command_line=command_line(), **rules.api(),
-            **run.api(),
-        )  # fmt: skip
-    show(result, run.output_format)
+            strategy,
+            games=games,
+            rotate=rotate,
+            rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break),
+            run=run,
+            output=output,
+            trace=trace,
+            trace_games=trace_games,
+            progress=progress,
+            command_line=command_line(),
+        )
+    show(result, output_format)
 
 
 @app.command(
@@ -522,7 +531,7 @@ def advise(
     assume: Annotated[
         str, typer.Option(metavar="SPEC", help="How the later bidders are assumed to bid (a strategy spec).")
     ] = "expected",
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     scoring: Scoring = None,
     play: Rollout = "greedy",
     seed: Seed = 0,
@@ -538,9 +547,16 @@ def advise(
     with user_errors():
         check_format(output_format, ("table", "json"))
         advice = api.advise(
-            hand, trump, position=position, bids=bids, bid=bid, samples=samples, assume=assume, scoring=scoring,
-            play=play, seed=seed, **rules.api(),
-        )  # fmt: skip
+            hand,
+            trump,
+            position=position,
+            bids=bids,
+            bid=bid,
+            samples=samples,
+            assume=assume,
+            rules=replace(rules, scoring=scoring),
+            run=options.RunOptions(play=play, seed=seed),
+        )
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
@@ -561,7 +577,7 @@ def train(
     deals: Annotated[
         int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")
     ] = 1_000_000,
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     play: Play = "greedy",
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
@@ -571,10 +587,8 @@ def train(
     from pocha.reports.text import training_text
 
     with running() as progress:
-        trained = api.train(
-            out, deals=deals, play=play, seed=seed, chunk_size=chunk_size, threads=threads, progress=progress,
-            **rules.api(),
-        )  # fmt: skip
+        run = options.RunOptions(play=play, seed=seed, chunk_size=chunk_size, threads=threads)
+        trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress)
     if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
@@ -611,7 +625,7 @@ def report(
 @with_options
 def show_rules(
     *,
-    rules: RuleOptions,
+    rules: options.RuleOptions,
     scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
@@ -625,19 +639,12 @@ def show_rules(
     from pocha.reports.text import rules_text
 
     with user_errors():
-        options = rules.api()
-        preset, chosen = api.rules_from(
-            options.pop("rules"), scoring=scoring, schedule=schedule, tie_break=tie_break, **options
-        )
         check_format(output_format, ("text", "json"))
+        info = api.rules_info(rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break))
     if output_format == "json":
-        data: dict[str, Any] = {"preset": preset, "rules": chosen.to_dict(), "hand_sizes": chosen.hand_sizes()}
-        if preset:
-            data |= {"text": PRESETS[preset].text, "decks": PRESETS[preset].decks,
-                     "readings": list(PRESETS[preset].readings)}  # fmt: skip
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(json.dumps(info.to_dict(), indent=2))
         return
-    typer.echo(rules_text(preset, chosen))
+    typer.echo(rules_text(info.preset, info.rules))
 
 
 @app.command(
@@ -657,11 +664,10 @@ def list_strategies(
     import json
 
     from pocha.reports.text import strategies_text
-    from pocha.strategies.registry import catalogue
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-    found = catalogue()
+    found = api.strategies()
     if output_format == "json":
         typer.echo(json.dumps([asdict(info) for info in found], indent=2))
         return
@@ -702,32 +708,19 @@ def bench(
     ] = False,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.engine.bench import DASK_CHUNK, check_reference, stage_times, staged
-    from pocha.engine.bench import bench as run_bench
-    from pocha.reports.text import bench_lines, stage_lines
+    from pocha.reports.text import bench_header, bench_lines, stage_lines
 
     with user_errors():
-        try:
-            counts = [int(word) for word in threads.split(",")]
-        except ValueError:
-            raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
-        if deals < 1 or repeats < 1 or min(counts) < 1 or dask < 0:
-            raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
         if stages:
             if against or dask or threads != "1":
                 raise PochaError("stages: a profile of one thread; leave --against, --dask and --threads out")
-            chunks = 10 * repeats
-            for line in stage_lines(((w, stage_times(w, chunks)) for w in staged()), chunks):
+            for line in stage_lines(api.bench_stages(repeats=repeats), api.STAGE_CHUNKS * repeats):
                 typer.echo(line)
             return
-        reference = Path(against) if against else None
-        if reference:
-            check_reference(reference)
-        same_rounds = "; reference on one thread, same rounds" if reference else ""
-        typer.echo(f"per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
-                   f"of {DASK_CHUNK:,} deals{same_rounds}")  # fmt: skip
+        measurements = api.bench(deals=deals, repeats=repeats, threads=threads, dask=dask, against=against)
+        typer.echo(bench_header(repeats, against is not None))
         try:
-            for line in bench_lines(run_bench(deals, repeats, counts, dask, reference)):
+            for line in bench_lines(measurements):
                 typer.echo(line)
         except KeyboardInterrupt:
             typer.echo("Interrupted: the workload under way was not measured.", err=True)
@@ -742,7 +735,7 @@ def show_version(value: bool) -> None:
 
 
 @app.callback()
-def options(
+def top_level(
     version: Annotated[
         bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
     ] = False,

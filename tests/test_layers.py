@@ -23,7 +23,7 @@ LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named 
     ("cli", ("pocha.cli", "pocha.__main__")),
 )
 CLI_MAY_IMPORT = {"pocha.api", "pocha.options", "pocha.reports.text", "pocha.reports.tables", "pocha.errors",
-                  "pocha.version", "pocha.engine.bench", "pocha.game.rules", "pocha.strategies.registry"}  # fmt: skip
+                  "pocha.version"}  # fmt: skip
 LOADERS = {"import_module", "__import__"}  # calls that import a module named by a string
 
 

@@ -1,0 +1,161 @@
+"""A command's option groups as values: frozen, checked when made, resolved into what the engine takes.
+
+The command line builds these from its flags and the Python API takes them (or builds them from its
+keyword arguments), so an option is read and checked in one place. Each ``__post_init__`` refuses a
+bad value with one line naming the option; what needs the file system (may this file be written?)
+is checked when a run starts, before any deal is played.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pocha.engine.atomic import check_writable
+from pocha.engine.backends import Backend, make_backend
+from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
+from pocha.engine.policies import PlayPolicy, parse_policy
+from pocha.errors import PochaError
+from pocha.game.rules import (
+    DEFAULT_PRESET,
+    HOOK_RULES,
+    PLAY_RULES,
+    PRESETS,
+    RANK_ORDERS,
+    SCHEDULES,
+    TIE_BREAKS,
+    Rules,
+    Scoring,
+    make_rules,
+    parse_scoring,
+)
+from pocha.strategies.registry import BUILTIN
+
+# The names each option accepts, for help texts and messages.
+PRESET_NAMES = tuple(PRESETS)
+PLAY_RULE_NAMES = tuple(PLAY_RULES)
+RANK_ORDER_NAMES = tuple(RANK_ORDERS)
+SCHEDULE_NAMES = tuple(SCHEDULES)
+TIE_BREAK_NAMES = tuple(TIE_BREAKS)
+HOOK_RULE_NAMES = HOOK_RULES
+STRATEGY_NAMES = tuple(BUILTIN)
+
+
+def needs(option: str, value: object, other: str, given: bool) -> None:
+    """Refuse an option that does nothing without another one."""
+    if value is not None and not given:
+        raise PochaError(f"{option}: does nothing without {other}; give {other} too, or leave it out")
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The rule set: a preset for a player count with single options overridden, or a whole ``Rules`` object."""
+
+    preset: str | Rules = DEFAULT_PRESET  # a preset name, or a Rules object that holds every option itself
+    players: int | None = None  # None: 4
+    deck: str | None = None  # 48, 40 down to 4, or ranks strongest first: "1,3,12,11,10,7"
+    rank_order: str | None = None  # overrides the preset's: ace-three or natural
+    play_rule: str | None = None  # overrides the preset's: pocha, pocha-trump-lead-free, trump, follow
+    hook: str | None = None  # overrides the preset's: except-one-card, always, never
+    scoring: str | Scoring | None = None  # "E,T,M" or a Scoring
+    schedule: str | tuple[int, ...] | None = None  # a name (full, short, up, full-only) or hand sizes ("1-5,5")
+    tie_break: str | None = None  # all, tied, one
+
+    def __post_init__(self) -> None:
+        if isinstance(self.preset, Rules):
+            given = [name for name, value in vars(self).items() if name != "preset" and value is not None]
+            if given:
+                raise PochaError(f"rules: a Rules object holds every option; set {', '.join(given)} in it instead")
+        elif isinstance(self.schedule, Sequence) and not isinstance(self.schedule, str | tuple):
+            object.__setattr__(self, "schedule", tuple(self.schedule))
+
+    def resolve(self) -> tuple[str | None, Rules]:
+        """``(preset, rules)``: the preset's name (None for a Rules object) and the rules it gives."""
+        if isinstance(self.preset, Rules):
+            return None, self.preset
+        scoring = parse_scoring(self.scoring) if isinstance(self.scoring, str) else self.scoring
+        made = make_rules(
+            self.preset,
+            4 if self.players is None else self.players,
+            self.deck,
+            self.rank_order,
+            play=self.play_rule,
+            hook=self.hook,
+            scoring=scoring,
+            schedule=self.schedule,
+            tie_break=self.tie_break,
+        )
+        return self.preset, made
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run plays and where its chunks run."""
+
+    play: str = "greedy"  # card play of the seats that name none: greedy, random, pimc[:samples=N]
+    seed: int = 0  # the same seed and options give the same results, byte for byte
+    chunk_size: int | None = None  # deals per task; None: the engine's choice (results do not change)
+    threads: int | None = None  # threads of the local backend; None: every core
+    backend: str = "local"  # local (threads) or dask
+    workers: int | None = None  # processes of the Dask LocalCluster; None: 2
+    scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
+
+    policy: PlayPolicy = field(init=False, repr=False, compare=False)  # ``play`` parsed, once
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.seed < 2**63:
+            raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
+        object.__setattr__(self, "policy", parse_policy(self.play))
+
+    def make_backend(self) -> Backend:
+        """The backend these options name."""
+        return make_backend(self.backend, self.threads, self.workers, self.scheduler)
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """What a finished run writes: a folder (tables, run.json, figures with ``plot``) or FILE.csv."""
+
+    out: str | Path | None = None
+    plot: bool = False  # draw the figures (into the folder)
+    force: bool = False  # replace the earlier run the folder holds
+
+    def __post_init__(self) -> None:
+        if self.out is None and (self.plot or self.force):
+            option = "plot: figures are written" if self.plot else "force: it replaces an earlier run"
+            raise PochaError(f"{option} into the --out folder; give --out FOLDER")
+        if self.out is not None and str(self.out).endswith(".csv") and (self.plot or self.force):
+            option = "plot: figures need" if self.plot else "force: replaces a run in"
+            raise PochaError(f"{option} --out FOLDER, not a .csv file (a pocha table there is replaced anyway)")
+
+    def check(self) -> None:
+        """Refuse, before any work, an output the run could not write or must not overwrite."""
+        from pocha.reports.runs import check_out_folder, is_table_csv
+
+        if self.out is None:
+            return
+        if str(self.out).endswith(".csv"):
+            check_writable(self.out, "out", is_table_csv, "pocha table")
+        else:
+            check_out_folder(self.out, self.force)
+
+
+@dataclass(frozen=True)
+class CheckpointOptions:
+    """Saving a long run's progress every few seconds and on Ctrl-C, and resuming it."""
+
+    checkpoint: str | Path | None = None  # the file progress is saved to
+    resume: str | Path | None = None  # a checkpoint file to continue from (the same options)
+    checkpoint_every: float | None = None  # seconds of progress between saves; None: DEFAULT_EVERY
+
+    def __post_init__(self) -> None:
+        needs("checkpoint-every", self.checkpoint_every, "--checkpoint", self.checkpoint is not None)
+
+    def make_checkpoint(self) -> Checkpoint | None:
+        """The checkpoint these options ask for, None when they ask for none."""
+        if self.checkpoint is None and self.resume is None:
+            return None
+        return Checkpoint(
+            Path(self.checkpoint) if self.checkpoint else None,
+            self.checkpoint_every or DEFAULT_EVERY,
+            Path(self.resume) if self.resume else None,
+        )
