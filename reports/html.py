@@ -15,7 +15,7 @@ import pandas as pd
 
 from pocha.game.rules import PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
-from pocha.reports.record import RunRecord
+from pocha.reports.record import CompareRun, GameRun, RunRecord, is_duplicate
 from pocha.reports.stats import verdict
 from pocha.reports.tables import headline
 
@@ -71,27 +71,29 @@ def facts(run: RunRecord) -> str:
     """The run's facts: date, version, rules, strategies, seed, amount."""
     rules = run.rules
     schedule = rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
+    section = run.section
     amount = (
-        f"{run.games:,} whole games ({schedule} schedule), seating {'rotated' if run.rotate else 'kept'}"
-        if run.games is not None
-        else f"{run.deals_per_size:,} deals per hand size, hand sizes {', '.join(map(str, run.cards or ()))}"
-        + (", duplicate (every deal once per rotation of the seating)" if run.duplicate else "")
+        f"{section.games:,} whole games ({schedule} schedule), seating {'rotated' if section.rotate else 'kept'}"
+        if isinstance(section, GameRun)
+        else f"{section.deals_per_size:,} deals per hand size, hand sizes {', '.join(map(str, section.cards))}"
+        + (", duplicate (every deal once per rotation of the seating)" if is_duplicate(run) else "")
     )
+    field = section.field if isinstance(section, CompareRun) else None
     rows = {
         "run on": run.date or "unknown",
         "pocha": run.version,
         "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
         "table": f"{rules.players} players, {rules.deck_size} cards (ranks {' '.join(map(str, rules.ranks))}, "
         "strongest first)",
-        "play and hook": f"play rule {rules.play}, hook {rules.hook}, card play {run.play}",
+        "play and hook": f"play rule {rules.play}, hook {rules.hook}, card play {run.policy}",
         "scoring": f"exact {rules.scoring.exact} + {rules.scoring.per_trick} per trick; "
         f"{rules.scoring.miss_per_trick} per trick off",
         "strategies by seat": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies))
-        + (f" (field: {run.field})" if run.field else ""),
+        + (f" (field: {field})" if field else ""),
         "amount": amount,
         "seed": str(run.seed),
     }
-    if run.games is not None:
+    if isinstance(section, GameRun):
         rows["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
     return f'<dl class="facts">{body}</dl>'
@@ -165,7 +167,8 @@ def summary(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
 
 def tie_breaks(run: RunRecord) -> str:
     """What the tie-break rule did."""
-    tied, extra, shared = run.tie_break_games or 0, run.tie_break_hands or 0, run.shared_games or 0
+    assert isinstance(run.section, GameRun)
+    tied, extra, shared = run.section.tie_break_games, run.section.tie_break_hands, run.section.shared_games
     return (
         f"Tie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games needed extra "
         f"one-card hands ({extra:,} hands in all); {shared:,} ended with first place shared."

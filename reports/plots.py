@@ -19,7 +19,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
-from pocha.reports.record import RunRecord  # noqa: E402
+from pocha.reports.record import GameRun, RunRecord, is_duplicate  # noqa: E402
 from pocha.reports.tables import headline  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
@@ -30,12 +30,17 @@ COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # matplotlib's defau
 
 def subtitle(run: RunRecord) -> str:
     """Two lines under a title: rules, amount of play and seed; the command (shortened if long)."""
-    amount = f"{run.games:,} games" if run.games is not None else f"{run.deals_per_size:,} deals per hand size"
-    seating = ", duplicate" if run.duplicate else ""
+    section = run.section
+    amount = (
+        f"{section.games:,} games"
+        if isinstance(section, GameRun)
+        else f"{section.deals_per_size:,} deals per hand size"
+    )
+    seating = ", duplicate" if is_duplicate(run) else ""
     command = run.command_line or f"pocha {run.command} (the command was not recorded)"
     shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
     return (
-        f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.play} play, {amount}{seating}, "
+        f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.policy} play, {amount}{seating}, "
         f"seed {run.seed}\n{shown}"
     )
 

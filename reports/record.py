@@ -1,56 +1,92 @@
 """The run record (``run.json``): what fixes a run's results, how to repeat it, and what it played."""
 
 import types
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.version import __version__
 
-COMMANDS = ("simulate", "compare", "game")
+
+@dataclass(frozen=True, kw_only=True)
+class DealsRun:
+    """What a ``simulate`` run played: deals of each hand size."""
+
+    cards: tuple[int, ...]  # the hand sizes
+    deals_per_size: int  # deals (boards) per hand size
+
+    @property
+    def planned(self) -> int:
+        """Deals (all hand sizes together) the run was asked to play."""
+        return self.deals_per_size * len(self.cards)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class CompareRun(DealsRun):
+    """What a ``compare`` run played: deals of each hand size, in duplicate or not, and the field."""
+
+    duplicate: bool  # every deal replayed once per rotation of the seating
+    field: str | None = None  # the strategy filling the seats the compared ones leave
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRun:
+    """What a ``game`` run played: whole games, and how their ties were parted."""
+
+    games: int  # whole games played
+    rotate: bool  # seating moved one seat every game
+    hand_sizes: tuple[int, ...]  # the hand sizes of one game, in order
+    tie_break_games: int  # games that needed extra one-card hands
+    tie_break_hands: int  # extra one-card hands played in all
+    shared_games: int  # games whose first place is shared (a tie the tie-break left)
+    unresolved_games: int  # of those, games still tied when the tie-break limit ran out
+
+    @property
+    def planned(self) -> int:
+        """Games the run was asked to play."""
+        return self.games
+
+
+SECTIONS: dict[str, type[DealsRun | GameRun]] = {"simulate": DealsRun, "compare": CompareRun, "game": GameRun}
+HEADER_ORDER = ("command", "command_line", "version", "date", "complete", "played", "preset", "rules", "strategies",
+                "policy", "policies", "seed")  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunRecord:
-    """Everything that fixes a run's results, as ``run.json`` holds it; fields a command does not use are None."""
+    """Everything that fixes a run's results, as ``run.json`` holds it: a header every run has, and its section.
+
+    ``run.json`` is flat: the header's fields, then the section's (the command says which section).
+    """
 
     command: str  # simulate, compare or game
     rules: Rules
+    preset: str | None  # the preset the rules came from; None for rules given as an object
     strategies: tuple[str, ...]  # strategy labels (specs in canonical form), seat by seat
-    play: str  # card-play policy of the seats that name none
+    policy: str  # card-play policy of the seats that name none
+    policies: tuple[str, ...]  # every seat's card-play policy
     seed: int
-    preset: str | None = None  # the preset the rules came from; None for rules given as an object
-    plays: tuple[str, ...] | None = None  # every seat's card-play policy
-    version: str = __version__  # of pocha
+    section: DealsRun | GameRun  # what the command played
     command_line: str | None = None  # what made the run: the exact command line, or the Python call
+    version: str = __version__  # of pocha
     complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
     played: int | None = None  # deals (boards, all hand sizes together) or games actually played
     date: str | None = None  # when the run ended (UTC)
-    cards: tuple[int, ...] | None = None  # simulate, compare: the hand sizes
-    deals_per_size: int | None = None  # simulate, compare: deals (boards) per hand size
-    duplicate: bool | None = None  # compare: every deal replayed once per rotation of the seating
-    field: str | None = None  # compare: the strategy filling the seats the compared ones leave
-    games: int | None = None  # game: whole games played
-    rotate: bool | None = None  # game: seating moved one seat every game
-    hand_sizes: tuple[int, ...] | None = None  # game: the hand sizes of one game, in order
-    tie_break_games: int | None = None  # game: games that needed extra one-card hands
-    tie_break_hands: int | None = None  # game: extra one-card hands played in all
-    shared_games: int | None = None  # game: games whose first place is shared (a tie the tie-break left)
-    unresolved_games: int | None = None  # game: of those, games still tied when the tie-break limit ran out
-    files: dict[str, int | None] | None = None  # run.json: the files the run wrote, with each table's data rows
+    files: dict[str, int | None] | None = None  # the files the run wrote, with each table's data rows
 
     def __post_init__(self) -> None:
-        if self.command not in COMMANDS:
-            raise PochaError(f"run.json: unknown command '{self.command}'; known: {', '.join(COMMANDS)}")
+        if self.command not in SECTIONS:
+            raise PochaError(f"run.json: unknown command '{self.command}'; known: {', '.join(SECTIONS)}")
+        if type(self.section) is not SECTIONS[self.command]:
+            raise PochaError(f"run.json: a {self.command} run holds a {SECTIONS[self.command].__name__} section")
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data, without the fields the command does not use."""
-        order = ("command", "command_line", "version", "date", "complete", "played", "preset", "rules", "strategies",
-                 "play", "plays", "seed")  # fmt: skip
-        data = {name: getattr(self, name) for name in order}
-        data.update({f.name: getattr(self, f.name) for f in fields(self) if f.name not in order})
+        """Plain JSON-ready data: the header, then the section's fields; absent values left out."""
+        data = {name: getattr(self, name) for name in HEADER_ORDER}
         data["rules"] = self.rules.to_dict()
+        data |= {f.name: getattr(self.section, f.name) for f in fields(self.section)}
+        data["files"] = self.files
         return {
             name: list(value) if isinstance(value, tuple) else value
             for name, value in data.items()
@@ -59,35 +95,50 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
-        """Inverse of ``to_dict``; unknown fields are refused with one line."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        """Inverse of ``to_dict``; unknown or missing fields are refused with one line."""
+        command = data.get("command")
+        if command not in SECTIONS:
+            raise PochaError(f"run.json: unknown command '{command}'; known: {', '.join(SECTIONS)}")
+        kind = SECTIONS[command]
+        header = {f.name for f in fields(cls)} - {"section"}
+        part = {f.name for f in fields(kind)}
+        unknown = set(data) - header - part
         if unknown:
             raise PochaError(f"run.json: unknown field(s) {', '.join(sorted(unknown))}")
-        missing = {"command", "rules", "strategies", "play", "seed"} - set(data)
+        needed = {f.name for f in (*fields(cls), *fields(kind)) if f.default is MISSING and f.name != "section"}
+        missing = needed - set(data)
         if missing:
             raise PochaError(f"run.json: missing field(s) {', '.join(sorted(missing))}")
         values: dict[str, Any] = {name: tuple(v) if isinstance(v, list) else v for name, v in data.items()}
         if not isinstance(data["rules"], dict):
             raise PochaError("run.json: rules must be a mapping of rule options")
         values["rules"] = Rules.from_dict(data["rules"])
-        kinds = get_type_hints(cls)
+        kinds = get_type_hints(cls) | get_type_hints(kind)
         wrong = [name for name, value in values.items() if not conforms(value, kinds[name])]
         if wrong:
             raise PochaError(f"run.json: {wrong[0]} holds {values[wrong[0]]!r}, not a {kinds[wrong[0]]}")
-        return cls(**values)
+        section = kind(**{name: values.pop(name) for name in part if name in values})
+        return cls(**values, section=section)
 
     @property
-    def play_of(self) -> dict[str, str]:
+    def policy_of(self) -> dict[str, str]:
         """Each strategy label's card-play policy."""
-        return dict(zip(self.strategies, self.plays or (self.play,) * len(self.strategies), strict=True))
+        return dict(zip(self.strategies, self.policies, strict=True))
 
     @property
     def planned(self) -> int:
         """Deals (all hand sizes together) or games the run was asked to play."""
-        if self.games is not None:
-            return self.games
-        return (self.deals_per_size or 0) * len(self.cards or ())
+        return self.section.planned
+
+
+def dealt_sizes(run: RunRecord) -> tuple[int, ...]:
+    """The hand sizes a simulate or compare run dealt; none for whole games."""
+    return run.section.cards if isinstance(run.section, DealsRun) else ()
+
+
+def is_duplicate(run: RunRecord) -> bool:
+    """Whether a run replayed every deal once per rotation of the seating (compare --duplicate)."""
+    return isinstance(run.section, CompareRun) and run.section.duplicate
 
 
 def conforms(value: Any, kind: Any) -> bool:

@@ -11,7 +11,7 @@ from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Measurement, Workload
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
-from pocha.reports.record import RunRecord
+from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
 from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
@@ -26,38 +26,39 @@ def schedule_text(rules: Rules) -> str:
 
 def run_heading(run: RunRecord) -> str:
     """Two lines saying what was played."""
-    rules = run.rules
-    if run.games is not None:
-        amount = f"{run.games:,} games ({schedule_text(rules)} schedule, first dealer by lot)" + (
-            ", seating rotated" if run.rotate else ""
+    rules, section = run.rules, run.section
+    if isinstance(section, GameRun):
+        amount = f"{section.games:,} games ({schedule_text(rules)} schedule, first dealer by lot)" + (
+            ", seating rotated" if section.rotate else ""
         )
     else:
-        sizes = run.cards or ()
+        sizes = section.cards
         contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
         listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
         size_text = f"hand sizes {listed}" if len(sizes) > 1 else f"{sizes[0]} cards"
-        duplicate = f", each played {rules.players} times, seating rotated" if run.duplicate else ""
-        amount = f"{run.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
+        duplicate = f", each played {rules.players} times, seating rotated" if is_duplicate(run) else ""
+        amount = f"{section.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
+    field = section.field if isinstance(section, CompareRun) else None
     seats = ", ".join(
-        f"{s}: {label}" + (" (field)" if label == run.field else "") for s, label in enumerate(run.strategies)
+        f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
     )
     return (
         f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play}, "
-        f"hook {rules.hook}), {run.play} play, {amount}, seed {run.seed}\nseats {seats}"
+        f"hook {rules.hook}), {run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
     )
 
 
 def _sizes_text(run: RunRecord) -> str:
-    sizes = run.cards or ()
+    sizes = dealt_sizes(run)
     text = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
     return text if run.complete else f"{text}, the deals played before the stop"
 
 
 def stopped_note(run: RunRecord, tables: Tables) -> str:
     """One line saying a stopped run's results cover only what it played, and how evenly."""
-    unit = "games" if run.games is not None else "deals"
+    unit = "games" if isinstance(run.section, GameRun) else "deals"
     note = f"stopped: {run.played or 0:,} of {run.planned:,} {unit} played; the results cover those only"
-    if run.games is None and len(run.cards or ()) > 1:
+    if unit == "deals" and len(dealt_sizes(run)) > 1:
         results = tables["results"]
         deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
         spread = f"{deals.min():,}" if deals.min() == deals.max() else f"{deals.min():,} to {deals.max():,}"
@@ -72,7 +73,7 @@ def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
         f"\nBy bidding position ({_sizes_text(run)}; 1 bids first and leads, {players} is the dealer):",
         terminal_table(frame, "position"),
     ]
-    if len(run.cards or ()) > 1:
+    if len(dealt_sizes(run)) > 1:
         lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards")]
     return [*lines, "\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval."]
 
@@ -96,7 +97,7 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
         verdicts(pairs),
         *_position_and_size_tables(run, frame),
     ]
-    if len(run.cards or ()) > 1:
+    if len(dealt_sizes(run)) > 1:
         lines += ["\nPairwise by hand size (a - b in points per hand, 95% half-width):", pairs_by_size(pairs)]
     return lines
 
@@ -104,10 +105,11 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
 def game_sections(run: RunRecord, tables: Tables) -> list[str]:
     """``pocha game``: win rates and scores, and how ties were parted."""
     games = int(tables["games"].games.iloc[0])
-    tied, extra = run.tie_break_games or 0, run.tie_break_hands or 0
-    shared, unresolved = run.shared_games or 0, run.unresolved_games or 0
+    assert isinstance(run.section, GameRun)
+    tied, extra = run.section.tie_break_games, run.section.tie_break_hands
+    shared, unresolved = run.section.shared_games, run.section.unresolved_games
     lines = [
-        f"\nWhole games ({len(run.hand_sizes or ())} hands each; win: share of games won outright per seat held):",
+        f"\nWhole games ({len(run.section.hand_sizes)} hands each; win: share of games won outright per seat held):",
         game_table(tables["games"]),
         f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games "
         f"({tied / max(games, 1):.1%}) needed extra one-card hands ({extra:,} hands in all)",

@@ -15,7 +15,6 @@ import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
-from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -34,7 +33,7 @@ from pocha.engine.training import train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, parse_sizes
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
-from pocha.reports.record import RunRecord
+from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
 from pocha.strategies.base import Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
@@ -145,25 +144,19 @@ def counter(progress: Progress | None, total: int) -> Callable[[int], None] | No
 # --- results -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class SimulationResult:
-    """A ``simulate`` or ``compare`` run: its record, its accumulators, and whether it ran to the end."""
+    """A ``simulate`` or ``compare`` run: its record, its accumulators, its tables and the files it wrote."""
 
     record: RunRecord
     tally: Tally
-    complete: bool = True
+    tables: dict[str, "pd.DataFrame"]  # by CSV file name: results, pairs (compare) and errors
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
 
-    @cached_property
-    def tables(self) -> dict[str, "pd.DataFrame"]:
-        """The run's tables by CSV file name: results, pairs (compare) and errors."""
-        from pocha.reports.stats import error_distribution, pair_differences, summary
-
-        tables = {"results": summary(self.tally, self.record.play_of)}
-        if self.record.command == "compare":
-            tables["pairs"] = pair_differences(self.tally)
-        tables["errors"] = error_distribution(self.tally)
-        return tables
+    @property
+    def complete(self) -> bool:
+        """Whether the run played everything it was asked to (else Ctrl-C stopped it, and nothing was written)."""
+        return self.record.complete
 
     def to_frame(self) -> "pd.DataFrame":
         """``results.csv``: one row per strategy, hand size and bidding position, with ``all`` margins."""
@@ -180,33 +173,48 @@ class SimulationResult:
         return self.tables["errors"]
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class GamesResult:
-    """A ``game`` run: its record, the per-hand and whole-game accumulators, and whether it ran to the end."""
+    """A ``game`` run: its record, the per-hand and whole-game accumulators, its tables and the files it wrote."""
 
     record: RunRecord
     hands: Tally
     games: GameTally
-    complete: bool = True
+    tables: dict[str, "pd.DataFrame"]  # by CSV file name: games, results (per hand) and errors
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
 
-    @cached_property
-    def tables(self) -> dict[str, "pd.DataFrame"]:
-        """The run's tables by CSV file name: games, results (per hand) and errors."""
-        from pocha.reports.game_stats import game_summary
-        from pocha.reports.stats import error_distribution, summary
-
-        hands = self.hands
-        plays = self.record.play_of
-        return {
-            "games": game_summary(self.games, plays),
-            "results": summary(hands, plays),
-            "errors": error_distribution(hands),
-        }
+    @property
+    def complete(self) -> bool:
+        """Whether the run played every game it was asked to (else Ctrl-C stopped it, and nothing was written)."""
+        return self.record.complete
 
     def to_frame(self) -> "pd.DataFrame":
         """``games.csv``: one row per strategy: win rate and final score with intervals, score quantiles."""
         return self.tables["games"]
+
+
+def deal_tables(record: RunRecord, tally: Tally) -> dict[str, "pd.DataFrame"]:
+    """A dealing run's tables: results, pairs (compare) and errors."""
+    from pocha.reports.stats import error_distribution, pair_differences, summary
+
+    tables = {"results": summary(tally, record.policy_of)}
+    if record.command == "compare":
+        tables["pairs"] = pair_differences(tally)
+    tables["errors"] = error_distribution(tally)
+    return tables
+
+
+def game_tables(record: RunRecord, hands: Tally, games: GameTally) -> dict[str, "pd.DataFrame"]:
+    """A game run's tables: games, results (per hand) and errors."""
+    from pocha.reports.game_stats import game_summary
+    from pocha.reports.stats import error_distribution, summary
+
+    policies = record.policy_of
+    return {
+        "games": game_summary(games, policies),
+        "results": summary(hands, policies),
+        "errors": error_distribution(hands),
+    }
 
 
 @dataclass(frozen=True)
@@ -222,23 +230,22 @@ class TrainingResult:
         return self.table is not None
 
 
-def write_outputs(result: SimulationResult | GamesResult, out: str | Path | None, plot: bool) -> tuple[Path, ...]:
+def write_outputs(record: RunRecord, tables: dict[str, "pd.DataFrame"], output: OutputOptions) -> tuple[Path, ...]:
     """Write a finished run: FILE.csv holds the main table; a folder holds every table, figures and run.json."""
-    if out is None:
+    if output.out is None or not record.complete:
         return ()
     from pocha.reports.runs import save_run, write_table
 
-    main = next(iter(result.tables))
-    if str(out).endswith(".csv"):
-        write_table(result.tables[main], out)
-        return (Path(out),)
+    if str(output.out).endswith(".csv"):
+        write_table(tables[next(iter(tables))], output.out)
+        return (Path(output.out),)
     figures = {}
-    if plot:
+    if output.plot:
         from pocha.reports.plots import render_figures
 
-        figures = render_figures(result.record, result.tables)
-    result.record = save_run(Path(out), result.record, result.tables, figures)
-    return tuple(Path(out) / name for name in (*(result.record.files or {}), "run.json"))
+        figures = render_figures(record, tables)
+    written = save_run(Path(output.out), record, tables, figures)
+    return tuple(Path(output.out) / name for name in (*(written.files or {}), "run.json"))
 
 
 class _Stopped(Exception):  # noqa: N818 - a signal to unwind, not an error
@@ -255,12 +262,9 @@ def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
         yield stream
 
 
-def _finish(result: "SimulationResult | GamesResult", played: int, output: OutputOptions) -> None:
-    """Note what the run played; write its outputs if it ran to the end (a stopped run writes nothing)."""
-    ended = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    result.record = replace(result.record, complete=result.complete, played=played, date=ended)
-    if result.complete:
-        result.files = write_outputs(result, output.out, output.plot)
+def ended(record: RunRecord, complete: bool, played: int) -> RunRecord:
+    """The record of a run that has ended: whether it ran to the end, what it played, and when."""
+    return replace(record, complete=complete, played=played, date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
 
 
 def check_trace(trace: str | Path | None, count: int | None, option: str) -> None:
@@ -319,10 +323,15 @@ def simulate(
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
+    section = DealsRun(cards=tuple(sizes), deals_per_size=deals)
     record = RunRecord(
-        command="simulate", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
-        cards=tuple(sizes), deals_per_size=deals,
-    )  # fmt: skip
+        command="simulate",
+        rules=chosen,
+        preset=preset,
+        **seats_of(lineup, run),
+        section=section,
+        command_line=command_line,
+    )
     return _deal(record, lineup, run, output, saving, trace=trace, trace_deals=trace_deals, progress=progress)
 
 
@@ -352,19 +361,24 @@ def compare(
     preset, chosen = rules.resolve()
     sizes = hand_sizes(cards, chosen)
     lineup = compared_lineup(strategies, field, chosen.players)
+    filler = lineup.seats[-1].label if field is not None else None
+    section = CompareRun(cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate, field=filler)
     record = RunRecord(
-        command="compare", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
-        cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate,
-        field=lineup.seats[-1].label if field is not None else None,
-    )  # fmt: skip
+        command="compare",
+        rules=chosen,
+        preset=preset,
+        **seats_of(lineup, run),
+        section=section,
+        command_line=command_line,
+    )
     return _deal(record, lineup, run, output, saving, duplicate=duplicate, progress=progress)
 
 
 def seats_of(lineup: Lineup, run: RunOptions) -> dict[str, Any]:
     """What a run record says of the seats: strategies, play policies, seed."""
-    policy = run.policy
-    plays = tuple((seat.play or policy).label for seat in lineup.seats)
-    return {"strategies": tuple(s.label for s in lineup.seats), "play": policy.label, "plays": plays, "seed": run.seed}
+    policies = tuple((seat.play or run.policy).label for seat in lineup.seats)
+    strategies = tuple(seat.label for seat in lineup.seats)
+    return {"strategies": strategies, "policy": run.policy.label, "policies": policies, "seed": run.seed}
 
 
 def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
@@ -405,7 +419,8 @@ def _deal(
     progress: Progress | None = None,
 ) -> SimulationResult:
     """Check the options every dealing run shares, play the run (simulate or compare) and write its outputs."""
-    sizes, deals = list(record.cards or ()), record.deals_per_size or 0
+    assert isinstance(record.section, DealsRun)
+    sizes, deals = list(record.section.cards), record.section.deals_per_size
     check_amount("deals", deals, MOST_DEALS)
     output.check()
     where = run.make_backend()
@@ -418,9 +433,9 @@ def _deal(
         )  # fmt: skip
         if not played.complete and stream is not None:
             raise _Stopped
-    result = SimulationResult(record, played.tally, played.complete)
-    _finish(result, int(played.tally.boards.sum()), output)
-    return result
+    record = ended(record, played.complete, int(played.tally.boards.sum()))
+    tables = deal_tables(record, played.tally)
+    return SimulationResult(record, played.tally, tables, write_outputs(record, tables, output))
 
 
 @recorded
@@ -457,14 +472,21 @@ def play_games(
         if not played.complete and stream is not None:
             raise _Stopped
     tally = played.games
+    section = GameRun(
+        games=games,
+        rotate=rotate,
+        hand_sizes=tuple(chosen.hand_sizes()),
+        tie_break_games=tally.tie_break_games,
+        tie_break_hands=tally.tie_break_hands,
+        shared_games=tally.shared_games,
+        unresolved_games=tally.unresolved,
+    )
     record = RunRecord(
-        command="game", rules=chosen, preset=preset, **seats_of(lineup, run), command_line=command_line,
-        games=games, rotate=rotate, hand_sizes=tuple(chosen.hand_sizes()), tie_break_games=tally.tie_break_games,
-        tie_break_hands=tally.tie_break_hands, shared_games=tally.shared_games, unresolved_games=tally.unresolved,
-    )  # fmt: skip
-    result = GamesResult(record, played.hands, tally, played.complete)
-    _finish(result, tally.games, output)
-    return result
+        command="game", rules=chosen, preset=preset, **seats_of(lineup, run), section=section, command_line=command_line
+    )
+    record = ended(record, played.complete, tally.games)
+    tables = game_tables(record, played.hands, tally)
+    return GamesResult(record, played.hands, tally, tables, write_outputs(record, tables, output))
 
 
 @with_flat_options

@@ -40,7 +40,7 @@ def test_every_name_of_the_api_is_what_it_says_once_every_module_is_loaded():
 
 def test_simulate_gives_the_frame_the_command_line_prints():
     result = pocha.simulate(["expected", "zero", "random", "aces-trumps"], cards=[2, 5], deals=400, seed=3)
-    assert result.complete and result.record.command == "simulate" and result.record.cards == (2, 5)
+    assert result.complete and result.record.command == "simulate" and result.record.section.cards == (2, 5)
     frame = result.to_frame()
     expected = cli_csv("simulate", "-s", "expected", "-s", "zero", "-s", "random", "-s", "aces-trumps", "-k", "2",
                        "-n", "400", "--seed", "3")  # fmt: skip
