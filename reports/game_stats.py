@@ -17,8 +17,22 @@ from pocha.engine.tally import GameTally
 from pocha.reports.stats import Z95
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
-GAME_COLUMNS = ("strategy", "play", "games", "seats", "win_rate", "win_se", "win_ci_low", "win_ci_high", "shared_rate",
-                "mean_score", "score_se", "score_ci_low", "score_ci_high", *QUANTILES)  # fmt: skip
+GAME_COLUMNS = (
+    "strategy",
+    "play",
+    "games",
+    "seats",
+    "win_rate",
+    "win_se",
+    "win_ci_low",
+    "win_ci_high",
+    "shared_rate",
+    "mean_score",
+    "score_se",
+    "score_ci_low",
+    "score_ci_high",
+    *QUANTILES,
+)
 
 
 def wilson(rate: float, trials: float) -> tuple[float, float]:

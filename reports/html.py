@@ -105,11 +105,18 @@ def strategy_table(results: pd.DataFrame) -> str:
     return table(
         ["Strategy", "Points per hand", "Exact bids", "Mean bid", "Mean tricks", "Mean miss", "Hands"],
         [
-            [r.strategy, points(r.mean_points, r.ci_low, r.ci_high), percent(r.exact_rate, r.exact_ci_low,
-             r.exact_ci_high), f"{r.mean_bid:.2f}", f"{r.mean_won:.2f}", f"{r.mean_abs_error:.2f}", f"{r.hands:,}"]
+            [
+                r.strategy,
+                points(r.mean_points, r.ci_low, r.ci_high),
+                percent(r.exact_rate, r.exact_ci_low, r.exact_ci_high),
+                f"{r.mean_bid:.2f}",
+                f"{r.mean_won:.2f}",
+                f"{r.mean_abs_error:.2f}",
+                f"{r.hands:,}",
+            ]
             for r in rows.itertuples()
         ],
-    )  # fmt: skip
+    )
 
 
 def grid(results: pd.DataFrame, along: str, other: str) -> str:
@@ -128,11 +135,19 @@ def pairs_table(pairs: pd.DataFrame) -> str:
     return table(
         ["Pair (a - b)", "Hand size", "Difference", "Verdict"],
         [
-            [f"{r.strategy_a} - {r.strategy_b}", r.cards, points(r.mean_diff, r.ci_low, r.ci_high),
-             f"{r.strategy_a} ahead" if r.ci_low > 0 else f"{r.strategy_b} ahead" if r.ci_high < 0 else "no difference"]
+            [
+                f"{r.strategy_a} - {r.strategy_b}",
+                r.cards,
+                points(r.mean_diff, r.ci_low, r.ci_high),
+                f"{r.strategy_a} ahead"
+                if r.ci_low > 0
+                else f"{r.strategy_b} ahead"
+                if r.ci_high < 0
+                else "no difference",
+            ]
             for r in pairs.itertuples()
         ],
-    )  # fmt: skip
+    )
 
 
 def games_table(games: pd.DataFrame) -> str:
@@ -140,15 +155,21 @@ def games_table(games: pd.DataFrame) -> str:
     return table(
         ["Strategy", "Won (95% CI)", "Shared first", "Final score", "Median", "Middle half", "Games"],
         [
-            [r.strategy, percent(r.win_rate, r.win_ci_low, r.win_ci_high), percent(r.shared_rate),
-             points(r.mean_score, r.score_ci_low, r.score_ci_high), f"{r.score_median:.0f}",
-             f"{r.score_p25:.0f} to {r.score_p75:.0f}", f"{r.games:,}"]
+            [
+                r.strategy,
+                percent(r.win_rate, r.win_ci_low, r.win_ci_high),
+                percent(r.shared_rate),
+                points(r.mean_score, r.score_ci_low, r.score_ci_high),
+                f"{r.score_median:.0f}",
+                f"{r.score_p25:.0f} to {r.score_p75:.0f}",
+                f"{r.games:,}",
+            ]
             for r in games.itertuples()
         ],
-    )  # fmt: skip
+    )
 
 
-def summary(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
+def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer first: the verdicts (or who wins games), then the table per strategy."""
     parts = ["<h2>Summary</h2>"]
     if "pairs" in tables:
@@ -156,8 +177,10 @@ def summary(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
         parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in sentences) + "</ul>")
     if "games" in tables:
         best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
-        parts.append(f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
-                     f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>")  # fmt: skip
+        parts.append(
+            f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
+            f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>"
+        )
         parts.append(games_table(tables["games"]))
         parts.append(f"<p>{text(tie_breaks(run))}</p>")
         parts.append("<h3>Every hand of the games</h3>")
@@ -193,11 +216,14 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
         f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(run.strategies)))}</h1>",
         f'<p class="command">To run it again: <code>{text(command)}</code></p>',
         facts(run),
-        *summary(run, tables),
+        *summary_section(run, tables),
     ]
     if results.cards.nunique() > 1:
-        parts += ["<h2>By hand size</h2>", "<p>Points per hand, every bidding position together.</p>",
-                  grid(results, "cards", "position")]  # fmt: skip
+        parts += [
+            "<h2>By hand size</h2>",
+            "<p>Points per hand, every bidding position together.</p>",
+            grid(results, "cards", "position"),
+        ]
     parts += [
         "<h2>By bidding position</h2>",
         f"<p>Points per hand, every hand size together; 1 bids first and leads, {run.rules.players} is the dealer.</p>",

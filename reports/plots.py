@@ -115,15 +115,23 @@ def exact_rate_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
-def _grouped_bars(axes: Any, categories: list, groups: list[str], heights: np.ndarray,
-                  errors: np.ndarray | None = None) -> None:  # fmt: skip
+def _grouped_bars(
+    axes: Any, categories: list, groups: list[str], heights: np.ndarray, errors: np.ndarray | None = None
+) -> None:
     """Bars of heights[group, category], grouped by category."""
     width = 0.8 / len(groups)
     x = np.arange(len(categories))
     for i, name in enumerate(groups):
         yerr = None if errors is None else errors[:, i, :]
-        axes.bar(x + (i - (len(groups) - 1) / 2) * width, heights[i], width, yerr=yerr, capsize=2,
-                 label=label(name, 24), color=COLORS[i % len(COLORS)])  # fmt: skip
+        axes.bar(
+            x + (i - (len(groups) - 1) / 2) * width,
+            heights[i],
+            width,
+            yerr=yerr,
+            capsize=2,
+            label=label(name, 24),
+            color=COLORS[i % len(COLORS)],
+        )
     axes.set_xticks(x, [str(c) for c in categories])
 
 
@@ -194,8 +202,12 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
     significant = np.abs(diff) > half
     scale = np.nanmax(np.abs(diff)) if np.isfinite(diff).any() else 1.0
     side = 1.15 * (n - 1)  # inches per cell
-    figure, axes = _figure("Paired difference in points per hand: row minus column (95% CI)", run,
-                           width=max(7.5, 4.0 + side), height=max(4.0, 2.4 + side))  # fmt: skip
+    figure, axes = _figure(
+        "Paired difference in points per hand: row minus column (95% CI)",
+        run,
+        width=max(7.5, 4.0 + side),
+        height=max(4.0, 2.4 + side),
+    )
     shown = np.ma.masked_invalid(np.where(significant, diff, np.nan))[1:, :-1]
     image = axes.imshow(shown, cmap="RdBu", vmin=-scale, vmax=scale, aspect="equal")
     axes.grid(False)
@@ -226,8 +238,15 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     names = list(dict.fromkeys(zip(rows.strategy_a, rows.strategy_b, strict=True)))
     columns = min(4, len(names))
     lines = -(-len(names) // columns)
-    figure, grid = plt.subplots(lines, columns, figsize=(3.2 * columns + 1.0, 2.4 * lines + 1.4),
-                                layout="constrained", sharex=True, sharey=True, squeeze=False)  # fmt: skip
+    figure, grid = plt.subplots(
+        lines,
+        columns,
+        figsize=(3.2 * columns + 1.0, 2.4 * lines + 1.4),
+        layout="constrained",
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     _titles(figure, "Paired difference by hand size: a - b in points per hand (95% bands)", run)
     for axes, (a, b) in zip(grid.flat, names, strict=False):
         pair = rows[(rows.strategy_a == a) & (rows.strategy_b == b)]
@@ -257,8 +276,14 @@ def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
     x = np.arange(len(games))
     axes.bar(x, 100 * games.win_rate, yerr=spans, capsize=4, color=COLORS[0], label="won outright")
     if games.shared_rate.sum() > 0:
-        axes.bar(x, 100 * games.shared_rate, bottom=100 * games.win_rate, color=COLORS[0], alpha=0.35,
-                 label="first place shared")  # fmt: skip
+        axes.bar(
+            x,
+            100 * games.shared_rate,
+            bottom=100 * games.win_rate,
+            color=COLORS[0],
+            alpha=0.35,
+            label="first place shared",
+        )
     for i, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
         axes.annotate(f"{100 * rate:.1f}%", (i, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
     fair = 100 / run.rules.players

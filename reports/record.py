@@ -49,8 +49,20 @@ class GameRun:
 
 
 SECTIONS: dict[str, type[DealsRun | GameRun]] = {"simulate": DealsRun, "compare": CompareRun, "game": GameRun}
-HEADER_ORDER = ("command", "command_line", "version", "date", "complete", "played", "preset", "rules", "strategies",
-                "policy", "policies", "seed")  # fmt: skip
+HEADER_ORDER = (
+    "command",
+    "command_line",
+    "version",
+    "date",
+    "complete",
+    "played",
+    "preset",
+    "rules",
+    "strategies",
+    "policy",
+    "policies",
+    "seed",
+)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,9 +14,24 @@ from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
-RESULT_COLUMNS = ("strategy", "play", "cards", "position", "deals", "hands", "mean_points", "se_points", "ci_low",
-                  "ci_high", "exact_rate", "exact_ci_low", "exact_ci_high", "mean_bid", "mean_won",
-                  "mean_abs_error")  # fmt: skip
+RESULT_COLUMNS = (
+    "strategy",
+    "play",
+    "cards",
+    "position",
+    "deals",
+    "hands",
+    "mean_points",
+    "se_points",
+    "ci_low",
+    "ci_high",
+    "exact_rate",
+    "exact_ci_low",
+    "exact_ci_high",
+    "mean_bid",
+    "mean_won",
+    "mean_abs_error",
+)
 PAIR_COLUMNS = ("strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low", "ci_high")
 ERROR_COLUMNS = ("strategy", "cards", "won_minus_bid", "hands", "share")
 

@@ -47,7 +47,7 @@ def verdicts(pairs: pd.DataFrame) -> str:
     return "\n".join(verdict(row) for _, row in headline(pairs).iterrows())
 
 
-def pairs_by_size(pairs: pd.DataFrame) -> str:
+def pair_size_table(pairs: pd.DataFrame) -> str:
     """Paired differences (a - b, points per hand), one row per pair and hand size, the ``all`` margin last."""
     shown = pd.DataFrame(
         {
@@ -99,8 +99,10 @@ def to_json(run: RunRecord, tables: dict[str, pd.DataFrame]) -> str:
 
 def plain(row: dict[str, Any]) -> dict[str, Any]:
     """A table row with the label columns that hold numbers ("3") as numbers."""
-    return {key: int(value) if key in ("cards", "position") and str(value).isdigit() else value
-            for key, value in row.items()}  # fmt: skip
+    return {
+        key: int(value) if key in ("cards", "position") and str(value).isdigit() else value
+        for key, value in row.items()
+    }
 
 
 def csv_blocks(tables: dict[str, pd.DataFrame], names: tuple[str, ...]) -> str:

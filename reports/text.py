@@ -12,7 +12,7 @@ from pocha.engine.bench import DASK_CHUNK, STAGES, Measurement, Workload
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
-from pocha.reports.tables import game_table, pairs_by_size, terminal_table, verdicts
+from pocha.reports.tables import game_table, pair_size_table, terminal_table, verdicts
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
@@ -98,7 +98,7 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
         *_position_and_size_tables(run, frame),
     ]
     if len(dealt_sizes(run)) > 1:
-        lines += ["\nPairwise by hand size (a - b in points per hand, 95% half-width):", pairs_by_size(pairs)]
+        lines += ["\nPairwise by hand size (a - b in points per hand, 95% half-width):", pair_size_table(pairs)]
     return lines
 
 
@@ -137,10 +137,14 @@ def advice_text(advice: Advice, play: str, assume: str) -> str:
     """The advice as a few short tables."""
     s = advice.situation
     ranks = s.rules.ranks
-    who = "you bid first and lead" if s.position == 0 else (
-        f"{s.position} bid before you ({', '.join(map(str, s.bids))})"
-        + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
-    )  # fmt: skip
+    who = (
+        "you bid first and lead"
+        if s.position == 0
+        else (
+            f"{s.position} bid before you ({', '.join(map(str, s.bids))})"
+            + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
+        )
+    )
     trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
     lines = [
         f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
@@ -166,8 +170,10 @@ def rules_text(preset: str | None, rules: Rules) -> str:
     """The effective rule set, one option a line, then the preset's decks and the readings it takes."""
     sizes = rules.hand_sizes()
     points = rules.scoring
-    order = next((name for name, ranks in RANK_ORDERS.items() if [r for r in ranks if r in rules.ranks] ==
-                  list(rules.ranks)), "as given")  # fmt: skip
+    order = next(
+        (name for name, ranks in RANK_ORDERS.items() if [r for r in ranks if r in rules.ranks] == list(rules.ranks)),
+        "as given",
+    )
     lines = {
         "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),

@@ -426,11 +426,20 @@ def _deal(
     where = run.make_backend()
     with _trace_file(trace) as stream:
         played = simulate_deals(
-            record.rules, lineup, sizes, deals, run.seed, run.policy, duplicate=duplicate,
+            record.rules,
+            lineup,
+            sizes,
+            deals,
+            run.seed,
+            run.policy,
+            duplicate=duplicate,
             chunk_size=run.chunk_size,
-            trace_stream=stream, trace_deals=trace_deals, progress=counter(progress, deals * len(sizes)),
-            backend=where, checkpoint=saving.make_checkpoint(),
-        )  # fmt: skip
+            trace_stream=stream,
+            trace_deals=trace_deals,
+            progress=counter(progress, deals * len(sizes)),
+            backend=where,
+            checkpoint=saving.make_checkpoint(),
+        )
         if not played.complete and stream is not None:
             raise _Stopped
     record = ended(record, played.complete, int(played.tally.boards.sum()))
@@ -467,8 +476,19 @@ def play_games(
     check_trace(trace, trace_games, "trace-games")
     where = run.make_backend()
     with _trace_file(trace) as stream:
-        played = play_whole_games(chosen, lineup, games, run.seed, run.policy, rotate, run.chunk_size,
-                                  counter(progress, games), where, stream, trace_games)  # fmt: skip
+        played = play_whole_games(
+            chosen,
+            lineup,
+            games,
+            run.seed,
+            run.policy,
+            rotate,
+            run.chunk_size,
+            counter(progress, games),
+            where,
+            stream,
+            trace_games,
+        )
         if not played.complete and stream is not None:
             raise _Stopped
     tally = played.games
@@ -533,8 +553,9 @@ def train(
     check_amount("deals", deals, MOST_DEALS)
     check_writable(out, "out", is_table_file, "pocha trick table")
     where = run.make_backend()
-    table = train_table(chosen, deals, run.seed, run.policy, run.chunk_size,
-                        counter(progress, deals * chosen.full_deal), where)  # fmt: skip
+    table = train_table(
+        chosen, deals, run.seed, run.policy, run.chunk_size, counter(progress, deals * chosen.full_deal), where
+    )
     if table is None:
         return TrainingResult(None, None)
     with atomic_path(out) as temporary:

@@ -64,10 +64,10 @@ Players = Annotated[
 Deck = Annotated[
     str | None,
     typer.Option(
-        metavar="DECK", help="Deck: 48, or 40 down to 4 cards in the preset's rank order, or ranks strongest first: "
-        "1,3,12,11,10,7."
+        metavar="DECK",
+        help="Deck: 48, or 40 down to 4 cards in the preset's rank order, or ranks strongest first: 1,3,12,11,10,7.",
     ),
-]  # fmt: skip
+]
 PlayRule = Annotated[
     str | None,
     typer.Option(
@@ -96,17 +96,20 @@ TieBreak = Annotated[
 Cards = Annotated[
     str,
     typer.Option(
-        "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1..full deal), one size, or a list or range: 4,7,10 "
-        "or 1-5."
+        "--cards",
+        "-k",
+        metavar="SIZES",
+        help="Hand sizes: all (1..full deal), one size, or a list or range: 4,7,10 or 1-5.",
     ),
-]  # fmt: skip
+]
 Play = Annotated[
     str,
     typer.Option(
-        metavar="POLICY", help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, or pimc "
-        "(sampling, strong; pimc:samples=N)."
+        metavar="POLICY",
+        help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, or pimc "
+        "(sampling, strong; pimc:samples=N).",
     ),
-]  # fmt: skip
+]
 Rollout = Annotated[
     str, typer.Option("--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy or random.")
 ]
@@ -116,10 +119,10 @@ Seed = Annotated[
 Out = Annotated[
     str | None,
     typer.Option(
-        metavar="PATH", help="Write the results: a new or empty folder (tables, run.json, figures with --plot), or "
-        "FILE.csv."
+        metavar="PATH",
+        help="Write the results: a new or empty folder (tables, run.json, figures with --plot), or FILE.csv.",
     ),
-]  # fmt: skip
+]
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
 Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
@@ -132,12 +135,14 @@ ChunkSize = Annotated[
 Strategies = Annotated[
     list[str] | None,
     typer.Option(
-        "--strategy", "-s", metavar="SPEC",
+        "--strategy",
+        "-s",
+        metavar="SPEC",
         help=f"A player, once for every seat or once per seat: a bidding strategy ({', '.join(STRATEGY_NAMES)}, with "
         "parameters as NAME:key=value, or file.py:Class; pocha strategies lists them), and @PLAY for its own "
         "card play (expected@pimc). Default: expected, aces-trumps, fair-share, random, zero in turn.",
     ),
-]  # fmt: skip
+]
 ThreadCount = Annotated[
     int | None, typer.Option("--threads", metavar="N", help="Threads of the local backend (default: every core).")
 ]
@@ -167,15 +172,26 @@ CheckpointEvery = Annotated[
 # The flags of each option group (``pocha.options``), in help order; a flag's default is its field's
 # unless given beside it.
 GROUP_FLAGS: dict[type, dict[str, Any]] = {
-    options.RuleOptions: {"players": (Players, 4), "preset": Preset, "deck": Deck, "rank_order": RankOrder,
-                          "play_rule": PlayRule, "hook": Hook},
+    options.RuleOptions: {
+        "players": (Players, 4),
+        "preset": Preset,
+        "deck": Deck,
+        "rank_order": RankOrder,
+        "play_rule": PlayRule,
+        "hook": Hook,
+    },
     options.RunOptions: {"play": Play, "seed": Seed},
     options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},
     options.CheckpointOptions: {"checkpoint": CheckpointFile, "resume": Resume, "checkpoint_every": CheckpointEvery},
-}  # fmt: skip
+}
 Run = Annotated[options.RunOptions, "backend"]  # a run's play and seed, and where its chunks run
-BACKEND_FLAGS = {"chunk_size": ChunkSize, "threads": ThreadCount, "backend": BackendName, "workers": Workers,
-                 "scheduler": Scheduler}  # fmt: skip
+BACKEND_FLAGS = {
+    "chunk_size": ChunkSize,
+    "threads": ThreadCount,
+    "backend": BackendName,
+    "workers": Workers,
+    "scheduler": Scheduler,
+}
 
 
 def with_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -199,8 +215,9 @@ def with_options(command: Callable[..., None]) -> Callable[..., None]:
         for flag, declared in flags.items():
             annotation, default = declared if isinstance(declared, tuple) else (declared, defaults[flag])
             annotations[flag] = annotation
-            parameters.append(inspect.Parameter(flag, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                                annotation=annotation))  # fmt: skip
+            parameters.append(
+                inspect.Parameter(flag, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+            )
 
     def wrapper(**given: Any) -> None:
         with user_errors():

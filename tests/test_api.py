@@ -42,11 +42,41 @@ def test_simulate_gives_the_frame_the_command_line_prints():
     result = pocha.simulate(["expected", "zero", "random", "aces-trumps"], cards=[2, 5], deals=400, seed=3)
     assert result.complete and result.record.command == "simulate" and result.record.section.cards == (2, 5)
     frame = result.to_frame()
-    expected = cli_csv("simulate", "-s", "expected", "-s", "zero", "-s", "random", "-s", "aces-trumps", "-k", "2",
-                       "-n", "400", "--seed", "3")  # fmt: skip
+    expected = cli_csv(
+        "simulate",
+        "-s",
+        "expected",
+        "-s",
+        "zero",
+        "-s",
+        "random",
+        "-s",
+        "aces-trumps",
+        "-k",
+        "2",
+        "-n",
+        "400",
+        "--seed",
+        "3",
+    )
     assert list(frame.columns) == list(expected.columns)
-    cli = cli_csv("simulate", "-s", "expected", "-s", "zero", "-s", "random", "-s", "aces-trumps", "-k", "5", "-n",
-                  "400", "--seed", "3")  # fmt: skip
+    cli = cli_csv(
+        "simulate",
+        "-s",
+        "expected",
+        "-s",
+        "zero",
+        "-s",
+        "random",
+        "-s",
+        "aces-trumps",
+        "-k",
+        "5",
+        "-n",
+        "400",
+        "--seed",
+        "3",
+    )
     for size, table in (("2", expected), ("5", cli)):
         mine = frame[frame.cards == size].reset_index(drop=True).drop(columns="cards")
         pd.testing.assert_frame_equal(mine, table.drop(columns="cards"), check_dtype=False)
@@ -55,8 +85,16 @@ def test_simulate_gives_the_frame_the_command_line_prints():
 def test_compare_pairs_and_the_record():
     result = pocha.compare(["expected", "zero"], cards=3, deals=300)
     pairs = result.pairs()
-    assert list(pairs.columns) == ["strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low",
-                                   "ci_high"]  # fmt: skip
+    assert list(pairs.columns) == [
+        "strategy_a",
+        "strategy_b",
+        "cards",
+        "deals",
+        "mean_diff",
+        "se_diff",
+        "ci_low",
+        "ci_high",
+    ]
     printed = cli_csv("compare", "expected", "zero", "-k", "3", "-n", "300").set_index(["strategy", "position"])
     difference = printed.mean_points["expected", "all"] - printed.mean_points["zero", "all"]
     assert pairs.mean_diff.iloc[0] == pytest.approx(difference)

@@ -29,9 +29,20 @@ window.addEventListener("load", () => {
   document.body.appendChild(out);
 });
 </script>"""
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-         "--virtual-time-budget=10000", "--enable-logging=stderr", "--v=0"]  # fmt: skip
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--virtual-time-budget=10000",
+    "--enable-logging=stderr",
+    "--v=0",
+]
 
 pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium here (Debian: apt-get install chromium)")
 

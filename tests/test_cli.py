@@ -172,9 +172,16 @@ def test_simulate_into_a_folder_with_figures(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in folder.iterdir())
     assert names == sorted(
-        ["results.csv", "errors.csv", "run.json", "points_by_size.png", "exact_rate_by_size.png",
-         "points_by_position.png", "won_minus_bid.png"]
-    )  # fmt: skip
+        [
+            "results.csv",
+            "errors.csv",
+            "run.json",
+            "points_by_size.png",
+            "exact_rate_by_size.png",
+            "points_by_position.png",
+            "won_minus_bid.png",
+        ]
+    )
     run = json.loads((folder / "run.json").read_text())
     assert run["command"] == "simulate" and run["deals_per_size"] == 300 and run["rules"]["players"] == 4
     assert all((folder / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names if n.endswith(".png"))
@@ -188,8 +195,21 @@ def test_compare_reports_pairs_with_verdicts():
 
 
 def test_compare_json_and_plain_seating():
-    result = invoke("compare", "expected", "zero", "aces-trumps", "-p", "3", "-k", "3", "-n", "200", "--no-duplicate",
-                    "--format", "json")  # fmt: skip
+    result = invoke(
+        "compare",
+        "expected",
+        "zero",
+        "aces-trumps",
+        "-p",
+        "3",
+        "-k",
+        "3",
+        "-n",
+        "200",
+        "--no-duplicate",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["run"]["duplicate"] is False and data["run"]["complete"] is True
@@ -207,8 +227,11 @@ def test_compare_refuses_an_uneven_table_and_offers_a_field():
     result = invoke("compare", "expected", "zero", "aces-trumps", "--field", "random", "-k", "3", "-n", "100")
     assert result.exit_code == 0, result.output
     assert "seats 0: expected, 1: zero, 2: aces-trumps, 3: random (field)" in result.stdout
-    frame = json.loads(invoke("compare", "expected", "zero", "--field", "random", "-p", "5", "-k", "2", "-n", "100",
-                              "--format", "json").stdout)  # fmt: skip
+    frame = json.loads(
+        invoke(
+            "compare", "expected", "zero", "--field", "random", "-p", "5", "-k", "2", "-n", "100", "--format", "json"
+        ).stdout
+    )
     assert frame["run"]["field"] == "random" and frame["run"]["strategies"] == ["expected", "zero"] + ["random"] * 3
     hands = {row["strategy"]: row["hands"] for row in frame["results"] if row["position"] == "all"}
     assert hands == {"expected": 500, "zero": 500, "random": 1500}  # one seat each, in every rotation
@@ -286,15 +309,29 @@ def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeyp
 
 
 def test_advise_prints_chances_and_a_recommended_bid():
-    result = invoke("advise", "--hand", "1O 3O 12C 5E 2B", "--trump", "7O", "--position", "2", "--bids", "1,0",
-                    "--samples", "2000")  # fmt: skip
+    result = invoke(
+        "advise", "--hand", "1O 3O 12C 5E 2B", "--trump", "7O", "--position", "2", "--bids", "1,0", "--samples", "2000"
+    )
     assert result.exit_code == 0, result.output
     assert "Tricks you take" in result.stdout and "Recommended bid: 2" in result.stdout
 
 
 def test_advise_json():
-    result = invoke("advise", "--hand", "1C", "--trump", "7O", "--position", "3", "--bids", "0,0,0", "--samples", "500",
-                    "--format", "json")  # fmt: skip
+    result = invoke(
+        "advise",
+        "--hand",
+        "1C",
+        "--trump",
+        "7O",
+        "--position",
+        "3",
+        "--bids",
+        "0,0,0",
+        "--samples",
+        "500",
+        "--format",
+        "json",
+    )
     data = json.loads(result.stdout)
     assert data["hand"] == ["1C"] and data["forbidden_bid"] is None  # one card: no hook under ludoteka rules
     assert sum(t["chance"] for t in data["tricks"]) == pytest.approx(1.0) and len(data["bids"]) == 2
@@ -369,8 +406,14 @@ def test_version():
 def test_strategies_lists_names_parameters_and_defaults():
     result = invoke("strategies")
     assert result.exit_code == 0, result.output
-    shown = ("expected  (built-in)", "    bias: float = 0.0  (added to the estimate", "    samples: int = 32",
-             "    assume: Strategy = expected", "    path: str = ''", "file.py:Class")  # fmt: skip
+    shown = (
+        "expected  (built-in)",
+        "    bias: float = 0.0  (added to the estimate",
+        "    samples: int = 32",
+        "    assume: Strategy = expected",
+        "    path: str = ''",
+        "file.py:Class",
+    )
     for text in shown:
         assert text in result.stdout
     listed = json.loads(invoke("strategies", "--format", "json").stdout)

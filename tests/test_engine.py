@@ -18,8 +18,19 @@ ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), deals=301, duplicate=False, **options):
     stream = None if duplicate else io.StringIO()
-    result = simulate(RULES, seats, list(sizes), deals, seed=7, policy=parse_policy("random"), duplicate=duplicate,
-                      chunk_size=chunk_size, trace_stream=stream, trace_deals=trace_deals, **options)  # fmt: skip
+    result = simulate(
+        RULES,
+        seats,
+        list(sizes),
+        deals,
+        seed=7,
+        policy=parse_policy("random"),
+        duplicate=duplicate,
+        chunk_size=chunk_size,
+        trace_stream=stream,
+        trace_deals=trace_deals,
+        **options,
+    )
     return result, (stream.getvalue() if stream else "")
 
 

@@ -22,16 +22,48 @@ from pocha.cli import app
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))  # more, and random ones: FUZZ_EXAMPLES=2000 pytest ...
 PLACES = {  # names of the sandbox's paths, prepared by ``sandbox``
-    "new.csv", "new_folder", "missing/x.csv", "missing/folder", "foreign.csv", "folder", "empty", "file.txt/x",
-    "damaged.npz", "foreign.jsonl", "run", "broken_run", "t.jsonl", "ck.npz", "table.npz", "bad.py",
-}  # fmt: skip
+    "new.csv",
+    "new_folder",
+    "missing/x.csv",
+    "missing/folder",
+    "foreign.csv",
+    "folder",
+    "empty",
+    "file.txt/x",
+    "damaged.npz",
+    "foreign.jsonl",
+    "run",
+    "broken_run",
+    "t.jsonl",
+    "ck.npz",
+    "table.npz",
+    "bad.py",
+}
 NUMBERS = st.sampled_from(["0", "1", "2", "3", "-1", "x", "1.5", "99999999999999999999", "", "10"])
 AMOUNTS = st.sampled_from(["0", "-5", "1", "7", "30", "abc", "10000000000000000000000"])
-SPECS = st.sampled_from([
-    "expected", "zero", "random", "fair-share", "aces-trumps", "expected:bias=0.5", "expected:bias=x", "nosuch",
-    "montecarlo:samples=2", "table", "table:path=<table.npz>", "table:path=<damaged.npz>", "<bad.py>:Bad",
-    "<bad.py>:Missing", "expected:", ":", "a:b:c:d", "sample_strategy:Broken", "expected:bias=1e400",
-])  # fmt: skip
+SPECS = st.sampled_from(
+    [
+        "expected",
+        "zero",
+        "random",
+        "fair-share",
+        "aces-trumps",
+        "expected:bias=0.5",
+        "expected:bias=x",
+        "nosuch",
+        "montecarlo:samples=2",
+        "table",
+        "table:path=<table.npz>",
+        "table:path=<damaged.npz>",
+        "<bad.py>:Bad",
+        "<bad.py>:Missing",
+        "expected:",
+        ":",
+        "a:b:c:d",
+        "sample_strategy:Broken",
+        "expected:bias=1e400",
+    ]
+)
 
 
 def place(name: str) -> st.SearchStrategy[str]:
@@ -64,27 +96,66 @@ RUN_OPTIONS = {
 }
 SAVING = {"--checkpoint": PATHS, "--resume": PATHS, "--checkpoint-every": st.sampled_from(["1", "0", "-3", "x"])}
 COMMANDS = {
-    "simulate": {**RULE_OPTIONS, **RUN_OPTIONS, **SAVING, "-n": AMOUNTS, "--cards": st.sampled_from(
-        ["all", "1", "3", "1-3", "2,2", "0", "11", "x", "3-1", "4,7"]), "-s": SPECS, "--trace": PATHS,
-        "--trace-deals": NUMBERS},
-    "compare": {**RULE_OPTIONS, **RUN_OPTIONS, **SAVING, "-n": AMOUNTS, "--cards": st.sampled_from(["2", "1-2", "x"]),
-                "--field": SPECS, "--no-duplicate": st.just(None)},
-    "game": {**RULE_OPTIONS, **RUN_OPTIONS, "-g": AMOUNTS, "-s": SPECS, "--schedule": st.sampled_from(
-        ["full", "short", "up", "full-only", "1,2", "1-3", "0", "x", "99"]), "--tie-break": st.sampled_from(
-        ["all", "tied", "one", "coin"]), "--no-rotate": st.just(None), "--trace": PATHS, "--trace-games": NUMBERS},
-    "advise": {**RULE_OPTIONS, "--hand": st.sampled_from(["1O 3O 12C", "1O 1O", "", "3X", "8C", "1C"]),
-               "--trump": st.sampled_from(["7O", "1O", "x", "12B"]), "--position": NUMBERS,
-               "--bids": st.sampled_from(["", "1", "1,0", "x", "9", "0,0,0"]), "--bid": NUMBERS,
-               "--samples": st.sampled_from(["2", "50", "1", "x"]),
-               "--assume": SPECS, "--format": st.sampled_from(["table", "json", "csv"]), "--seed": NUMBERS},
-    "rules": {**RULE_OPTIONS, "--scoring": st.sampled_from(["10,5,-5", "1,2"]), "--schedule": st.sampled_from(
-        ["short", "1,2", "x"]), "--tie-break": st.sampled_from(["one", "coin"]), "--format": st.sampled_from(
-        ["text", "json", "csv"])},
-    "train": {**RULE_OPTIONS, "--out": PATHS, "-n": st.sampled_from(["1", "20", "0", "x"]), "--seed": NUMBERS,
-              "--chunk-size": st.sampled_from(["5", "0"]), "--threads": NUMBERS},
+    "simulate": {
+        **RULE_OPTIONS,
+        **RUN_OPTIONS,
+        **SAVING,
+        "-n": AMOUNTS,
+        "--cards": st.sampled_from(["all", "1", "3", "1-3", "2,2", "0", "11", "x", "3-1", "4,7"]),
+        "-s": SPECS,
+        "--trace": PATHS,
+        "--trace-deals": NUMBERS,
+    },
+    "compare": {
+        **RULE_OPTIONS,
+        **RUN_OPTIONS,
+        **SAVING,
+        "-n": AMOUNTS,
+        "--cards": st.sampled_from(["2", "1-2", "x"]),
+        "--field": SPECS,
+        "--no-duplicate": st.just(None),
+    },
+    "game": {
+        **RULE_OPTIONS,
+        **RUN_OPTIONS,
+        "-g": AMOUNTS,
+        "-s": SPECS,
+        "--schedule": st.sampled_from(["full", "short", "up", "full-only", "1,2", "1-3", "0", "x", "99"]),
+        "--tie-break": st.sampled_from(["all", "tied", "one", "coin"]),
+        "--no-rotate": st.just(None),
+        "--trace": PATHS,
+        "--trace-games": NUMBERS,
+    },
+    "advise": {
+        **RULE_OPTIONS,
+        "--hand": st.sampled_from(["1O 3O 12C", "1O 1O", "", "3X", "8C", "1C"]),
+        "--trump": st.sampled_from(["7O", "1O", "x", "12B"]),
+        "--position": NUMBERS,
+        "--bids": st.sampled_from(["", "1", "1,0", "x", "9", "0,0,0"]),
+        "--bid": NUMBERS,
+        "--samples": st.sampled_from(["2", "50", "1", "x"]),
+        "--assume": SPECS,
+        "--format": st.sampled_from(["table", "json", "csv"]),
+        "--seed": NUMBERS,
+    },
+    "rules": {
+        **RULE_OPTIONS,
+        "--scoring": st.sampled_from(["10,5,-5", "1,2"]),
+        "--schedule": st.sampled_from(["short", "1,2", "x"]),
+        "--tie-break": st.sampled_from(["one", "coin"]),
+        "--format": st.sampled_from(["text", "json", "csv"]),
+    },
+    "train": {
+        **RULE_OPTIONS,
+        "--out": PATHS,
+        "-n": st.sampled_from(["1", "20", "0", "x"]),
+        "--seed": NUMBERS,
+        "--chunk-size": st.sampled_from(["5", "0"]),
+        "--threads": NUMBERS,
+    },
     "strategies": {"--format": st.sampled_from(["text", "json", "xml"])},
     "report": {},
-}  # fmt: skip
+}
 
 
 @st.composite

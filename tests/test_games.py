@@ -28,8 +28,16 @@ from pocha.reports.stats import summary
 
 RULES = make_rules(players=4)
 LINEUP = lineup("expected", "aces-trumps", "fair-share", "random")
-CHEAP = ("zero", "fair-share", "aces-trumps", "random", "expected", "expected:bias=0.5", "expected:bias=-0.5",
-         "expected:bias=1")  # fmt: skip
+CHEAP = (
+    "zero",
+    "fair-share",
+    "aces-trumps",
+    "random",
+    "expected",
+    "expected:bias=0.5",
+    "expected:bias=-0.5",
+    "expected:bias=1",
+)
 
 
 def test_a_game_plays_the_whole_schedule_and_someone_wins():

@@ -42,8 +42,11 @@ def fresh_venv(place: Path) -> Path:
     """A virtual environment without pip that sees this environment's libraries (numpy, numba, pip...)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(place)], check=True)
     python = place / ("Scripts" if os.name == "nt" else "bin") / "python"
-    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=place,
-                    env=dict(os.environ)).strip())  # fmt: skip
+    site = Path(
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=place, env=dict(os.environ)
+        ).strip()
+    )
     borrowed = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
     (site / "borrowed.pth").write_text("".join(f"{path}\n" for path in borrowed))  # paths only: no .pth runs
     return python
@@ -52,8 +55,15 @@ def fresh_venv(place: Path) -> Path:
 def test_a_wheel_install_that_ran_then_an_editable_install(tmp_path):
     source = copy_project(tmp_path / "clone")
     python = fresh_venv(tmp_path / "venv")
-    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path,
-                    env=dict(os.environ)).strip())  # fmt: skip
+    site = Path(
+        run(
+            python,
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            cwd=tmp_path,
+            env=dict(os.environ),
+        ).strip()
+    )
     pocha = python.parent / "pocha"
     user = tmp_path / "user"
     (user / "reports").mkdir(parents=True)  # a user's own packages named like the project's folders

@@ -22,8 +22,14 @@ LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named 
     ("api", ("pocha", "pocha.api", "pocha.options")),
     ("cli", ("pocha.cli", "pocha.__main__")),
 )
-CLI_MAY_IMPORT = {"pocha.api", "pocha.options", "pocha.reports.text", "pocha.reports.tables", "pocha.errors",
-                  "pocha.version"}  # fmt: skip
+CLI_MAY_IMPORT = {
+    "pocha.api",
+    "pocha.options",
+    "pocha.reports.text",
+    "pocha.reports.tables",
+    "pocha.errors",
+    "pocha.version",
+}
 LOADERS = {"import_module", "__import__"}  # calls that import a module named by a string
 
 

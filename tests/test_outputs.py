@@ -31,8 +31,23 @@ def test_a_reused_folder_no_longer_mixes_two_runs(tmp_path):
     mix = tmp_path / "mix"
     assert invoke("compare", "expected", "random", "-k", "2", "-n", "100", "--out", mix, "--plot").exit_code == 0
     before = snapshot(mix)
-    second = ["simulate", "-s", "zero", "-s", "fair-share", "-s", "aces-trumps", "-s", "expected", "-k", "2", "-n",
-              "100", "--out", mix]  # fmt: skip
+    second = [
+        "simulate",
+        "-s",
+        "zero",
+        "-s",
+        "fair-share",
+        "-s",
+        "aces-trumps",
+        "-s",
+        "expected",
+        "-k",
+        "2",
+        "-n",
+        "100",
+        "--out",
+        mix,
+    ]
     refused = invoke(*second)
     assert refused.exit_code == 1 and "holds an earlier run (pocha compare expected random" in refused.stderr
     assert "--force" in refused.stderr and snapshot(mix) == before
@@ -75,15 +90,21 @@ def break_results(folder: Path) -> None:
         (lambda f: (f / "errors.csv").unlink(), "errors.csv is listed in run.json but missing"),
         (break_results, "has 4 rows; run.json says 5"),
         (lambda f: (f / "results.csv").write_text("strategy,cards\nx,1\n"), "has the columns strategy, cards"),
-        (lambda f: (f / "results.csv").write_text(
-            (f / "results.csv").read_text().replace(",0.", ",zero.", 1)), "holds something other than numbers"),
+        (
+            lambda f: (f / "results.csv").write_text((f / "results.csv").read_text().replace(",0.", ",zero.", 1)),
+            "holds something other than numbers",
+        ),
         (lambda f: (f / "run.json").write_text("{not json"), "is not a pocha run record"),
         (lambda f: (f / "run.json").write_text('{"command": "simulate"}'), "missing field(s)"),
-        (lambda f: (f / "run.json").write_text(json.dumps({**json.loads((f / "run.json").read_text()), "seed": "x"})),
-         "seed"),
+        (
+            lambda f: (f / "run.json").write_text(
+                json.dumps({**json.loads((f / "run.json").read_text()), "seed": "x"})
+            ),
+            "seed",
+        ),
         (lambda f: (f / "results.csv").write_bytes(b"\xff\xfe\x00"), "cannot read"),
     ],
-)  # fmt: skip
+)
 def test_report_refuses_a_folder_that_does_not_add_up_and_touches_nothing(damage, message, tmp_path):
     folder = tmp_path / "run"
     assert invoke("simulate", "-k", "2", "-n", "50", "-s", "expected", "--out", folder).exit_code == 0
@@ -162,8 +183,9 @@ def unwritable_folder() -> Path | None:
         ("--checkpoint", "missing/ck.npz", "folder 'missing' does not exist"),
     ],
 )
-def test_every_destination_is_checked_before_any_deal(option, target, message, tmp_path, monkeypatch,
-                                                      no_deal_is_played):  # fmt: skip
+def test_every_destination_is_checked_before_any_deal(
+    option, target, message, tmp_path, monkeypatch, no_deal_is_played
+):
     monkeypatch.chdir(tmp_path)
     Path("file.txt").write_text("x")
     Path("foreign.csv").write_text("name,age\nann,3\n")

@@ -31,8 +31,10 @@ def same(one, two):
 
 @pytest.mark.parametrize("duplicate", [False, True])
 def test_thread_count_does_not_change_the_results(duplicate):
-    runs = [simulate(RULES, SEATS, [2, 7], 900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).tally
-            for n in (1, 2)]  # fmt: skip
+    runs = [
+        simulate(RULES, SEATS, [2, 7], 900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).tally
+        for n in (1, 2)
+    ]
     assert same(*runs)
 
 
@@ -95,13 +97,34 @@ def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
 
 
 POCHA = [sys.executable, "-c", "from pocha.cli import main; main()"]
-LONG_RUN = ["simulate", "-k", "10", "-n", "4000000", "-s", "random", "--play", "random", "--threads", "1",
-            "--chunk-size", "20000", "--format", "csv"]  # fmt: skip
+LONG_RUN = [
+    "simulate",
+    "-k",
+    "10",
+    "-n",
+    "4000000",
+    "-s",
+    "random",
+    "--play",
+    "random",
+    "--threads",
+    "1",
+    "--chunk-size",
+    "20000",
+    "--format",
+    "csv",
+]
 
 
 def start(args, tmp_path):
-    return subprocess.Popen([*POCHA, *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    return subprocess.Popen(
+        [*POCHA, *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def wait_for(path: Path, process) -> None:
@@ -217,8 +240,9 @@ def test_page_faults_per_chunk_with_and_without_keeping_freed_memory(measured):
         pytest.skip("this C library's malloc has no mallopt")
     tests = Path(__file__).parent
     for knob in ("on", "off"):
-        run = subprocess.run([sys.executable, "-c", FAULTS_PER_CHUNK, knob], capture_output=True, text=True, cwd=tests,
-                             check=True)  # fmt: skip
+        run = subprocess.run(
+            [sys.executable, "-c", FAULTS_PER_CHUNK, knob], capture_output=True, text=True, cwd=tests, check=True
+        )
         measured(f"minor page faults per chunk, freed memory kept {knob}", float(run.stdout))
 
 

@@ -26,8 +26,14 @@ def by_hand_ratio(totals: list[float], hands: list[float]) -> tuple[float, float
 
 
 def sums(totals, hands):
-    return (len(totals), sum(totals), sum(t * t for t in totals), sum(hands), sum(h * h for h in hands),
-            sum(t * h for t, h in zip(totals, hands, strict=True)))  # fmt: skip
+    return (
+        len(totals),
+        sum(totals),
+        sum(t * t for t in totals),
+        sum(hands),
+        sum(h * h for h in hands),
+        sum(t * h for t, h in zip(totals, hands, strict=True)),
+    )
 
 
 def test_ratio_estimator_by_hand():

@@ -133,8 +133,17 @@ def test_expected_kernel_adds_exactly_as_the_numpy_version(preset):
         for cards in sorted({1, 2, rules.full_deal // 2, rules.full_deal}):
             chunk = deal_chunk(rules, 7, cards, np.arange(2000, dtype=np.int64))
             earlier = np.zeros((2000, 1), np.int64)
-            ctx = BidContext(rules, cards, 1, chunk.hands[:, 0], chunk.trump_card, earlier,
-                             forbidden_bids(rules, cards, earlier), 0, chunk.deals)  # fmt: skip
+            ctx = BidContext(
+                rules,
+                cards,
+                1,
+                chunk.hands[:, 0],
+                chunk.trump_card,
+                earlier,
+                forbidden_bids(rules, cards, earlier),
+                0,
+                chunk.deals,
+            )
             assert np.array_equal(expected_tricks(ctx), reference.expected_estimate(ctx))
 
 

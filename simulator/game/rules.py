@@ -207,58 +207,84 @@ PRESETS = {
     preset.name: preset
     for preset in (
         Preset(
-            "ludoteka", "Ludoteka's Spanish rules, ludoteka.com (text 003)", "ace-three", "pocha", "except-one-card",
+            "ludoteka",
+            "Ludoteka's Spanish rules, ludoteka.com (text 003)",
+            "ace-three",
+            "pocha",
+            "except-one-card",
             THREE_TO_EIGHT,
             readings=(
-                "6 players: the text drops the 2s (36 cards) but also ranks 9s and 8s \"when 6 or 8 play\"; both "
+                '6 players: the text drops the 2s (36 cards) but also ranks 9s and 8s "when 6 or 8 play"; both '
                 "cannot hold, this preset plays 36 cards (--deck 48 for the other reading).",
                 TRUMPED,
                 "full-only: one full deal per player (the text gives no count).",
             ),
         ),
         Preset(
-            "polish", "the Polish rules (text 004)", "ace-three", "pocha", "except-one-card", {3: 36, 4: 40},
+            "polish",
+            "the Polish rules (text 004)",
+            "ace-three",
+            "pocha",
+            "except-one-card",
+            {3: 36, 4: 40},
             readings=(
                 TRUMPED,
-                "The falling half of the full schedule is \"usually\" played: --schedule up stops after the "
-                "full deals.",
+                'The falling half of the full schedule is "usually" played: --schedule up stops after the full deals.',
             ),
         ),
         Preset(
-            "portuguese", "the Portuguese rules (text 001)", "ace-three", "pocha", "always",
-            forty_card_decks(), tie_break="one",
+            "portuguese",
+            "the Portuguese rules (text 001)",
+            "ace-three",
+            "pocha",
+            "always",
+            forty_card_decks(),
+            tie_break="one",
             readings=(
-                "The rank order lists \"três\" twice (as, três, rei, ..., quatro, três, deuce); this preset keeps "
+                'The rank order lists "três" twice (as, três, rei, ..., quatro, três, deuce); this preset keeps '
                 "the first: ace-three (--rank-order natural keeps the second, as texts 000 and 002 order).",
-                "The duty to beat and to trump is stated without the trumped-trick exception; read as the pocha "
-                "rule.",
+                "The duty to beat and to trump is stated without the trumped-trick exception; read as the pocha rule.",
                 "Ties: one more one-card hand; a tie after it is shared (--tie-break all plays on).",
                 FORTY,
             ),
         ),
         Preset(
-            "italian", "the Italian rules (text 000)", "natural", "pocha", "always", forty_card_decks(),
+            "italian",
+            "the Italian rules (text 000)",
+            "natural",
+            "pocha",
+            "always",
+            forty_card_decks(),
             readings=(
-                "The duty to beat (\"montando\") and to trump is stated without the trumped-trick exception; read "
+                'The duty to beat ("montando") and to trump is stated without the trumped-trick exception; read '
                 "as the pocha rule.",
                 FORTY,
             ),
         ),
         Preset(
-            "turkish", "the Turkish rules (text 002)", "natural", "trump", "always", forty_card_decks(),
+            "turkish",
+            "the Turkish rules (text 002)",
+            "natural",
+            "trump",
+            "always",
+            forty_card_decks(),
             readings=(
                 "Followers must follow suit with no duty to beat: most likely a translation loss of 000's "
-                "\"montando\"; this preset follows the literal text (--play-rule pocha for the usual rule).",
+                '"montando"; this preset follows the literal text (--play-rule pocha for the usual rule).',
                 "The sentence on the dealer's bid is garbled; read as the hook rule.",
                 FORTY,
             ),
         ),
         Preset(
-            "oh-hell", "plain Oh Hell with a Spanish deck (no text)", "ace-three", "follow", "always",
+            "oh-hell",
+            "plain Oh Hell with a Spanish deck (no text)",
+            "ace-three",
+            "follow",
+            "always",
             THREE_TO_EIGHT,
         ),
     )
-}  # fmt: skip
+}
 DEFAULT_PRESET = "ludoteka"
 
 
