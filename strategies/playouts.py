@@ -12,7 +12,8 @@ Sampling and play-outs run in numba; numpy works on whole batches (the assumed b
 import numpy as np
 
 from pocha.game.rules import Rules, forbidden_bids
-from pocha.kernels.codes import PLAY_CODES, POLICIES
+from pocha.kernels.codes import POLICIES
+from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import rollout_counts, sample_completions
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
@@ -29,6 +30,7 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
     counts = np.zeros((ctx.size, k + 1, k + 1), np.int64)
+    deal_rules = DealRules.of(rules, k)
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
         rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
@@ -46,16 +48,22 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         for later in range(position + 1, players):
             earlier = np.ascontiguousarray(by_position[:later].T)
             later_ctx = BidContext(
-                rules, k, later, held[later], trump_card, earlier, forbidden_bids(rules, k, earlier),
-                ctx.seed ^ ASSUMED_SEED_SALT, sampled_deals, ctx.policy,
-            )  # fmt: skip
+                rules=rules,
+                cards=k,
+                position=later,
+                hands=held[later],
+                trump_card=trump_card,
+                earlier_bids=earlier,
+                forbidden=forbidden_bids(rules, k, earlier),
+                seed=ctx.seed ^ ASSUMED_SEED_SALT,
+                deals=sampled_deals,
+                policy=ctx.policy,
+            )
             by_position[later] = checked_bids(label, assumed, later_ctx)
         bids = np.empty((len(rows), players), np.int64)
         positions_to_seats(by_position, dealt, bids)
-        rollout_counts(
-            ctx.seed, k, block.deals, position, hands, block.trump_card, rules.deck_mask, bids,
-            PLAY_CODES[rules.play], POLICIES[rollout], counts[start : start + block.size],
-        )  # fmt: skip
+        sampled = Chunk(k, dealt, hands, trump_card, bids)
+        rollout_counts(ctx.seed, sampled, position, deal_rules, POLICIES[rollout], counts[start : start + block.size])
     return counts
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
-from pocha.kernels.bidding import hand_features
+from pocha.kernels.bidding import Bidder, hand_features
 from pocha.strategies.base import BidContext, best_legal
 from pocha.strategies.heuristics import Expected
 
@@ -52,10 +52,8 @@ def features(ctx: BidContext) -> np.ndarray:
     """int64[deal, FEATURES]: the table cell of each hand (see the module docstring)."""
     out = np.empty((ctx.size, len(FEATURES)), np.int64)
     caps = np.array([CAPS.get(name, np.iinfo(np.int64).max) for name in FEATURES], np.int64)
-    hand_features(
-        ctx.hands, ctx.trump_card, ctx.earlier_bids.sum(axis=1), ctx.cards, ctx.position, ctx.rules.players,
-        len(ctx.rules.ranks) - 1, caps, out,
-    )  # fmt: skip
+    bidder = Bidder(ctx.cards, ctx.rules.players, ctx.position)
+    hand_features(ctx.hands, ctx.trump_card, ctx.earlier_bids.sum(axis=1), bidder, len(ctx.rules.ranks) - 1, caps, out)
     return out
 
 

@@ -13,7 +13,7 @@ from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import PRESETS, make_rules
 from pocha.kernels.bits import highest_bit, lowest_bit, nth_card, nth_card_by_loop, popcount
 from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM
-from pocha.kernels.play import play_batch_plain
+from pocha.kernels.play import DealRules, Outcome, Policies, play_batch_plain
 from pocha.kernels.streams import uniform_batch
 from pocha.kernels.trick import legal_mask
 
@@ -106,7 +106,7 @@ def test_plain_play_is_the_recorded_play(players, play):
         chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, 300))
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
         for row in rows:
-            policies = row[None, :].astype(np.int64), np.zeros((1, players), np.int64)
+            policies = Policies(row[None, :].astype(np.int64), np.zeros((1, players), np.int64))
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, record=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
@@ -117,12 +117,10 @@ def test_the_plain_play_refuses_a_pimc_seat():
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, deals=numbers(0, 4))
     codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
-    won, points = np.empty((2, 4, 4), np.int64)
+    policies = Policies(codes, np.full_like(codes, 10))
+    outcome = Outcome(*np.empty((2, 4, 4), np.int64))
     with pytest.raises(ValueError, match="pimc seat needs play_batch"):
-        play_batch_plain(
-            1, 3, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, PLAY_CODES[rules.play],
-            codes, rules.scoring.table(3), won, points,
-        )  # fmt: skip
+        play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)
 
 
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])

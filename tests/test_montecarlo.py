@@ -12,7 +12,8 @@ from pocha.engine.simulate import simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import make_rules
-from pocha.kernels.codes import PLAY_CODES, PLAY_POCHA, POLICY_GREEDY, POLICY_RANDOM
+from pocha.kernels.codes import POLICY_GREEDY, POLICY_RANDOM
+from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import rollout_counts, sample_completions
 from pocha.reports.stats import summary
 from pocha.strategies import registry
@@ -53,11 +54,10 @@ def test_play_outs_count_every_sample_for_every_bid():
     own = chunk.hands[np.arange(6), (chunk.deals + 1) % 4]
     sample_completions(1, 4, chunk.deals, 0, own, chunk.trump_card, rules.deck(), hands)
     bids = np.ones((6 * samples, 4), np.int64)
+    sampled = Chunk(4, np.repeat(chunk.deals, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     for policy in (POLICY_GREEDY, POLICY_RANDOM):
         counts = np.zeros((6, 5, 5), np.int64)
-        deck = LUDOTEKA.deck_mask
-        rollout_counts(1, 4, chunk.deals, 0, hands, chunk.trump_card, deck, bids, PLAY_POCHA, policy,
-                               counts)  # fmt: skip
+        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), policy, counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
@@ -73,12 +73,12 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
     bidders = (chunk.deals + 1 + position) % players
     hands = np.empty((deals * samples, players), np.uint64)
-    sample_completions(3, cards, chunk.deals, position, chunk.hands[np.arange(deals), bidders],
-                               chunk.trump_card, rules.deck(), hands)  # fmt: skip
+    own = chunk.hands[np.arange(deals), bidders]
+    sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
     bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
     counts = np.zeros((deals, cards + 1, cards + 1), np.int64)
-    rollout_counts(3, cards, chunk.deals, position, hands, chunk.trump_card, rules.deck_mask, bids,
-                           PLAY_CODES[play], POLICY_GREEDY, counts)  # fmt: skip
+    sampled = Chunk(cards, np.repeat(chunk.deals, samples), hands, np.repeat(chunk.trump_card, samples), bids)
+    rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, counts)
     expected = np.zeros_like(counts)
     for row in range(deals * samples):
         d, bidder = row // samples, int(bidders[row // samples])

@@ -5,7 +5,6 @@ Deal number ``i`` of hand size ``k`` depends only on ``(seed, k, i)``; its deale
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,22 +14,11 @@ from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
 from pocha.kernels.deal import deal_batch
-from pocha.kernels.play import play_batch, play_batch_plain
+from pocha.kernels.play import Chunk, DealRules, Outcome, Policies, Record, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids
 
 PLAY_CODES = PLAY_CODES
-
-
-@dataclass
-class Chunk:
-    """A batch of deals of one hand size; arrays are indexed [deal, seat]."""
-
-    cards: int
-    deals: np.ndarray  # int64[deal]: deal numbers (randomness and dealer)
-    hands: np.ndarray  # uint64[deal, seat] as dealt
-    trump_card: np.ndarray  # int64[deal]
-    bids: np.ndarray  # int64[deal, seat]
 
 
 def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
@@ -77,48 +65,41 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
     positions_to_seats(bids, chunk.deals, chunk.bids)
 
 
-def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """int64[deal, seat] play-policy codes and pimc samples of the strategies at each seat.
+def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies:
+    """The play policies of the strategies at each seat.
 
     seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).
     """
     codes = np.array([player.play.code for player in strategies], np.int64)
     samples = np.array([player.play.samples for player in strategies], np.int64)
-    return np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating])
+    return Policies(np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating]))
 
 
-def same_policy(play: PlayPolicy, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+def same_policy(play: PlayPolicy, chunk: Chunk) -> Policies:
     """Every seat of the chunk playing ``play``."""
     row = (1, chunk.hands.shape[1])
-    return np.full(row, play.code, np.int64), np.full(row, play.samples, np.int64)
+    return Policies(np.full(row, play.code, np.int64), np.full(row, play.samples, np.int64))
 
 
 def play_chunk(
-    rules: Rules, seed: int, chunk: Chunk, policies: tuple[np.ndarray, np.ndarray], record: bool = False
+    rules: Rules, seed: int, chunk: Chunk, policies: Policies, record: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play a bid chunk out, each seat by its policy (``seat_policies``): ``(won, points, plays, leaders)``.
 
     plays and leaders are empty unless ``record``.
     """
     size, players = chunk.hands.shape
-    won = np.empty((size, players), np.int64)
-    points = np.empty((size, players), np.int64)
+    outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     recorded = size if record else 0
-    plays = np.empty((recorded, chunk.cards, players), np.int64)
-    leaders = np.empty((recorded, chunk.cards + 1), np.int64)
-    codes, samples = policies
-    play = PLAY_CODES[rules.play]
-    if record or (codes == POLICY_PIMC).any():
-        play_batch(
-            seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
-            samples, rules.scoring.table(chunk.cards), won, points, plays, leaders,
-        )  # fmt: skip
+    played = Record(
+        np.empty((recorded, chunk.cards, players), np.int64), np.empty((recorded, chunk.cards + 1), np.int64)
+    )
+    deal_rules = DealRules.of(rules, chunk.cards)
+    if record or (policies.codes == POLICY_PIMC).any():
+        play_batch(seed, chunk, deal_rules, policies, outcome, played)
     else:
-        play_batch_plain(
-            seed, chunk.cards, chunk.deals, chunk.hands, chunk.trump_card, rules.deck_mask, chunk.bids, play, codes,
-            rules.scoring.table(chunk.cards), won, points,
-        )  # fmt: skip
-    return won, points, plays, leaders
+        play_batch_plain(seed, chunk, deal_rules, policies, outcome)
+    return (*outcome, *played)
 
 
 def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], chunk_size: int) -> None:

@@ -29,6 +29,7 @@ from pocha.engine.tally import GameTally, Tally
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.codes import STREAM_LOT
+from pocha.kernels.play import Policies
 from pocha.kernels.streams import uniform_batch
 
 MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given up (its first place shared)
@@ -187,7 +188,7 @@ class GameHands:
         return (self.numbers[rows] * stride + hand) * players + (self.first[rows] + hand) % players
 
     @cached_property
-    def policies(self) -> tuple[np.ndarray, np.ndarray]:
+    def policies(self) -> Policies:
         """The play policies of every game's seats (``seat_policies``): the same at every hand."""
         return seat_policies(self.plan.lineup.players(self.plan.policy), self.seating)
 
@@ -206,7 +207,7 @@ class GameHands:
         collect_bids(rules, strategies, seating, plan.seed, chunk)
         record = bool(numbers[0] < plan.traced)
         codes, samples = self.policies
-        policies = np.ascontiguousarray(codes[rows]), np.ascontiguousarray(samples[rows])
+        policies = Policies(np.ascontiguousarray(codes[rows]), np.ascontiguousarray(samples[rows]))
         won, points, plays, leaders = play_chunk(rules, plan.seed, chunk, policies, record)
         if record:
             shown = int(np.searchsorted(numbers, plan.traced))

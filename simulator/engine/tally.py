@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pocha.kernels.play import Outcome
 from pocha.kernels.tally import close_boards, tally_plays
 
 MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
@@ -60,7 +61,7 @@ class Tally:
     def add_play(self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
                  points: np.ndarray, board: np.ndarray) -> None:  # fmt: skip
         """Count one play of a batch of deals (see ``tally_plays``) into the per-board sums."""
-        tally_plays(deals, size_index, seating, bids, won, points, board, self.hand_fields, self.errors)
+        tally_plays(deals, size_index, seating, bids, Outcome(won, points), board, self.hand_fields, self.errors)
 
     def add_boards(self, size_index: int, board: np.ndarray) -> None:
         """Close a batch of boards: add their totals to the moments."""

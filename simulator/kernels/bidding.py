@@ -1,5 +1,7 @@
 """Bidding kernels: random bids, the legal bid nearest an estimate or worth most, the bid check, table features."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from pocha.kernels.bits import lane, popcount
@@ -68,13 +70,23 @@ def best_legal_bids(points, forbidden, out):
         out[d] = best
 
 
+class Bidder(NamedTuple):
+    """Where a bidder sits: the hand size, the players and its bidding position."""
+
+    cards: int
+    players: int
+    position: int  # 0 = first bidder
+
+
 @jit
-def hand_features(hands, trump_card, earlier_sum, cards, position, players, strongest, caps, out):
+def hand_features(hands, trump_card, earlier_sum, bidder, strongest, caps, out):
     """The numba body of ``features``: out[deal, FEATURES], each capped at caps[FEATURES].
 
-    strongest: the strength of the deck's strongest rank (ranks - 1). bids_so_far compares
-    2 * players * (sum - position * k / players) with +-players, so it is exact in integers.
+    earlier_sum int64[deal]: the earlier bids' sum; bidder: a ``Bidder``; strongest: the strength of
+    the deck's strongest rank (ranks - 1). bids_so_far compares 2 * players * (sum - position * k /
+    players) with +-players, so it is exact in integers.
     """
+    cards, players, position = bidder
     top_three = np.uint64(0)
     for i in range(min(3, strongest + 1)):
         top_three |= np.uint64(1) << np.uint64(strongest - i)

@@ -1,12 +1,14 @@
 """Sampling play (pimc): deal the unseen cards consistently with what the play has shown, play each world out."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, nth_card, popcount
 from pocha.kernels.choice import greedy_card
 from pocha.kernels.jit import jit
 from pocha.kernels.streams import below, next_state
-from pocha.kernels.trick import duties, legal_cards, place_card
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card
 
 
 @jit
@@ -92,12 +94,12 @@ def sample_world(hidden, need, allowed, out, state, ints, held):
 
 
 @jit
-def finish_greedy(hands, trumps, leader, placed, led, beat, winner, won, bids, play_rule):
-    """Play a deal out from the middle of a trick, every seat greedy; tricks are counted into ``won``.
+def finish_greedy(hands, trick, won, bids, play_rule):
+    """Play a deal out from the middle of ``trick`` (a ``Trick``), every seat greedy; tricks are counted into ``won``.
 
-    hands uint64[seat] (consumed); ``placed`` cards are on the trick led by ``leader``, in the state
-    (led, beat, winner).
+    hands uint64[seat] (consumed); won, bids int64[seat].
     """
+    trumps, leader, placed, led, beat, winner = trick
     players = hands.shape[0]
     seat = (leader + placed) % players
     follow, void = duties(trumps, play_rule)
@@ -117,26 +119,45 @@ def finish_greedy(hands, trumps, leader, placed, led, beat, winner, won, bids, p
 
 @jit
 def scratch():
-    """Work arrays a batch of deals lends its pimc seats: int64[8, 64] and uint64[5, 64] (no allocation per card)."""
+    """Work arrays a batch of deals lends its pimc seats (no allocation per card): ``(ints, masks)``.
+
+    ints int64[8, 64], masks uint64[5, 64]; ``sample_world`` and ``pimc_card`` share them out.
+    """
     return np.empty((8, 64), np.int64), np.empty((5, 64), np.uint64)
 
 
-@jit
-def pimc_card(seat, hand, legal, trumps, unseen, shown, holder, may_hold, placed, led, beat, winner, won, bids,
-              samples, play_rule, score, state, ints, masks):  # fmt: skip
-    """The legal card with the most expected points for ``seat`` over ``samples`` worlds consistent with what it saw.
+class View(NamedTuple):
+    """What a seat about to play knows of the deal besides the trick.
 
-    unseen uint64: the cards the seat has not seen (not in its hand, not played, not the turned-up
-    trump); shown: the dealer's shown trump card in a full deal while the dealer (``holder``) still
-    holds it, else 0 (holder -1); may_hold uint64[seat]: per seat the cards its plays have not
-    ruled out. placed cards are on the trick (state led, beat, winner); won, bids
-    int64[seat]. Each world deals the unseen cards to the other seats (``sample_world``); each
-    legal card is played in it and the deal finished greedily by every seat; the seat's points
-    under ``score`` are summed. Ties go to the lowest card id. ints, masks: ``scratch()``.
-    Returns ``(card, state)``.
+    seat, hand uint64: the seat and its cards; unseen uint64: the cards it has not seen (not in its
+    hand, not played, not the turned-up trump); shown: the dealer's shown trump card in a full deal
+    while the dealer (``holder``) still holds it, else 0 (holder -1); may_hold uint64[seat]: per
+    seat the cards its plays have not ruled out; won, bids int64[seat].
     """
+
+    seat: int
+    hand: np.uint64
+    unseen: np.uint64
+    shown: np.uint64
+    holder: int
+    may_hold: np.ndarray
+    won: np.ndarray
+    bids: np.ndarray
+
+
+@jit
+def pimc_card(view, legal, trick, rules, samples, state, work):
+    """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
+
+    view: a ``View``; trick: the ``Trick`` it plays to; rules: ``DealRules``. Each world deals the
+    unseen cards to the other seats (``sample_world``); each legal card is played in it and the
+    deal finished greedily by every seat; the seat's points under ``rules.score`` are summed. Ties
+    go to the lowest card id. work: ``scratch()``. Returns ``(card, state)``.
+    """
+    seat, hand, unseen, shown, holder, may_hold, won, bids = view
+    trumps, leader, placed = trick.trumps, trick.leader, trick.placed
+    ints, masks = work
     players = won.shape[0]
-    leader = (seat - placed) % players
     tricks_left = popcount(hand)
     choices = popcount(legal)
     totals, need, outcome = ints[5], ints[6], ints[7]
@@ -160,10 +181,10 @@ def pimc_card(seat, hand, legal, trumps, unseen, shown, holder, may_hold, placed
                 outcome[other] = won[other]
             bit = ONE << np.uint64(card)
             hands[seat] ^= bit
-            after = place_card(bit, seat, led, beat, winner, trumps)
-            finish_greedy(hands[:players], trumps, leader, placed + 1, after[0], after[1], after[2], outcome[:players],
-                          bids, play_rule)  # fmt: skip
-            totals[c] += score[bids[seat], outcome[seat]]
+            led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
+            after = Trick(trumps, leader, placed + 1, led, beat, winner)
+            finish_greedy(hands[:players], after, outcome[:players], bids, rules.play_rule)
+            totals[c] += rules.score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
         if totals[c] > totals[best]:

@@ -1,52 +1,115 @@
 """Playing whole deals: the trick loop over seats, with each seat's play policy."""
 
+from typing import NamedTuple
+
 import numpy as np
 
-from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
+from pocha.game.rules import Rules
+from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
+from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import pimc_card, scratch
+from pocha.kernels.pimc import View, pimc_card, scratch
 from pocha.kernels.streams import next_state, stream_state
-from pocha.kernels.trick import duties, legal_cards, place_card, revealed, suit_cards
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, suit_cards
+
+
+class Chunk(NamedTuple):
+    """A batch of deals of one hand size; arrays are indexed [deal, seat]."""
+
+    cards: int
+    deals: np.ndarray  # int64[deal]: deal numbers (randomness and dealer: deal i has dealer i % players)
+    hands: np.ndarray  # uint64[deal, seat] as dealt
+    trump_card: np.ndarray  # int64[deal]
+    bids: np.ndarray  # int64[deal, seat]
+
+
+class DealRules(NamedTuple):
+    """The rules as the kernels play a deal of one hand size under them (``of``)."""
+
+    deck: np.uint64  # the deck's cards as a mask
+    full: bool  # the deal takes the whole deck (the dealer holds the turned-up trump card, shown)
+    play_rule: int  # PLAY_CODES
+    score: np.ndarray  # int64[bid, won]: the points of each bid and trick count (``Scoring.table``)
+
+    @classmethod
+    def of(cls, rules: Rules, cards: int) -> "DealRules":
+        """A rule set's deal of ``cards`` cards a player."""
+        full = cards * rules.players == rules.deck_size
+        return cls(rules.deck_mask, full, PLAY_CODES[rules.play], rules.scoring.table(cards))
+
+
+class Policies(NamedTuple):
+    """How each seat plays, int64[deal or 1, seat]: one row serves every deal when the seating is the same."""
+
+    codes: np.ndarray  # play policy (POLICIES)
+    samples: np.ndarray  # worlds sampled per card (pimc)
+
+
+class Outcome(NamedTuple):
+    """What the play of a batch of deals gives, int64[deal, seat]."""
+
+    won: np.ndarray  # tricks taken
+    points: np.ndarray  # points scored
+
+
+class Record(NamedTuple):
+    """The cards played, when a run records them (trace runs), else arrays of length 0."""
+
+    plays: np.ndarray  # int64[deal, trick, order]: card ids from the leader on
+    leaders: np.ndarray  # int64[deal, trick + 1]: the leader of each trick, then the winner of the last
+
+
+class Batch(NamedTuple):
+    """The arrays of a batch that ``play_deal`` reads and fills, by deal row ``d``."""
+
+    rules: DealRules
+    policies: Policies
+    bids: np.ndarray  # int64[deal, seat]
+    won: np.ndarray  # int64[deal, seat]: tricks counted in
+    record: Record
+    work: tuple  # scratch()
+
+
+@jit
+def no_record():
+    """The ``Record`` of a play that records nothing."""
+    return Record(np.empty((0, 0, 0), np.int64), np.empty((0, 0), np.int64))
 
 
 @jit_inline
-def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule, policies, samples, score, state, won,
-              plays, leaders, ints, masks, plain):  # fmt: skip
-    """Play ``tricks`` tricks of deal ``d`` from ``hands`` (uint64[seat], consumed), ``leader`` leading the first.
+def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
+    """Play ``tricks`` tricks of row ``d`` of ``batch`` from ``hands`` (uint64[seat], consumed), ``leader`` leading.
 
-    Tricks are counted into ``won[d]``; a deal may be played in parts (greedy and random seats only:
-    a pimc seat's record of the deal starts with the call).
+    Tricks are counted into ``batch.won[d]``; a deal may be played in parts (greedy and random seats
+    only: a pimc seat's record of the deal starts with the call).
 
-    Each seat plays by its policy (``policies[d, seat]``, with ``samples[d, seat]`` for pimc; a
-    single row serves every deal). The
-    public record a pimc seat reads is kept as the play goes: the cards played, and per seat the
-    cards its plays have ruled out (``revealed``). full: the deal takes the whole deck (the dealer
-    holds the trump card, shown); deck: the deck's cards as a mask. The play is recorded when
-    ``plays`` is not empty (trace runs): ``plays[d, trick, order]`` card ids from the leader on,
-    ``leaders[d, trick]`` the leader of each trick and ``leaders[d, tricks]`` the winner of the last
-    one. ints, masks: ``scratch()``. Returns the advanced random state and the next leader.
+    Each seat plays by its policy (``batch.policies``). The public record a pimc seat reads is kept
+    as the play goes: the cards played, and per seat the cards its plays have ruled out
+    (``revealed``). The play is recorded when ``batch.record`` is not empty (trace runs). Returns the
+    advanced random state and the next leader.
 
     plain: no seat is pimc and the play is not recorded. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
+    rules, (codes, samples), bids, won, (plays, leaders), work = batch
+    deck, full, play_rule = rules.deck, rules.full, rules.play_rule
     players = hands.shape[0]
-    record = not plain and plays.shape[0] > 0
+    recording = not plain and plays.shape[0] > 0
     trumps = suit_cards(trump_card >> 4)
     follow, void = duties(trumps, play_rule)
     trump_bit = ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
-    may_hold = masks[4]
-    row = d if policies.shape[0] > 1 else 0  # one row of policies may serve every deal
+    may_hold = work[1][4]
+    row = d if codes.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public record is kept only when a pimc seat reads it
     for seat in range(0 if plain else players):
         may_hold[seat] = deck
-        watched |= policies[row, seat] == POLICY_PIMC
+        watched |= codes[row, seat] == POLICY_PIMC
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
-        if record:
+        if recording:
             leaders[d, t] = leader
         seat = leader
         for j in range(players):
@@ -54,7 +117,7 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
             legal = legal_cards(hand, led, beat, follow, void)
             if legal & (legal - ONE):
                 state = next_state(state)
-                policy = policies[row, seat]
+                policy = codes[row, seat]
                 if policy == POLICY_RANDOM:
                     card = random_card(legal, state)
                 elif plain or policy == POLICY_GREEDY:
@@ -62,9 +125,9 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
                 else:
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
                     unseen = deck & ~(hand | gone | shown)
-                    card, state = pimc_card(seat, hand, legal, trumps, unseen, shown, dealer if shown else -1, may_hold,
-                                            j, led, beat, winner, won[d], bids[d], samples[row, seat], play_rule,
-                                            score, state, ints, masks)  # fmt: skip
+                    view = View(seat, hand, unseen, shown, dealer if shown else -1, may_hold, won[d], bids[d])
+                    trick = Trick(trumps, leader, j, led, beat, winner)
+                    card, state = pimc_card(view, legal, trick, rules, samples[row, seat], state, work)
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)
@@ -72,67 +135,57 @@ def play_deal(d, hands, trump_card, full, deck, leader, tricks, bids, play_rule,
             if watched:
                 gone |= bit
                 may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
-            if record:
+            if recording:
                 plays[d, t, j] = card
             led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
             seat = seat + 1 if seat + 1 < players else 0
         won[d, winner] += 1
         leader = winner
-    if record:
+    if recording:
         leaders[d, tricks] = leader
     return state, leader
 
 
 @jit_inline
-def play_deals(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, samples, score, won, points,
-               plays, leaders, plain):  # fmt: skip
+def play_deals(seed, chunk, rules, policies, outcome, record, plain):
     """Play a batch of deals and score them (``play_batch``; ``plain`` as for ``play_deal``, a constant)."""
+    cards, deals, hands, trump_card, bids = chunk
+    won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    ints, masks = scratch()
-    full = cards * players == popcount(deck)
+    batch = Batch(rules, policies, bids, won, record, scratch())
     for d in range(hands.shape[0]):
         deal = deals[d]
         for s in range(players):
             own[s] = hands[d, s]
             won[d, s] = 0
         state = stream_state(seed, cards, deal, STREAM_PLAY)
-        play_deal(d, own, trump_card[d], full, deck, (deal + 1) % players, cards, bids, play_rule, policies, samples,
-                  score, state, won, plays, leaders, ints, masks, plain)  # fmt: skip
+        play_deal(d, own, trump_card[d], (deal + 1) % players, cards, state, batch, plain)
         for s in range(players):
-            points[d, s] = score[bids[d, s], won[d, s]]
+            points[d, s] = rules.score[bids[d, s], won[d, s]]
 
 
 @jit
-def play_batch(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, samples, score, won, points,
-               plays, leaders):  # fmt: skip
-    """Play a batch of deals and score them.
+def play_batch(seed, chunk, rules, policies, outcome, record):
+    """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``Record``.
 
-    deals int64[deal]: deal numbers (dealer and random stream); hands uint64[deal, seat] (not modified);
-    trump_card int64[deal]; deck uint64: the deck's cards as a mask; bids int64[deal, seat];
-    policies, samples int64[deal or 1, seat]: each seat's play policy (POLICIES) and its samples
-    (pimc), one row for every deal when the seating is the same;
-    score int64[bid, won]: the points of each bid and trick count (``Scoring.table``). Outputs: won,
-    points int64[deal, seat]; plays int64[deal, trick, order] and leaders int64[deal, trick + 1]
-    when recording, else of length 0. A choice among several legal cards draws from stream
-    STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced plays draw nothing.
-    ``play_batch_plain`` plays the same when no seat is pimc and nothing is recorded.
+    Deal number ``deals[d]`` fixes the dealer and the random stream. A choice among several legal
+    cards draws from stream STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced
+    plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is recorded.
     """
-    play_deals(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, samples, score, won, points,
-               plays, leaders, False)  # fmt: skip
+    play_deals(seed, chunk, rules, policies, outcome, record, False)
 
 
 @jit
-def play_batch_plain(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, score, won, points):
+def play_batch_plain(seed, chunk, rules, policies, outcome):
     """``play_batch`` for random and greedy seats, not recorded: the lean copy of the play loop.
 
     Alone in its kernel, it compiles in two thirds of the time of both copies (a cold run's largest compile).
     A pimc seat is refused (ValueError): this loop would play it as greedy.
     """
-    players = hands.shape[1]
-    for row in range(policies.shape[0]):
-        for seat in range(players):
-            if policies[row, seat] == POLICY_PIMC:
+    codes = policies.codes
+    for row in range(codes.shape[0]):
+        for seat in range(codes.shape[1]):
+            if codes[row, seat] == POLICY_PIMC:
                 raise ValueError("play_batch_plain: a pimc seat needs play_batch")
-    play_deals(seed, cards, deals, hands, trump_card, deck, bids, play_rule, policies, np.zeros((1, players), np.int64),
-               score, won, points, np.empty((0, 0, 0), np.int64), np.empty((0, 0), np.int64), True)  # fmt: skip
+    play_deals(seed, chunk, rules, policies, outcome, no_record(), True)

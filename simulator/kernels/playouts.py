@@ -2,11 +2,11 @@
 
 import numpy as np
 
-from pocha.kernels.bits import ONE, ZERO, popcount
+from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
-from pocha.kernels.play import play_deal
+from pocha.kernels.play import Batch, Policies, no_record, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
 
 
@@ -66,44 +66,41 @@ def copy_deal(from_hands, from_won, hands, won):
 
 
 @jit
-def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, play_rule, policy, counts):
+def rollout_counts(seed, chunk, position, rules, policy, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
-    hands uint64[deal * samples, seat] and bids int64[deal * samples, seat] (the bidder's own entry
-    is replaced by each candidate); trump_card int64[deal]; deck uint64: the deck as a mask;
-    policy: random or greedy. counts int64[deal, bid, tricks] gets,
-    per deal and candidate bid 0..k, how many samples the bidder took each number of tricks in.
+    chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
+    (their deal number and trump card repeated); the bidder's bid is replaced by each candidate.
+    rules: ``DealRules``; policy: random or greedy. counts int64[deal, bid, tricks] gets, per deal
+    and candidate bid 0..k, how many samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
     as one that made it from then on: so bids 1..k share one line of play (bid above k), each bid
     branching off after the trick that brings the bidder to it. The same play-outs as one per bid,
     for about a third of the tricks.
     """
+    cards, deals, hands, trump_card, bids = chunk
     players = hands.shape[1]
-    samples = hands.shape[0] // max(trump_card.shape[0], 1)
+    samples = hands.shape[0] // max(counts.shape[0], 1)
     line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
     won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
-    no_plays = np.empty((0, 0, 0), np.int64)
-    no_leaders = np.empty((0, 0), np.int64)
-    policies = np.full((1, players), policy, np.int64)
-    no_samples = np.zeros((1, players), np.int64)
-    no_score = np.zeros((cards + 1, cards + 1), np.int64)
+    policies = Policies(np.full((1, players), policy, np.int64), np.zeros((1, players), np.int64))
+    work = scratch()
+    on_line = Batch(rules, policies, row_bids, won, no_record(), work)
+    on_branch = Batch(rules, policies, row_bids, branch_won, no_record(), work)
     no_won = np.zeros(players, np.int64)
-    ints, masks = scratch()
-    full = cards * players == popcount(deck)
-    for d in range(trump_card.shape[0]):
-        mano = (deals[d] + 1) % players
+    for d in range(counts.shape[0]):
+        first = d * samples
+        mano = (deals[first] + 1) % players
         bidder = (mano + position) % players
-        state = stream_state(seed, cards, deals[d], STREAM_ROLLOUT)
-        for s in range(samples):
-            row = d * samples + s
+        state = stream_state(seed, cards, deals[first], STREAM_ROLLOUT)
+        for row in range(first, first + samples):
             for seat in range(players):  # (not a slice assignment: slower in numba)
                 row_bids[0, seat] = bids[row, seat]
             copy_deal(hands[row], no_won, line, won)
             row_bids[0, bidder] = 0
-            state, _ = play_deal(0, line, trump_card[d], full, deck, mano, cards, row_bids, play_rule, policies,
-                                 no_samples, no_score, state, won, no_plays, no_leaders, ints, masks, True)  # fmt: skip
+            state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
             if policy == POLICY_RANDOM:
                 for every in range(cards + 1):
                     counts[d, every, won[0, bidder]] += 1
@@ -113,15 +110,11 @@ def rollout_counts(seed, cards, deals, position, hands, trump_card, deck, bids, 
             leader = mano
             for t in range(cards):  # the line, a trick at a time
                 row_bids[0, bidder] = cards + 1
-                state, leader = play_deal(0, line, trump_card[d], full, deck, leader, 1, row_bids, play_rule,
-                                          policies, no_samples, no_score, state, won, no_plays, no_leaders, ints,
-                                          masks, True)  # fmt: skip
+                state, leader = play_deal(0, line, trump_card[row], leader, 1, state, on_line, True)
                 if leader == bidder:  # it took the trick: its bid of won[0, bidder] branches off, made
                     copy_deal(line, won[0], branch, branch_won)
                     row_bids[0, bidder] = won[0, bidder]
-                    state, _ = play_deal(0, branch, trump_card[d], full, deck, leader, cards - 1 - t, row_bids,
-                                         play_rule, policies, no_samples, no_score, state, branch_won, no_plays,
-                                         no_leaders, ints, masks, True)  # fmt: skip
+                    state, _ = play_deal(0, branch, trump_card[row], leader, cards - 1 - t, state, on_branch, True)
                     counts[d, won[0, bidder], branch_won[0, bidder]] += 1
             for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
                 counts[d, bid, won[0, bidder]] += 1

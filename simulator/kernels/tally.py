@@ -6,16 +6,17 @@ from pocha.kernels.jit import jit
 
 
 @jit
-def tally_plays(deals, size_index, seating, bids, won, points, board, hand_fields, errors):
+def tally_plays(deals, size_index, seating, bids, outcome, board, hand_fields, errors):
     """Add one play of a batch of deals to integer accumulators (exact, so chunks merge in any order).
 
     deals int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
-    bids, won, points int64[deal, seat]. Per board (the deal, over all its plays):
+    bids int64[deal, seat] and the play's ``Outcome`` (won, points). Per board (the deal, over all its plays):
     board int64[deal, strategy, position + 1, 3] gets each strategy's points, hands and exact bids
     by bidding position (0 = first bidder), the last position slot for all positions.
     hand_fields int64[strategy, position, size, 4]: sums of exact (0/1), bid, won and |won - bid|
     (``pocha.tally.HAND_FIELDS``); errors int64[strategy, size, won - bid + k_max].
     """
+    won, points = outcome
     players = bids.shape[1]
     every = board.shape[2] - 1
     offset = errors.shape[2] // 2

@@ -5,11 +5,28 @@ every card that would take the lead of the trick as it stands (all cards before 
 the seat now winning it. One mask answers both "which cards are legal" and "does this card win".
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lowest_bit
 from pocha.kernels.codes import PLAY_FOLLOW, PLAY_POCHA, PLAY_POCHA_TRUMP_LEAD_FREE
 from pocha.kernels.jit import jit, jit_inline
+
+
+class Trick(NamedTuple):
+    """A trick in progress with what it is read against: the sampling play hands it on whole.
+
+    trumps uint64: the trump suit's cards; leader: the seat that led it; placed: how many cards are
+    on it; led, beat, winner: as above.
+    """
+
+    trumps: np.uint64
+    leader: int
+    placed: int
+    led: np.uint64
+    beat: np.uint64
+    winner: int
 
 
 @jit
