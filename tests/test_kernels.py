@@ -46,8 +46,12 @@ def test_bit_helpers(x, data):
     assert nth_card(value, n) == nth_card_by_loop(value, n) == bits[n]
 
 
-def replay_deal(rules, hands, trump_card, dealer, bids, plays, leaders, won, points, greedy):
-    """Check one recorded deal with the reference: every card legal, winners, tricks, points; greedy plays exact."""
+def replay_deal(rules, chunk, d, played, greedy):
+    """Check recorded deal ``d`` of a chunk (``played``: what ``play_chunk`` gives) with the reference: every card
+    legal, winners, tricks, points; greedy plays exact."""
+    hands, trump_card, bids = chunk.hands[d], chunk.trump_card[d], chunk.bids[d]
+    won, points, plays, leaders = (array[d] for array in played)
+    dealer = chunk.deals[d] % len(hands)
     trump = int(trump_card) >> 4
     held = [cards_of(h) for h in hands]
     players, cards = len(held), len(held[0])
@@ -82,14 +86,9 @@ def test_whole_deals_match_the_reference(preset, players, policy):
     for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
         chunk = deal_chunk(rules, seed=11, cards=cards, deals=numbers(0, 60))
         chunk.bids[:] = rng.integers(0, cards + 1, chunk.bids.shape)
-        won, points, plays, leaders = play_chunk(
-            rules, 11, chunk, same_policy(parse_policy(policy), chunk), record=True
-        )
+        played = play_chunk(rules, 11, chunk, same_policy(parse_policy(policy), chunk), record=True)
         for d in range(len(chunk.hands)):
-            replay_deal(
-                rules, chunk.hands[d], chunk.trump_card[d], d % players, chunk.bids[d],
-                plays[d], leaders[d], won[d], points[d], greedy=policy == "greedy",
-            )  # fmt: skip
+            replay_deal(rules, chunk, d, played, greedy=policy == "greedy")
 
 
 @pytest.mark.parametrize("play", sorted(PLAY_CODES))

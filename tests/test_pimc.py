@@ -68,9 +68,9 @@ def test_a_trump_lead_binds_followers_under_pocha_only_by_its_usual_reading():
     assert ruled_out("2O", "5O", "O", "pocha-trump-lead-free") == set()
 
 
-def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order, seat):
-    """What ``seat`` knows before its card at (trick, order): unseen cards, per seat the cards still possible,
-    the cards each seat still holds (truth, for checking) and the trick state."""
+def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
+    """What the seat to play at (trick, order) knows before its card: unseen cards, per seat the cards still
+    possible, the cards each seat still holds (truth, for checking) and the trick state."""
     trump = trump_card >> 4
     full = rules.full_deal * rules.players == rules.deck_size and len(hands[0]) == rules.full_deal
     may_hold = [int(rules.deck_mask)] * rules.players
@@ -110,8 +110,9 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play, players, cards, 
     trick, order = divmod(step, players)
     seat = (int(leaders[0, trick]) + order) % players
     dealer = number % players
-    gone, may_hold, held, history, full = public_view(rules, hands, trump_card, dealer, plays[0], leaders[0], trick,
-                                                      order, seat)  # fmt: skip
+    gone, may_hold, held, history, full = public_view(
+        rules, hands, trump_card, dealer, plays[0], leaders[0], trick, order
+    )
     own = sum(1 << c for c in held[seat])
     trump_bit = 1 << trump_card
     shown = trump_bit if full and seat != dealer and not gone & trump_bit else 0

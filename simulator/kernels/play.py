@@ -61,14 +61,14 @@ class Record(NamedTuple):
 
 
 class Batch(NamedTuple):
-    """The arrays of a batch that ``play_deal`` reads and fills, by deal row ``d``."""
+    """What ``play_deal`` reads and fills, at row ``d``, for a batch of deals."""
 
     rules: DealRules
     policies: Policies
     bids: np.ndarray  # int64[deal, seat]
-    won: np.ndarray  # int64[deal, seat]: tricks counted in
+    won: np.ndarray  # int64[deal, seat]: the tricks are counted in
     record: Record
-    work: tuple  # scratch()
+    work: tuple  # (ints, masks): ``scratch()``, lent to the pimc seats
 
 
 @jit
@@ -101,7 +101,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     trump_bit = ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
-    may_hold = work[1][4]
+    may_hold = work[1][4]  # the last row of the masks: pimc_card uses the others
     row = d if codes.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public record is kept only when a pimc seat reads it
     for seat in range(0 if plain else players):
