@@ -151,8 +151,10 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
 
     rules = make_rules(players=4)
     seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")
-    runs = [simulate(rules, seats, [3, 8], 40, seed=9, chunk_size=size, backend=Threads(threads)).tally.moments
-            for size, threads in ((7, 1), (40, 2))]  # fmt: skip
+    runs = [
+        simulate(rules, seats, [3, 8], 40, seed=9, chunk_size=size, backend=Threads(threads)).tally.moments
+        for size, threads in ((7, 1), (40, 2))
+    ]
     assert np.array_equal(*runs)
 
 
@@ -161,8 +163,12 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     assert seat.label == "montecarlo:samples=4@pimc:samples=12" and seat.play == PlayPolicy("pimc", 12)
     assert Seat.of("expected@pimc").play == PlayPolicy("pimc", DEFAULT_SAMPLES) and Seat.of("expected").play is None
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
-    for bad, message in (("pimc:samples=0", "samples must be"), ("pimc:depth=2", "pimc takes samples"),
-                         ("greedy:x=1", "takes no parameters"), ("clever", "unknown 'clever'")):  # fmt: skip
+    for bad, message in (
+        ("pimc:samples=0", "samples must be"),
+        ("pimc:depth=2", "pimc takes samples"),
+        ("greedy:x=1", "takes no parameters"),
+        ("clever", "unknown 'clever'"),
+    ):
         with pytest.raises(PochaError, match=message):
             parse_policy(bad)
 

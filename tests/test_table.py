@@ -24,9 +24,15 @@ def test_features_of_a_hand_built_hand():
     ctx = context(["1O 3O 12O 7O 1C 3E"], "2O")  # trumps oros: 1 3 12 high, 7 low; ace of copas; three of espadas
     row = dict(zip(FEATURES, features(ctx)[0].tolist(), strict=True))
     assert row == {
-        "cards": 5, "position": 0, "high_trumps": 3, "low_trumps": 1, "side_aces": 1, "side_seconds": 1,
-        "voids": 1, "bids_so_far": 1,
-    }  # fmt: skip
+        "cards": 5,
+        "position": 0,
+        "high_trumps": 3,
+        "low_trumps": 1,
+        "side_aces": 1,
+        "side_seconds": 1,
+        "voids": 1,
+        "bids_so_far": 1,
+    }
 
 
 def test_features_follow_the_rank_order():
@@ -49,13 +55,23 @@ def test_features_match_the_reference_on_random_deals(preset, players, data):
     seed = data.draw(st.integers(0, 2**32))
     chunk = deal_chunk(rules, seed, cards, np.arange(40, dtype=np.int64))
     earlier = np.random.default_rng(seed).integers(0, cards + 1, (40, position))
-    ctx = BidContext(rules, cards, position, chunk.hands[:, 0], chunk.trump_card, earlier,
-                     forbidden_bids(rules, cards, earlier), seed, chunk.deals)  # fmt: skip
+    ctx = BidContext(
+        rules=rules,
+        cards=cards,
+        position=position,
+        hands=chunk.hands[:, 0],
+        trump_card=chunk.trump_card,
+        earlier_bids=earlier,
+        forbidden=forbidden_bids(rules, cards, earlier),
+        seed=seed,
+        deals=chunk.deals,
+    )
     caps = [CAPS.get(name, 1 << 30) for name in FEATURES]
     for d, row in enumerate(features(ctx).tolist()):
         hand = [c for c in range(64) if int(chunk.hands[d, 0]) >> c & 1]
-        plain = reference.table_features(hand, int(chunk.trump_card[d]), earlier[d].tolist(), cards, players,
-                                         len(rules.ranks))  # fmt: skip
+        plain = reference.table_features(
+            hand, int(chunk.trump_card[d]), earlier[d].tolist(), cards, players, len(rules.ranks)
+        )
         assert row == [min(value, cap) for value, cap in zip(plain, caps, strict=True)]
 
 
@@ -93,8 +109,10 @@ def test_thin_cells_fall_back_to_coarser_ones_then_to_expected(small_table):
     table, _ = small_table
     ctx = context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"], "1C")
     _, found = table.distributions(features(ctx), 10)
-    level_hands = [level[tuple(np.where(np.array(level.shape[:-1]) == 1, 0, features(ctx)).T)].sum(axis=1)
-                   for level in table.levels]  # fmt: skip
+    level_hands = [
+        level[tuple(np.where(np.array(level.shape[:-1]) == 1, 0, features(ctx)).T)].sum(axis=1)
+        for level in table.levels
+    ]
     assert all(np.diff(np.array(level_hands), axis=0).min(axis=1) >= 0)  # coarser cells hold more hands
     assert found.tolist() == [max(hands) >= MIN_HANDS for hands in zip(*level_hands, strict=True)]
     empty = TrickTable(table.rules, "greedy", np.zeros_like(table.counts))

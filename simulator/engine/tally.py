@@ -58,8 +58,16 @@ class Tally:
         """Zeroed per-board sums, int64[board, strategy, position + 1, (points, hands, exact)], for ``tally_plays``."""
         return np.zeros((boards, len(self.strategies), self.players + 1, 3), np.int64)
 
-    def add_play(self, size_index: int, deals: np.ndarray, seating: np.ndarray, bids: np.ndarray, won: np.ndarray,
-                 points: np.ndarray, board: np.ndarray) -> None:  # fmt: skip
+    def add_play(
+        self,
+        size_index: int,
+        deals: np.ndarray,
+        seating: np.ndarray,
+        bids: np.ndarray,
+        won: np.ndarray,
+        points: np.ndarray,
+        board: np.ndarray,
+    ) -> None:
         """Count one play of a batch of deals (see ``tally_plays``) into the per-board sums."""
         tally_plays(deals, size_index, seating, bids, Outcome(won, points), board, self.hand_fields, self.errors)
 
