@@ -5,7 +5,7 @@ one bid per deal (int64 array). The engine checks every bid; nothing is silently
 """
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Protocol, runtime_checkable
 
@@ -73,7 +73,7 @@ class BidContext:
         return _LANE << (self.trump.astype(np.uint64) * np.uint64(16))
 
     @cached_property
-    def trumps(self) -> np.ndarray:
+    def trump_count(self) -> np.ndarray:
         """int64[m]: trumps held."""
         return np.bitwise_count(self.hands & self.trump_cards).astype(np.int64)
 
@@ -90,10 +90,15 @@ class BidContext:
 
     def subset(self, rows: slice | np.ndarray) -> "BidContext":
         """The same bidder on some of the deals (random draws restart, as for a fresh context)."""
-        return BidContext(
-            self.rules, self.cards, self.position, self.hands[rows], self.trump_card[rows], self.earlier_bids[rows],
-            self.forbidden[rows], self.seed, self.deals[rows], self.policy,
-        )  # fmt: skip
+        return replace(
+            self,
+            hands=self.hands[rows],
+            trump_card=self.trump_card[rows],
+            earlier_bids=self.earlier_bids[rows],
+            forbidden=self.forbidden[rows],
+            deals=self.deals[rows],
+            _draws=0,
+        )
 
     def uniform(self, draws: int = 1) -> np.ndarray:
         """float64[m, draws] uniforms in [0, 1); each call gives fresh numbers.
