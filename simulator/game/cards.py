@@ -64,10 +64,10 @@ def deck_ids(ranks: Sequence[int]) -> np.ndarray:
     return np.array([card_id(r, s, ranks) for s in range(len(SUITS)) for r in ranks], dtype=np.int64)
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(ids: Iterable[int]) -> int:
     """Hand bitmask of card ids."""
     mask = 0
-    for card in cards:
+    for card in ids:
         mask |= 1 << card
     return mask
 

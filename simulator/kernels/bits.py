@@ -74,17 +74,17 @@ def _deposit(typingctx, source, mask):
 
 
 @jit
-def nth_card_by_deposit(cards, n):
+def nth_card_by_deposit(mask, n):
     """The ``n``-th lowest (0-based) card id of a mask, in three instructions (CPUs with fast ``pdep``)."""
-    return lowest_bit(_deposit(ONE << np.uint64(n), cards))
+    return lowest_bit(_deposit(ONE << np.uint64(n), mask))
 
 
 @jit
-def nth_card_by_loop(cards, n):
+def nth_card_by_loop(mask, n):
     """The ``n``-th lowest (0-based) card id of a mask, clearing the lower bits one at a time (any CPU)."""
     for _ in range(n):
-        cards &= cards - ONE
-    return lowest_bit(cards)
+        mask &= mask - ONE
+    return lowest_bit(mask)
 
 
 # Choosing a random legal card is the play's hottest step: pdep halves it where it is fast.
@@ -98,6 +98,6 @@ def lane(hand, suit):
 
 
 @jit
-def strengths(cards):
+def strengths(mask):
     """The strengths present in any suit of a mask: its four lanes ORed (bit i: some card of strength i)."""
-    return (cards | cards >> np.uint64(16) | cards >> np.uint64(32) | cards >> np.uint64(48)) & LANE_MASK
+    return (mask | mask >> np.uint64(16) | mask >> np.uint64(32) | mask >> np.uint64(48)) & LANE_MASK

@@ -8,22 +8,22 @@ from pocha.kernels.streams import below
 
 
 @jit
-def cheapest(cards, trumps):
+def cheapest(mask, trumps):
     """Weakest card of a non-empty mask: the lowest non-trump strength (lowest suit on ties), else the lowest trump."""
-    plain = cards & ~trumps
+    plain = mask & ~trumps
     if plain == ZERO:
-        return lowest_bit(cards)
+        return lowest_bit(mask)
     low = lowest_bit(strengths(plain))
     return lowest_bit(plain & (LANES << np.uint64(low)))
 
 
 @jit
-def dearest(cards, trumps):
+def dearest(mask, trumps):
     """Strongest card of a non-empty mask: the highest trump, else the highest strength (lowest suit on ties)."""
-    if cards & trumps:
-        return highest_bit(cards & trumps)
-    high = highest_bit(strengths(cards))
-    return lowest_bit(cards & (LANES << np.uint64(high)))
+    if mask & trumps:
+        return highest_bit(mask & trumps)
+    high = highest_bit(strengths(mask))
+    return lowest_bit(mask & (LANES << np.uint64(high)))
 
 
 @jit_inline
