@@ -8,7 +8,7 @@ import pandas as pd
 
 from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
-from pocha.engine.bench import DASK_CHUNK, STAGES, Measurement, Workload
+from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
@@ -211,7 +211,7 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
     """One line per measurement as it comes: the median, the speed-up over one thread, the reference's ratio."""
     single: dict[str, float] = {}
     for m in measurements:
-        work = m.workload
+        work = m.benchmark
         if m.where == "1 thread":
             single[work.title] = m.median
         notes = ""
@@ -230,14 +230,14 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
         )
 
 
-def stage_lines(profile: Iterable[tuple[Workload, dict[str, float]]], chunks: int) -> Iterable[str]:
+def stage_lines(profile: Iterable[tuple[Benchmark, dict[str, float]]], chunks: int) -> Iterable[str]:
     """The stage profile: nanoseconds per deal of each stage, their total and the deals per second it makes."""
     yield f"nanoseconds per deal by stage, median of {chunks} chunks of {DEFAULT_CHUNK:,} deals, one thread"
     yield f"{'workload':<44}" + "".join(f"{stage:>8}" for stage in STAGES) + f"{'total':>8}{'deals/s':>12}"
-    for workload, times in profile:
+    for benchmark, times in profile:
         total = sum(times.values())
         cells = "".join(f"{times[stage]:>8.0f}" for stage in STAGES)
-        yield f"{workload.title:<44}{cells}{total:>8.0f}{1e9 / total:>12,.0f}"
+        yield f"{benchmark.title:<44}{cells}{total:>8.0f}{1e9 / total:>12,.0f}"
 
 
 def strategies_text(found: list[StrategyInfo]) -> str:

@@ -21,15 +21,17 @@ from typing import IO, TYPE_CHECKING, Any
 from pocha.engine.advice import Advice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
-from pocha.engine.bench import Measurement, Workload, check_reference, stage_times, staged
+from pocha.engine.bench import Benchmark, Measurement, check_reference, stage_times, staged
 from pocha.engine.bench import bench as run_bench
+from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.seating import Lineup, Seat
+from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
-from pocha.engine.training import train_table
+from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, parse_sizes
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
@@ -426,25 +428,27 @@ def _deal(
     where = run.make_backend()
     with _trace_file(trace) as stream:
         played = simulate_deals(
-            record.rules,
-            lineup,
-            sizes,
-            deals,
-            run.seed,
-            run.policy,
-            duplicate=duplicate,
-            chunk_size=run.chunk_size,
-            trace_stream=stream,
-            trace_deals=trace_deals,
-            progress=counter(progress, deals * len(sizes)),
-            backend=where,
-            checkpoint=saving.make_checkpoint(),
+            DealsRequest(
+                rules=record.rules,
+                lineup=lineup,
+                sizes=sizes,
+                deals=deals,
+                seed=run.seed,
+                policy=run.policy,
+                duplicate=duplicate,
+                chunk_size=run.chunk_size,
+                backend=where,
+                progress=counter(progress, deals * len(sizes)),
+                trace=stream,
+                trace_deals=trace_deals,
+                checkpoint=saving.make_checkpoint(),
+            )
         )
         if not played.complete and stream is not None:
             raise _Stopped
-    record = ended(record, played.complete, int(played.tally.boards.sum()))
-    tables = deal_tables(record, played.tally)
-    return SimulationResult(record, played.tally, tables, write_outputs(record, tables, output))
+    record = ended(record, played.complete, int(played.total.boards.sum()))
+    tables = deal_tables(record, played.total)
+    return SimulationResult(record, played.total, tables, write_outputs(record, tables, output))
 
 
 @recorded
@@ -477,21 +481,23 @@ def play_games(
     where = run.make_backend()
     with _trace_file(trace) as stream:
         played = play_whole_games(
-            chosen,
-            lineup,
-            games,
-            run.seed,
-            run.policy,
-            rotate,
-            run.chunk_size,
-            counter(progress, games),
-            where,
-            stream,
-            trace_games,
+            GamesRequest(
+                rules=chosen,
+                lineup=lineup,
+                games=games,
+                seed=run.seed,
+                policy=run.policy,
+                rotate=rotate,
+                chunk_size=run.chunk_size,
+                backend=where,
+                progress=counter(progress, games),
+                trace=stream,
+                trace_games=trace_games,
+            )
         )
         if not played.complete and stream is not None:
             raise _Stopped
-    tally = played.games
+    tally = played.total.game_tally
     section = GameRun(
         games=games,
         rotate=rotate,
@@ -505,8 +511,8 @@ def play_games(
         command="game", rules=chosen, preset=preset, **seats_of(lineup, run), section=section, command_line=command_line
     )
     record = ended(record, played.complete, tally.games)
-    tables = game_tables(record, played.hands, tally)
-    return GamesResult(record, played.hands, tally, tables, write_outputs(record, tables, output))
+    tables = game_tables(record, played.total.hand_tally, tally)
+    return GamesResult(record, played.total.hand_tally, tally, tables, write_outputs(record, tables, output))
 
 
 @with_flat_options
@@ -554,7 +560,15 @@ def train(
     check_writable(out, "out", is_table_file, "pocha trick table")
     where = run.make_backend()
     table = train_table(
-        chosen, deals, run.seed, run.policy, run.chunk_size, counter(progress, deals * chosen.full_deal), where
+        TrainingRequest(
+            rules=chosen,
+            deals=deals,
+            seed=run.seed,
+            policy=run.policy,
+            chunk_size=run.chunk_size,
+            backend=where,
+            progress=counter(progress, deals * chosen.full_deal),
+        )
     )
     if table is None:
         return TrainingResult(None, None)
@@ -635,11 +649,11 @@ def bench(
     return run_bench(deals, repeats, counts, dask, reference)
 
 
-def bench_stages(*, repeats: int = 5) -> Iterator[tuple[Workload, dict[str, float]]]:
+def bench_stages(*, repeats: int = 5) -> Iterator[tuple[Benchmark, dict[str, float]]]:
     """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
     if repeats < 1:
         raise PochaError(f"repeats: must be at least 1, not {repeats}")
-    return ((workload, stage_times(workload, STAGE_CHUNKS * repeats)) for workload in staged())
+    return ((benchmark, stage_times(benchmark, STAGE_CHUNKS * repeats)) for benchmark in staged())
 
 
 def thread_counts(threads: str | Sequence[int]) -> list[int]:

@@ -379,9 +379,9 @@ def test_train_writes_a_table_the_strategy_reads(tmp_path):
 
 
 def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
-    import pocha.engine.training
+    from pocha.engine.training import Training
 
-    count_chunk, calls = pocha.engine.training.count_chunk, []
+    count_chunk, calls = Training.run, []
 
     def stop_after_three(*args):
         calls.append(1)
@@ -389,7 +389,7 @@ def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return count_chunk(*args)
 
-    monkeypatch.setattr(pocha.engine.training, "count_chunk", stop_after_three)
+    monkeypatch.setattr(Training, "run", stop_after_three)
     path = tmp_path / "t.npz"
     result = invoke("train", "--players", "3", "--deals", "500", "--chunk-size", "100", "--out", str(path))
     assert result.exit_code == 130, result.output

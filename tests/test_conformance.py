@@ -8,8 +8,8 @@ import reference
 from conftest import lineup
 
 from pocha.engine.policies import parse_policy
-from pocha.engine.simulate import simulate
-from pocha.engine.training import train_table
+from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.training import TrainingRequest, train_table
 from pocha.game.cards import parse_card, parse_cards
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.registry import BUILTIN
@@ -62,10 +62,14 @@ def test_conformance(preset, strategy, tmp_path):
         policy = parse_policy(name)
         spec = {"montecarlo": "montecarlo:samples=4"}.get(strategy, strategy)
         if strategy == "table":  # a small table learned for these rules and this policy
-            train_table(rules, 50, policy=policy).save(tmp_path / f"{policy.name}.npz")
+            train_table(TrainingRequest(rules=rules, deals=50, policy=policy)).save(tmp_path / f"{policy.name}.npz")
             spec = f"table:path={tmp_path / f'{policy.name}.npz'}"
         seats = lineup(*[spec] * players)
-        simulate(rules, seats, sizes, 25, seed=len(preset), policy=policy, trace_stream=stream)
+        simulate(
+            DealsRequest(
+                rules=rules, lineup=seats, sizes=sizes, deals=25, seed=len(preset), policy=policy, trace=stream
+            )
+        )
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     deals = [line for line in lines if "format" not in line]
     assert len(deals) == len(policies) * 4 * 25
@@ -77,7 +81,11 @@ def test_mixed_line_up_and_explicit_deck():
     rules = make_rules("ludoteka", 7, deck="40", hook="always")
     seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
-    simulate(rules, seats, list(range(1, rules.full_deal + 1)), 20, seed=1, trace_stream=stream)
+    simulate(
+        DealsRequest(
+            rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1, trace=stream
+        )
+    )
     for line in stream.getvalue().splitlines()[1:]:
         check_deal(rules, json.loads(line))
 
@@ -86,6 +94,15 @@ def test_mixed_line_up_and_explicit_deck():
 def test_every_play_rule_conforms(play):
     rules = make_rules("ludoteka", 4, play=play)
     stream = io.StringIO()
-    simulate(rules, lineup("expected", "random", "zero", "aces-trumps"), [3, 10], 40, seed=2, trace_stream=stream)
+    simulate(
+        DealsRequest(
+            rules=rules,
+            lineup=lineup("expected", "random", "zero", "aces-trumps"),
+            sizes=[3, 10],
+            deals=40,
+            seed=2,
+            trace=stream,
+        )
+    )
     for line in stream.getvalue().splitlines()[1:]:
         check_deal(rules, json.loads(line))

@@ -5,7 +5,7 @@ import pytest
 from conftest import lineup
 
 from pocha.engine.policies import parse_policy
-from pocha.engine.simulate import simulate
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.reports.stats import pair_differences, summary
@@ -19,17 +19,19 @@ ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), deals=301, duplicate=False, **options):
     stream = None if duplicate else io.StringIO()
     result = simulate(
-        RULES,
-        seats,
-        list(sizes),
-        deals,
-        seed=7,
-        policy=parse_policy("random"),
-        duplicate=duplicate,
-        chunk_size=chunk_size,
-        trace_stream=stream,
-        trace_deals=trace_deals,
-        **options,
+        DealsRequest(
+            rules=RULES,
+            lineup=seats,
+            sizes=list(sizes),
+            deals=deals,
+            seed=7,
+            policy=parse_policy("random"),
+            duplicate=duplicate,
+            chunk_size=chunk_size,
+            trace=stream,
+            trace_deals=trace_deals,
+            **options,
+        )
     )
     return result, (stream.getvalue() if stream else "")
 
@@ -40,8 +42,8 @@ def test_results_do_not_depend_on_the_chunk_size(duplicate):
     for chunk_size in (1, 7, 100):
         result, text = run(chunk_size, duplicate=duplicate)
         for name in ARRAYS:
-            assert np.array_equal(getattr(result.tally, name), getattr(base.tally, name)), name
-        assert summary(result.tally).to_csv() == summary(base.tally).to_csv()
+            assert np.array_equal(getattr(result.total, name), getattr(base.total, name)), name
+        assert summary(result.total).to_csv() == summary(base.total).to_csv()
         assert text == base_trace
 
 
@@ -56,7 +58,7 @@ def test_trace_covers_the_first_deals_only_when_asked():
 
 def test_every_size_gets_the_same_deals_and_every_strategy_every_position():
     result, _ = run(64, trace_deals=0)
-    frame = summary(result.tally)
+    frame = summary(result.total)
     by_position = frame[(frame.position != "all") & (frame.cards != "all")]
     assert set(by_position.hands) <= {75, 76}  # 301 deals: positions rotate with the dealer
     assert set(frame[frame.position == "all"].deals) == {301, 903}
@@ -64,7 +66,7 @@ def test_every_size_gets_the_same_deals_and_every_strategy_every_position():
 
 def test_duplicate_seats_every_strategy_at_every_seat_of_every_deal():
     result, _ = run(64, duplicate=True, deals=50)
-    frame = summary(result.tally)
+    frame = summary(result.total)
     per_position = frame[(frame.position != "all") & (frame.cards != "all")]
     assert set(per_position.hands) == {50}  # each strategy bids each position of each deal once
     assert set(frame[frame.position == "all"].hands) == {200, 600}
@@ -74,14 +76,14 @@ def test_duplicate_removes_the_cards_from_a_comparison_of_equals():
     """The same strategy under two labels plays the same cards the same way: every board's difference is 0."""
     twins = lineup("expected", "expected:bias=0.0", "expected", "expected:bias=0.0")
     result, _ = run(duplicate=True, seats=twins, deals=200)
-    pairs = pair_differences(result.tally)
+    pairs = pair_differences(result.total)
     assert np.all(pairs.mean_diff == 0) and np.all(pairs.se_diff == 0)
 
 
 def test_a_hand_size_plays_the_same_deals_in_any_run():
     one, _ = run(50, sizes=(4,))
     three, _ = run(50)
-    assert np.array_equal(one.tally.moments[..., 0], three.tally.moments[..., 1])
+    assert np.array_equal(one.total.moments[..., 0], three.total.moments[..., 1])
 
 
 @pytest.mark.parametrize(
@@ -106,20 +108,20 @@ def test_a_forbidden_bid_is_refused():
 
 def test_run_arguments_are_checked():
     with pytest.raises(PochaError, match="3 strategies for 4 seats"):
-        simulate(RULES, lineup("zero", "zero", "zero"), [4], 10)
+        simulate(DealsRequest(rules=RULES, lineup=lineup("zero", "zero", "zero"), sizes=[4], deals=10))
     with pytest.raises(PochaError, match="deals"):
-        simulate(RULES, LINEUP, [4], 0)
+        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=0))
     with pytest.raises(PochaError, match="1..10"):
-        simulate(RULES, LINEUP, [11], 10)
+        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[11], deals=10))
     with pytest.raises(PochaError, match="play: unknown 'clever'"):
         parse_policy("clever")
     with pytest.raises(PochaError, match="plain seating on the local backend only"):
-        simulate(RULES, LINEUP, [4], 10, duplicate=True, trace_stream=io.StringIO())
+        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True, trace=io.StringIO()))
 
 
 def test_progress_counts_every_deal():
     done = []
-    simulate(RULES, LINEUP, [2, 3], 250, chunk_size=100, progress=done.append)
+    simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100, progress=done.append))
     assert done == [100, 100, 100, 100, 50, 50]  # hand sizes interleaved: 2, 3, 2, 3, 2, 3
 
 
@@ -129,9 +131,11 @@ def test_ctrl_c_keeps_the_finished_chunks():
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    result = simulate(RULES, LINEUP, [3], 1000, chunk_size=100, progress=stop_after_two)
+    result = simulate(
+        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100, progress=stop_after_two)
+    )
     assert not result.complete
-    assert result.tally.boards.tolist() == [200]
-    whole = simulate(RULES, LINEUP, [3], 200, chunk_size=100)
+    assert result.total.boards.tolist() == [200]
+    whole = simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=200, chunk_size=100))
     for name in ARRAYS:
-        assert np.array_equal(getattr(result.tally, name), getattr(whole.tally, name)), name
+        assert np.array_equal(getattr(result.total, name), getattr(whole.total, name)), name

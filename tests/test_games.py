@@ -12,7 +12,8 @@ from test_conformance import check_deal
 from pocha.engine.games import (
     MAX_TIE_HANDS,
     GameHands,
-    GamePlan,
+    Games,
+    GamesRequest,
     break_ties,
     first_dealers,
     first_place,
@@ -41,23 +42,23 @@ CHEAP = (
 
 
 def test_a_game_plays_the_whole_schedule_and_someone_wins():
-    result = play_games(RULES, LINEUP, 300, seed=1)
+    result = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=300, seed=1))
     assert result.complete
-    frame = summary(result.hands)
+    frame = summary(result.total.hand_tally)
     every = frame[(frame.position == "all") & (frame.cards != "all")]
     # 22 hands: sizes 1..9 twice, 10 four times; every strategy holds one seat
     assert every.set_index(["strategy", "cards"]).hands.loc["expected"].tolist() == [600] * 9 + [1200]
-    games = game_summary(result.games)
+    games = game_summary(result.total.game_tally)
     assert games.win_rate.sum() == pytest.approx(1.0) and games.shared_rate.sum() == 0
-    assert result.games.unresolved == 0 and result.games.shared_games == 0
+    assert result.total.game_tally.unresolved == 0 and result.total.game_tally.shared_games == 0
 
 
 def test_results_do_not_depend_on_the_chunk_size():
-    one = play_games(RULES, LINEUP, 100, seed=4, chunk_size=7)
-    two = play_games(RULES, LINEUP, 100, seed=4)
-    assert game_summary(one.games).equals(game_summary(two.games))
-    assert np.array_equal(one.hands.moments, two.hands.moments)
-    assert one.games.tie_break_hands == two.games.tie_break_hands
+    one = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=100, seed=4, chunk_size=7))
+    two = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=100, seed=4))
+    assert game_summary(one.total.game_tally).equals(game_summary(two.total.game_tally))
+    assert np.array_equal(one.total.hand_tally.moments, two.total.hand_tally.moments)
+    assert one.total.game_tally.tie_break_hands == two.total.game_tally.tie_break_hands
 
 
 @pytest.mark.parametrize("schedule", [*SCHEDULES, "2,1,3,1"])
@@ -68,10 +69,10 @@ def test_every_strategy_holds_every_seat_equally_often(players, schedule):
     strategies = lineup(*CHEAP[:players])
     labels = strategies.labels
     assert len(labels) == players
-    result = play_games(rules, strategies, 2 * players, seed=players)
-    hands = result.hands.moments[MOMENTS.index("H"), :, :players, :]  # [strategy, position, size]
+    result = play_games(GamesRequest(rules=rules, lineup=strategies, games=2 * players, seed=players))
+    hands = result.total.hand_tally.moments[MOMENTS.index("H"), :, :players, :]  # [strategy, position, size]
     per_size = Counter(rules.hand_sizes())
-    for s, size in enumerate(result.hands.sizes):
+    for s, size in enumerate(result.total.hand_tally.sizes):
         assert np.all(hands[:, :, s] == 2 * per_size[size]), (size, hands[:, :, s])
 
 
@@ -94,20 +95,22 @@ def test_seating_moves_one_seat_a_game_from_the_first_dealer():
 
 
 def test_without_rotation_the_seating_stays_and_the_lot_moves_the_deal():
-    result = play_games(RULES, LINEUP, 400, seed=2, rotate=False)
-    frame = summary(result.hands)
+    result = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=400, seed=2, rotate=False))
+    frame = summary(result.total.hand_tally)
     ones = frame[(frame.cards == "1") & (frame.position != "all")].set_index(["strategy", "position"]).hands
     assert ones.min() > 50  # every strategy bid from every position, not only from one or two
 
 
 def test_deal_numbers_are_unique_and_name_their_dealer():
     rules = make_rules(players=6, schedule="short")
-    plan = GamePlan(rules, lineup(*["zero"] * 6), 0, GREEDY, True)
+    games = Games(
+        rules=rules, lineup=lineup(*["zero"] * 6), games=50, seed=0, policy=GREEDY, rotate=True, chunk_size=50
+    )
     numbers = np.arange(50, dtype=np.int64)
     first = first_dealers(0, numbers, 6)
-    table = GameHands(plan, numbers, first, game_seating(plan.lineup.seating(), numbers, first, True))
+    table = GameHands(games, numbers, first, game_seating(games.lineup.seating(), numbers, first, True))
     hands = len(rules.hand_sizes()) + MAX_TIE_HANDS
-    deals = np.stack([table.deals(j) for j in range(hands)])  # [hand, game]
+    deals = np.stack([table.deal_numbers(j) for j in range(hands)])  # [hand, game]
     assert len(np.unique(deals)) == deals.size
     assert np.array_equal(deals % 6, (first[None, :] + np.arange(hands)[:, None]) % 6)
 
@@ -159,7 +162,9 @@ def test_a_tie_that_outlasts_the_limit_is_shared_and_counted():
 def test_tie_break_rules_in_whole_games(tie_break):
     """Three 'zero' bidders on the short schedule tie often."""
     rules = make_rules(players=3, schedule="short", tie_break=tie_break)
-    played = play_games(rules, lineup("zero", "fair-share", "zero"), 2000, seed=3).games
+    played = play_games(
+        GamesRequest(rules=rules, lineup=lineup("zero", "fair-share", "zero"), games=2000, seed=3)
+    ).total.game_tally
     assert played.tie_break_games > 0 and played.unresolved == 0
     wins, shared = played.sums[GAME_SUMS.index("W")].sum(), played.sums[GAME_SUMS.index("S")].sum()
     if tie_break == "one":
@@ -175,7 +180,7 @@ def test_a_game_trace_replays_the_scores_and_the_seating():
     rules = make_rules(players=3, schedule="short")
     seats = lineup("zero", "fair-share", "aces-trumps")
     stream = io.StringIO()
-    result = play_games(rules, seats, 9, seed=5, chunk_size=4, trace_stream=stream)
+    result = play_games(GamesRequest(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4, trace=stream))
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
     assert header["format"] == "pocha-trace/1" and header["rules"]["schedule"] == "short"
     by_game: dict[int, list[dict]] = {}
@@ -198,7 +203,7 @@ def test_a_game_trace_replays_the_scores_and_the_seating():
         for seat, label in enumerate(seating):
             finals[label][int(score[seat])] += 1
     assert len(set(offsets)) == 1  # zero sits one seat further from the first dealer every game
-    assert finals == {label: result.games.scores[g] for g, label in enumerate(seats.labels)}
+    assert finals == {label: result.total.game_tally.scores[g] for g, label in enumerate(seats.labels)}
 
 
 def test_score_quantiles_and_merge():
@@ -212,7 +217,7 @@ def test_score_quantiles_and_merge():
 
 def test_bad_game_arguments():
     with pytest.raises(PochaError, match="games"):
-        play_games(RULES, LINEUP, 0)
+        play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=0))
     with pytest.raises(PochaError, match="schedule"):
         make_rules(schedule="marathon")
     with pytest.raises(PochaError, match="tie-break: unknown rule 'coin'"):
@@ -222,7 +227,7 @@ def test_bad_game_arguments():
 def test_rotation_removes_the_seat_advantage():
     """Four labels of one strategy (same law, own draws): each wins about a quarter (within 4 standard errors)."""
     twins = lineup(*(f"sample_strategy:Noisy:salt={salt}" for salt in range(4)))
-    games = game_summary(play_games(RULES, twins, 4000, seed=2).games)
+    games = game_summary(play_games(GamesRequest(rules=RULES, lineup=twins, games=4000, seed=2)).total.game_tally)
     assert len(games) == 4 and games.seats.tolist() == [1] * 4
     assert np.all(np.abs(games.win_rate - 0.25) < 4 * games.win_se)
 

@@ -8,7 +8,7 @@ from test_strategies import context
 
 from pocha.engine.advice import advise, read_situation
 from pocha.engine.chunk import deal_chunk
-from pocha.engine.simulate import simulate
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import make_rules
@@ -132,7 +132,10 @@ def test_montecarlo_parameters():
 def test_montecarlo_runs_do_not_depend_on_the_chunk_size():
     rules = make_rules(players=4)
     seats = lineup("montecarlo:samples=4", "expected", "montecarlo:samples=4", "zero")
-    one, two = (simulate(rules, seats, [3, 6], 40, seed=2, chunk_size=size).tally for size in (7, 64))
+    one, two = (
+        simulate(DealsRequest(rules=rules, lineup=seats, sizes=[3, 6], deals=40, seed=2, chunk_size=size)).total
+        for size in (7, 64)
+    )
     assert summary(one).equals(summary(two))
 
 

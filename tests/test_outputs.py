@@ -255,12 +255,12 @@ def test_bench_stops_on_ctrl_c_and_times_no_cut_run(monkeypatch):
 
 def test_a_cut_bench_run_is_never_timed(monkeypatch):
     import pocha.engine.bench
-    from pocha.engine.simulate import Result
+    from pocha.engine.runner import RunTotal
     from pocha.engine.tally import Tally
 
-    monkeypatch.setattr(pocha.engine.bench, "simulate", lambda *a, **k: Result(Tally.empty(("x",), 4, (10,)), False))
+    monkeypatch.setattr(pocha.engine.bench, "simulate", lambda *a, **k: RunTotal(Tally.empty(("x",), 4, (10,)), False))
     with pytest.raises(KeyboardInterrupt):
-        pocha.engine.bench.measure(pocha.engine.bench.WORKLOADS[0], 1000, pocha.engine.bench.Threads(1), None)
+        pocha.engine.bench.measure(pocha.engine.bench.BENCHMARKS[0], 1000, pocha.engine.bench.Threads(1), None)
 
 
 @pytest.mark.parametrize(

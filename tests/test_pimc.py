@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
 from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PlayPolicy, parse_policy
 from pocha.engine.seating import Seat
-from pocha.engine.simulate import simulate
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import SUITS, card_name, cards_of
 from pocha.game.rules import make_rules
@@ -140,7 +140,9 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     """In duplicate at 10 cards, the same bids played by pimc score more than played greedily (a paired 95%
     interval clear of zero; measured at 1,000 deals: +4.8 +- 0.6 points per hand)."""
     seats = lineup("expected@greedy", "expected@pimc:samples=4", "expected@greedy", "expected@pimc:samples=4")
-    tally = simulate(make_rules(players=4), seats, [10], 200, seed=3, duplicate=True).tally
+    tally = simulate(
+        DealsRequest(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
+    ).total
     pair = pair_differences(tally).iloc[0]
     assert (pair.strategy_a, pair.strategy_b) == ("expected@greedy", "expected@pimc:samples=4")
     assert pair.ci_high < 0, pair
@@ -152,7 +154,11 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
     rules = make_rules(players=4)
     seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")
     runs = [
-        simulate(rules, seats, [3, 8], 40, seed=9, chunk_size=size, backend=Threads(threads)).tally.moments
+        simulate(
+            DealsRequest(
+                rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size, backend=Threads(threads)
+            )
+        ).total.moments
         for size, threads in ((7, 1), (40, 2))
     ]
     assert np.array_equal(*runs)

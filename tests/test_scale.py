@@ -14,8 +14,8 @@ from conftest import lineup
 
 from pocha.engine.backends import Dask, Threads, make_backend
 from pocha.engine.checkpoint import Checkpoint
-from pocha.engine.games import play_games
-from pocha.engine.simulate import simulate
+from pocha.engine.games import GamesRequest, play_games
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.reports.game_stats import game_summary
@@ -25,6 +25,11 @@ SEATS = lineup("expected", "random", "aces-trumps", "zero")
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 
+def run_deals(**options):
+    """The engine's run of deals at RULES with SEATS, the other request fields as given."""
+    return simulate(DealsRequest(rules=RULES, lineup=SEATS, **options))
+
+
 def same(one, two):
     return all(np.array_equal(getattr(one, name), getattr(two, name)) for name in ARRAYS)
 
@@ -32,29 +37,38 @@ def same(one, two):
 @pytest.mark.parametrize("duplicate", [False, True])
 def test_thread_count_does_not_change_the_results(duplicate):
     runs = [
-        simulate(RULES, SEATS, [2, 7], 900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).tally
+        run_deals(sizes=[2, 7], deals=900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).total
         for n in (1, 2)
     ]
     assert same(*runs)
 
 
 def test_games_on_two_threads_match_one():
-    one, two = (play_games(RULES, SEATS, 600, seed=8, chunk_size=64, backend=Threads(n)) for n in (1, 2))
-    assert game_summary(one.games).equals(game_summary(two.games)) and same(one.hands, two.hands)
+    one, two = (
+        play_games(GamesRequest(rules=RULES, lineup=SEATS, games=600, seed=8, chunk_size=64, backend=Threads(n)))
+        for n in (1, 2)
+    )
+    assert game_summary(one.total.game_tally).equals(game_summary(two.total.game_tally)) and same(
+        one.total.hand_tally, two.total.hand_tally
+    )
 
 
 def test_dask_local_cluster_matches_the_local_backend():
     """Worker processes build a strategy named by a file path again from its spec."""
     seats = lineup("expected", f"{Path(__file__).parent / 'sample_strategy.py'}:Noisy:salt=1", "aces-trumps", "zero")
-    local = simulate(RULES, seats, [3, 10], 600, seed=6, chunk_size=100).tally
-    cluster = simulate(RULES, seats, [3, 10], 600, seed=6, chunk_size=100, backend=Dask(workers=2)).tally
+    local = simulate(DealsRequest(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100)).total
+    cluster = simulate(
+        DealsRequest(
+            rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100, backend=Dask(workers=2)
+        )
+    ).total
     assert same(local, cluster)
 
 
 def test_dask_missing_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     with pytest.raises(PochaError, match=r"python3 -m pip install 'dask\[distributed\]'"):
-        simulate(RULES, SEATS, [3], 10, backend=Dask())
+        run_deals(sizes=[3], deals=10, backend=Dask())
 
 
 def test_backend_choice_is_checked():
@@ -66,32 +80,32 @@ def test_backend_choice_is_checked():
 
 def test_a_checkpoint_resumes_to_the_same_numbers(tmp_path):
     path = tmp_path / "run.npz"
-    full = simulate(RULES, SEATS, [4], 1000, chunk_size=100).tally
+    full = run_deals(sizes=[4], deals=1000, chunk_size=100).total
 
     def stop_after_three(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
         calls.append(count)
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    first = simulate(RULES, SEATS, [4], 1000, chunk_size=100, progress=stop_after_three, checkpoint=Checkpoint(path))
-    assert not first.complete and first.tally.boards.tolist() == [300]
-    resumed = simulate(RULES, SEATS, [4], 1000, chunk_size=100, checkpoint=Checkpoint(path, resume=path))
-    assert resumed.complete and same(resumed.tally, full)
+    first = run_deals(sizes=[4], deals=1000, chunk_size=100, progress=stop_after_three, checkpoint=Checkpoint(path))
+    assert not first.complete and first.total.boards.tolist() == [300]
+    resumed = run_deals(sizes=[4], deals=1000, chunk_size=100, checkpoint=Checkpoint(path, resume=path))
+    assert resumed.complete and same(resumed.total, full)
 
 
 def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
     path = tmp_path / "run.npz"
-    simulate(RULES, SEATS, [4], 300, chunk_size=100, checkpoint=Checkpoint(path))
+    run_deals(sizes=[4], deals=300, chunk_size=100, checkpoint=Checkpoint(path))
     with pytest.raises(PochaError, match="other options .*deals: 300 there, 400 here"):
-        simulate(RULES, SEATS, [4], 400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+        run_deals(sizes=[4], deals=400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
     with pytest.raises(PochaError, match="seed: 0 there, 1 here"):
-        simulate(RULES, SEATS, [4], 300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+        run_deals(sizes=[4], deals=300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
     data = path.read_bytes()
     for damaged in (data[: len(data) // 2], data[:100] + b"\0" * 50 + data[150:], b"not a checkpoint"):
         bad = tmp_path / "bad.npz"
         bad.write_bytes(damaged)
         with pytest.raises(PochaError, match="not a whole pocha checkpoint"):
-            simulate(RULES, SEATS, [4], 300, chunk_size=100, checkpoint=Checkpoint(None, resume=bad))
+            run_deals(sizes=[4], deals=300, chunk_size=100, checkpoint=Checkpoint(None, resume=bad))
     with pytest.raises(PochaError, match="no checkpoint file"):
         Checkpoint(None, resume=tmp_path / "missing.npz")
 
@@ -177,17 +191,17 @@ def test_cli_refuses_a_damaged_checkpoint(tmp_path):
 def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
     """Chunk sizes adapt to the workers; a resumed run takes the saved run's, whatever its own thread count."""
     path = tmp_path / "run.npz"
-    full = simulate(RULES, SEATS, [5], 3000).tally
+    full = run_deals(sizes=[5], deals=3000).total
 
     def stop_after_two(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
         calls.append(count)
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    first = simulate(RULES, SEATS, [5], 3000, backend=Threads(2), progress=stop_after_two, checkpoint=Checkpoint(path))
-    assert not first.complete and 0 < first.tally.boards[0] < 3000
-    resumed = simulate(RULES, SEATS, [5], 3000, backend=Threads(1), checkpoint=Checkpoint(path, resume=path))
-    assert same(resumed.tally, full)
+    first = run_deals(sizes=[5], deals=3000, backend=Threads(2), progress=stop_after_two, checkpoint=Checkpoint(path))
+    assert not first.complete and 0 < first.total.boards[0] < 3000
+    resumed = run_deals(sizes=[5], deals=3000, backend=Threads(1), checkpoint=Checkpoint(path, resume=path))
+    assert same(resumed.total, full)
 
 
 def test_chunks_shrink_so_every_worker_has_work():
@@ -212,16 +226,18 @@ def test_chunks_are_equal_and_shared_evenly_among_workers():
 
 FAULTS_PER_CHUNK = """
 import resource, sys
-import pocha.engine.simulate
+import pocha.engine.runner
 from conftest import lineup
 from pocha.engine.backends import Threads
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.game.rules import make_rules
 if sys.argv[1] == "off":
-    pocha.engine.simulate.keep_freed_memory = lambda: False
+    pocha.engine.runner.keep_freed_memory = lambda: False
 def run(threads, chunks=20):
     seats = lineup(*["random"] * 4)
     rules, backend = make_rules(players=4), Threads(threads)
-    pocha.engine.simulate.simulate(rules, seats, [10], chunks * 16384, chunk_size=16384, backend=backend)
+    deals = chunks * 16384
+    simulate(DealsRequest(rules=rules, lineup=seats, sizes=[10], deals=deals, chunk_size=16384, backend=backend))
 run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
 run(1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

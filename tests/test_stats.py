@@ -11,7 +11,7 @@ from conftest import lineup, numbers
 
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import GREEDY, parse_policy
-from pocha.engine.simulate import simulate
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.tally import Tally
 from pocha.game.rules import make_rules
 from pocha.reports.stats import Z95, pair_differences, ratio_and_error, stratified, summary, verdict
@@ -57,9 +57,19 @@ def traced_run(seats, sizes, deals, **options):
     rules = make_rules(players=len(seats.seats))
     stream = io.StringIO()
     result = simulate(
-        rules, seats, sizes, deals, seed=3, policy=parse_policy("random"), chunk_size=33, trace_stream=stream, **options
+        DealsRequest(
+            rules=rules,
+            lineup=seats,
+            sizes=sizes,
+            deals=deals,
+            seed=3,
+            policy=parse_policy("random"),
+            chunk_size=33,
+            trace=stream,
+            **options,
+        )
     )
-    return result.tally, [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
+    return result.total, [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
 
 
 def test_summary_matches_the_traced_deals():
@@ -120,7 +130,7 @@ def test_verdicts():
 def test_tallies_merge_exactly():
     rules = make_rules(players=4)
     seats = lineup(*["random"] * 4)
-    whole = simulate(rules, seats, [3], 100, seed=1).tally
+    whole = simulate(DealsRequest(rules=rules, lineup=seats, sizes=[3], deals=100, seed=1)).total
     parts = []
     for start, count in ((0, 60), (60, 40)):
         part = Tally.empty(whole.strategies, 4, whole.sizes)
@@ -152,10 +162,18 @@ def test_position_intervals_cover_the_truth():
     rules = make_rules(players=4)
     seats = lineup(*["zero"] * 4)
     first = "position == '1'"
-    truth = summary(simulate(rules, seats, [1], 400_000, seed=12345).tally).query(first).mean_points.iloc[0]
+    truth = (
+        summary(simulate(DealsRequest(rules=rules, lineup=seats, sizes=[1], deals=400_000, seed=12345)).total)
+        .query(first)
+        .mean_points.iloc[0]
+    )
 
     def interval(seed):
-        row = summary(simulate(rules, seats, [1], 400, seed=seed).tally).query(first).iloc[0]
+        row = (
+            summary(simulate(DealsRequest(rules=rules, lineup=seats, sizes=[1], deals=400, seed=seed)).total)
+            .query(first)
+            .iloc[0]
+        )
         return row.ci_low, row.ci_high
 
     assert abs(coverage(interval, truth) - 190) <= 12
@@ -172,7 +190,11 @@ def test_pair_intervals_cover_zero_between_equals(duplicate):
     twins = lineup(a, b, a, b)
 
     def interval(seed):
-        row = pair_differences(simulate(rules, twins, [3], 300, seed=seed, duplicate=duplicate).tally).iloc[0]
+        row = pair_differences(
+            simulate(
+                DealsRequest(rules=rules, lineup=twins, sizes=[3], deals=300, seed=seed, duplicate=duplicate)
+            ).total
+        ).iloc[0]
         return row.ci_low, row.ci_high
 
     assert abs(coverage(interval, 0.0) - 190) <= 12

@@ -8,7 +8,7 @@ from test_strategies import context
 
 from pocha.engine.backends import Threads
 from pocha.engine.chunk import deal_chunk
-from pocha.engine.training import train_table
+from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, forbidden_bids, make_rules
 from pocha.strategies.base import BidContext
@@ -87,14 +87,16 @@ def test_caps_and_bids_so_far():
 @pytest.fixture(scope="module")
 def small_table(tmp_path_factory):
     path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(make_rules(players=4), 300, seed=5)
+    table = train_table(TrainingRequest(rules=make_rules(players=4), deals=300, seed=5))
     table.save(path)
     return table, path
 
 
 def test_training_on_two_threads_learns_the_same_table(small_table):
     table, _ = small_table
-    again = train_table(make_rules(players=4), 300, seed=5, chunk_size=64, backend=Threads(2))
+    again = train_table(
+        TrainingRequest(rules=make_rules(players=4), deals=300, seed=5, chunk_size=64, backend=Threads(2))
+    )
     assert np.array_equal(again.counts, table.counts)
 
 
@@ -167,4 +169,4 @@ def test_a_table_for_other_rules_is_refused(small_table):
 
 def test_training_checks_its_arguments():
     with pytest.raises(PochaError, match="deals"):
-        train_table(LUDOTEKA, 0)
+        train_table(TrainingRequest(rules=LUDOTEKA, deals=0))

@@ -125,11 +125,16 @@ class Advice:
                 for t, (p, e) in enumerate(zip(self.tricks, self.tricks_error, strict=True))
             ],
             "bids": [
-                {"bid": b, "legal": b != s.forbidden, "exact_chance": x, "expected_points": None if np.isnan(p) else p,
-                 "error": None if np.isnan(p) else e}
+                {
+                    "bid": b,
+                    "legal": b != s.forbidden,
+                    "exact_chance": x,
+                    "expected_points": None if np.isnan(p) else p,
+                    "error": None if np.isnan(p) else e,
+                }
                 for b, (x, p, e) in enumerate(zip(self.exact, self.points, self.points_error, strict=True))
             ],
-        }  # fmt: skip
+        }
 
 
 def advise(
@@ -146,9 +151,17 @@ def advise(
         [players - 1], np.int64
     )  # deal number players - 1: the dealer sits last, the bidder at its position
     ctx = BidContext(
-        rules, k, s.position, np.array([mask_of(s.hand)], np.uint64), np.array([s.trump_card], np.int64),
-        np.array([s.bids], np.int64).reshape(1, s.position), np.array([s.forbidden], np.int64), seed, deal, rollout,
-    )  # fmt: skip
+        rules=rules,
+        cards=k,
+        position=s.position,
+        hands=np.array([mask_of(s.hand)], np.uint64),
+        trump_card=np.array([s.trump_card], np.int64),
+        earlier_bids=np.array([s.bids], np.int64).reshape(1, s.position),
+        forbidden=np.array([s.forbidden], np.int64),
+        seed=seed,
+        deals=deal,
+        policy=rollout,
+    )
     counts = trick_counts(ctx, samples, assumed, rollout)
     points = expected_points(counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
@@ -158,6 +171,13 @@ def advise(
     legal = np.arange(k + 1) != s.forbidden
     tricks = chances[recommended]
     return Advice(
-        s, samples, recommended, np.where(legal, points[0], np.nan), np.where(legal, spread / np.sqrt(samples), np.nan),
-        np.diagonal(chances).copy(), tricks, np.sqrt(tricks * (1 - tricks) / samples), asked,
-    )  # fmt: skip
+        situation=s,
+        samples=samples,
+        recommended=recommended,
+        points=np.where(legal, points[0], np.nan),
+        points_error=np.where(legal, spread / np.sqrt(samples), np.nan),
+        exact=np.diagonal(chances).copy(),
+        tricks=tricks,
+        tricks_error=np.sqrt(tricks * (1 - tricks) / samples),
+        asked=asked,
+    )

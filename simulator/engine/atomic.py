@@ -28,8 +28,9 @@ def check_folder_writable(folder: Path, what: str) -> None:
         raise PochaError(f"{what}: cannot write in '{folder}' ({error.strerror or error})") from None
 
 
-def check_writable(path: str | os.PathLike[str], what: str, ours: Callable[[Path], bool] | None = None,
-                   kind: str = "file") -> Path:  # fmt: skip
+def check_writable(
+    path: str | os.PathLike[str], what: str, ours: Callable[[Path], bool] | None = None, kind: str = "file"
+) -> Path:
     """Refuse, before any work, an output file that could not be written, or a file there that is not ours.
 
     ours(path): whether an existing file is pocha's own of this kind (then it may be replaced).

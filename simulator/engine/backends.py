@@ -147,9 +147,12 @@ def local_cluster(workers: int) -> Iterator[str]:
     with dask.config.set(STARTUP):
         try:
             cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
                 silence_logs=logging.CRITICAL,
-            )  # fmt: skip
+            )
         except (OSError, TimeoutError) as error:
             raise PochaError(
                 f"backend dask: the LocalCluster did not start ({type(error).__name__}: {error})"

@@ -1,10 +1,10 @@
 """``pocha bench``: deals (or games) per second of the engine, end to end through the Python API.
 
-Each workload runs on each thread count asked for; optionally the first workload also runs on a
+Each benchmark runs on each thread count asked for; optionally the first benchmark also runs on a
 Dask LocalCluster (started once, before timing, as a user's cluster would be), in chunks of
 DASK_CHUNK deals: a task must be long next to the cluster's overhead per task. With a reference
 binary (``../shared/perf/pocha_ref.c`` built, or any program that answers the same way), the
-workloads it has are timed by it too, in the same rounds, for a ratio per core.
+benchmarks it has are timed by it too, in the same rounds, for a ratio per core.
 """
 
 import re
@@ -19,10 +19,10 @@ import numpy as np
 
 from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine.games import play_games
+from pocha.engine.games import GamesRequest, play_games
 from pocha.engine.policies import parse_policy
 from pocha.engine.seating import Lineup, Seat
-from pocha.engine.simulate import simulate
+from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.tally import Tally
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
@@ -32,11 +32,11 @@ STAGES = ("deal", "bids", "play", "tally")
 
 
 @dataclass(frozen=True)
-class Workload:
+class Benchmark:
     """One benchmark: a strategy for every seat, a play policy, a table size, and its share of the deals.
 
     cards 0 means whole games (the rule set's schedule): the figure is games per second.
-    reference: the reference binary's mode for the same or a similar workload, if it has one.
+    reference: the reference binary's mode for the same or a similar benchmark, if it has one.
     """
 
     bids: str
@@ -49,7 +49,7 @@ class Workload:
 
     @property
     def title(self) -> str:
-        """How the workload appears in the output."""
+        """How the benchmark appears in the output."""
         table = f"{self.players} players, whole games" if self.games else f"{self.players} x {self.cards}"
         return f"{self.bids} bids + {self.play} play, {table}"
 
@@ -64,22 +64,22 @@ class Workload:
         return "games" if self.games else "deals"
 
 
-WORKLOADS = (
-    Workload("random", "random", 4, 10, reference="W"),
-    Workload("aces-trumps", "greedy", 4, 10, reference="H"),
-    Workload("random", "random", 4, 1, reference="W"),
-    Workload("table", "greedy", 4, 10),
-    Workload("montecarlo", "greedy", 4, 10, share=0.002, decisions=True),
-    Workload("expected", "pimc", 4, 10, share=0.002),
-    Workload("aces-trumps", "greedy", 4, 0, share=0.1),
+BENCHMARKS = (
+    Benchmark("random", "random", 4, 10, reference="W"),
+    Benchmark("aces-trumps", "greedy", 4, 10, reference="H"),
+    Benchmark("random", "random", 4, 1, reference="W"),
+    Benchmark("table", "greedy", 4, 10),
+    Benchmark("montecarlo", "greedy", 4, 10, share=0.002, decisions=True),
+    Benchmark("expected", "pimc", 4, 10, share=0.002),
+    Benchmark("aces-trumps", "greedy", 4, 0, share=0.1),
 )
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """The runs of one workload in one place, and the reference binary's runs beside them (one thread)."""
+    """The runs of one benchmark in one place, and the reference binary's runs beside them (one thread)."""
 
-    workload: Workload
+    benchmark: Benchmark
     where: str  # "1 thread", "2 threads", "Dask LocalCluster, 2 workers"
     workers: int  # threads or worker processes
     deals: int  # deals (or games) a run
@@ -99,17 +99,30 @@ class Measurement:
         return statistics.median(mine / theirs for mine, theirs in zip(self.rates, self.reference, strict=True))
 
 
-def measure(workload: Workload, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
-    """Deals (games) per second of one run of the workload (bidding, play and tally included); Ctrl-C goes through."""
-    rules = make_rules(players=workload.players)
-    lineup = Lineup((Seat.of(workload.bids),) * workload.players)
-    policy = parse_policy(workload.play)
+def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
+    """Deals (games) per second of one run of the benchmark (bidding, play and tally included); Ctrl-C goes through."""
+    rules = make_rules(players=benchmark.players)
+    lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
+    policy = parse_policy(benchmark.play)
     start = time.perf_counter()
-    if workload.games:
-        complete = play_games(rules, lineup, deals, seed, policy, chunk_size=chunk_size, backend=backend).complete
+    if benchmark.games:
+        request = GamesRequest(
+            rules=rules, lineup=lineup, games=deals, seed=seed, policy=policy, chunk_size=chunk_size, backend=backend
+        )
+        complete = play_games(request).complete
     else:
-        played = simulate(rules, lineup, [workload.cards], deals, seed, policy, chunk_size=chunk_size, backend=backend)
-        complete = played.complete
+        complete = simulate(
+            DealsRequest(
+                rules=rules,
+                lineup=lineup,
+                sizes=(benchmark.cards,),
+                deals=deals,
+                seed=seed,
+                policy=policy,
+                chunk_size=chunk_size,
+                backend=backend,
+            )
+        ).complete
     if not complete:
         raise KeyboardInterrupt  # a cut run is never timed
     return deals / (time.perf_counter() - start)
@@ -135,69 +148,76 @@ def reference_rate(binary: Path, mode: str, cards: int, deals: int, seed: int) -
     return float(found.group(1))
 
 
-def repeat(workload: Workload, deals: int, repeats: int, backends: list[Backend], chunk_size: int | None = None,
-           against: Path | None = None) -> tuple[int, list[list[float]], list[float] | None]:  # fmt: skip
+def repeat(
+    benchmark: Benchmark,
+    deals: int,
+    repeats: int,
+    backends: list[Backend],
+    chunk_size: int | None = None,
+    against: Path | None = None,
+) -> tuple[int, list[list[float]], list[float] | None]:
     """A warm-up run on each backend (a few chunks, so every worker loads its kernels), then timed runs.
 
     There are ``repeats`` rounds with one run per backend each (and one of the reference binary),
     so a slow spell of a shared machine hits them all alike.
     """
-    count = max(1, round(deals * workload.share))
+    count = max(1, round(deals * benchmark.share))
     for backend in backends:
-        measure(workload, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
-    reference_binary = against if workload.reference else None
+        measure(benchmark, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
+    reference_binary = against if benchmark.reference else None
     rounds, reference = [], []
     for seed in range(repeats):
-        rounds.append([measure(workload, count, backend, chunk_size, seed) for backend in backends])
+        rounds.append([measure(benchmark, count, backend, chunk_size, seed) for backend in backends])
         if reference_binary is not None:
-            reference.append(reference_rate(reference_binary, workload.reference, workload.cards, count, seed + 1))
+            reference.append(reference_rate(reference_binary, benchmark.reference, benchmark.cards, count, seed + 1))
     return count, [list(rates) for rates in zip(*rounds, strict=True)], reference or None
 
 
-def bench(deals: int, repeats: int, threads: list[int], dask_workers: int,
-          against: Path | None = None) -> Iterator[Measurement]:  # fmt: skip
-    """Run every workload on every thread count, then the first on a Dask LocalCluster if asked.
+def bench(
+    deals: int, repeats: int, threads: list[int], dask_workers: int, against: Path | None = None
+) -> Iterator[Measurement]:
+    """Run every benchmark on every thread count, then the first on a Dask LocalCluster if asked.
 
     against: the reference binary (checked first with ``check_reference``).
     """
-    for workload in WORKLOADS:
-        count, rates, reference = repeat(workload, deals, repeats, [Threads(n) for n in threads], against=against)
+    for benchmark in BENCHMARKS:
+        count, rates, reference = repeat(benchmark, deals, repeats, [Threads(n) for n in threads], against=against)
         for n, runs in zip(threads, rates, strict=True):
             where = f"{n} thread{'s' if n > 1 else ''}"
-            yield Measurement(workload, where, n, count, runs, reference if n == 1 else None)
+            yield Measurement(benchmark, where, n, count, runs, reference if n == 1 else None)
     if dask_workers:
         with local_cluster(dask_workers) as address:
-            count, (runs,), _ = repeat(WORKLOADS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
-            yield Measurement(WORKLOADS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
+            count, (runs,), _ = repeat(BENCHMARKS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
+            yield Measurement(BENCHMARKS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
 
 
-def staged() -> tuple[Workload, ...]:
-    """The workloads a stage profile covers: deals of one size, fast enough for whole chunks."""
-    return tuple(w for w in WORKLOADS if not w.games and w.share == 1.0)
+def staged() -> tuple[Benchmark, ...]:
+    """The benchmarks a stage profile covers: deals of one size, fast enough for whole chunks."""
+    return tuple(w for w in BENCHMARKS if not w.games and w.share == 1.0)
 
 
-def stage_times(workload: Workload, chunks: int, seed: int = 0) -> dict[str, float]:
+def stage_times(benchmark: Benchmark, chunks: int, seed: int = 0) -> dict[str, float]:
     """Nanoseconds per deal of each stage of a chunk (``STAGES``), the median over ``chunks`` chunks.
 
     The engine's steps one after another on chunks of DEFAULT_CHUNK deals in this thread, as
-    ``engine.play_task`` runs them: where the time of a deal goes.
+    ``Deals.run`` (``pocha.engine.simulate``) runs them: where the time of a deal goes.
     """
-    rules = make_rules(players=workload.players)
-    lineup = Lineup((Seat.of(workload.bids),) * workload.players)
-    strategies = lineup.players(parse_policy(workload.play))
+    rules = make_rules(players=benchmark.players)
+    lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
+    strategies = lineup.players(parse_policy(benchmark.play))
     seating = lineup.seating()
     times: dict[str, list[float]] = {stage: [] for stage in STAGES}
     for chunk_index in range(chunks + 1):  # the first chunk loads the kernels: not timed
         numbers = np.arange(chunk_index * DEFAULT_CHUNK, (chunk_index + 1) * DEFAULT_CHUNK, dtype=np.int64)
         marks = [time.perf_counter()]
-        chunk = deal_chunk(rules, seed, workload.cards, numbers)
+        chunk = deal_chunk(rules, seed, benchmark.cards, numbers)
         marks.append(time.perf_counter())
         by_seat = np.broadcast_to(seating, chunk.hands.shape)
         collect_bids(rules, strategies, by_seat, seed, chunk)
         marks.append(time.perf_counter())
         won, points, _, _ = play_chunk(rules, seed, chunk, seat_policies(strategies, seating[None, :]))
         marks.append(time.perf_counter())
-        part = Tally.empty(lineup.labels, rules.players, (workload.cards,))
+        part = Tally.empty(lineup.labels, rules.players, (benchmark.cards,))
         board = part.board_sums(len(numbers))
         part.add_play(0, numbers, by_seat, chunk.bids, won, points, board)
         part.add_boards(0, board)

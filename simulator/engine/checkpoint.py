@@ -1,9 +1,10 @@
-"""Checkpoints: a run's merged accumulators and finished chunks, saved now and then, to resume from.
+"""Checkpoints: a run's merged accumulators and finished tasks, saved now and then, to resume from.
 
 A checkpoint is an npz file (a zip: each member carries a CRC, so a truncated or damaged file is
-detected) holding the tally's integer arrays, the numbers of the finished tasks and the run's
-options. It is written under a temporary name and renamed, so a run killed at any moment leaves the
-previous checkpoint whole. Resuming checks that the options are the same and plays the rest.
+detected) holding the total's integer arrays (a ``Tally``'s: only runs of deals are checkpointed),
+the numbers of the finished tasks and the workload's fingerprint. It is written under a temporary
+name and renamed, so a run killed at any moment leaves the previous checkpoint whole. Resuming
+checks that the fingerprint is the same and plays the rest.
 """
 
 import json
@@ -12,12 +13,12 @@ import zipfile
 from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, TypeVar
 
 import numpy as np
 
 from pocha.engine.atomic import atomic_path, check_writable
-from pocha.engine.tally import Tally
+from pocha.engine.workload import Workload
 from pocha.errors import PochaError
 from pocha.version import __version__
 
@@ -25,22 +26,7 @@ FORMAT = "pocha-checkpoint/1"
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")  # the Tally's accumulators
 DEFAULT_EVERY = 5.0  # seconds of progress between saves
 
-
-class Run(Protocol):
-    """What a checkpoint needs of a run's plan (``pocha.engine.simulate.Plan``)."""
-
-    def fingerprint(self) -> dict[str, Any]:
-        """The options that fix the results, as plain data."""
-        ...
-
-    @property
-    def task_count(self) -> int:
-        """How many tasks the run has."""
-        ...
-
-    def empty_tally(self) -> Tally:
-        """Zeroed accumulators."""
-        ...
+T = TypeVar("T")
 
 
 @dataclass
@@ -66,25 +52,25 @@ class Checkpoint:
             return None
         return int(read(Path(self.resume))[0]["run"]["chunk_size"])
 
-    def start(self, plan: Run) -> tuple[Tally, set[int]]:
-        """The tally and finished tasks to start from: the resumed checkpoint's, or nothing yet."""
+    def start(self, workload: Workload[T]) -> tuple[T, set[int]]:
+        """The total and finished tasks to start from: the resumed checkpoint's, or nothing yet."""
         if self.resume is None:
-            return plan.empty_tally(), set()
-        return load(Path(self.resume), plan)
+            return workload.empty(), set()
+        return load(Path(self.resume), workload)
 
-    def tick(self, plan: Run, tally: Tally, done: Set[int]) -> None:
+    def tick(self, workload: Workload[T], total: T, done: Set[int]) -> None:
         """Save if the last save is ``every`` seconds old."""
         if time.monotonic() - self.last >= self.every:
-            self.save(plan, tally, done)
+            self.save(workload, total, done)
 
-    def save(self, plan: Run, tally: Tally, done: Set[int]) -> None:
+    def save(self, workload: Workload[T], total: T, done: Set[int]) -> None:
         """Write the checkpoint, whole or not at all."""
         self.last = time.monotonic()
         if self.path is None:
             return
-        meta = {"format": FORMAT, "version": __version__, "run": plan.fingerprint(), "tasks": plan.task_count}
+        meta = {"format": FORMAT, "version": __version__, "run": workload.fingerprint(), "tasks": workload.task_count}
         with atomic_path(self.path) as temporary, open(temporary, "wb") as stream:
-            arrays = {name: getattr(tally, name) for name in ARRAYS}
+            arrays = {name: getattr(total, name) for name in ARRAYS}
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)
 
 
@@ -113,19 +99,19 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
     return meta, arrays, done
 
 
-def load(path: Path, plan: Run) -> tuple[Tally, set[int]]:
-    """A checkpoint's tally and finished tasks, refused with one clear line if damaged or from other options."""
+def load(path: Path, workload: Workload[T]) -> tuple[T, set[int]]:
+    """A checkpoint's total and finished tasks, refused with one clear line if damaged or from other options."""
     meta, arrays, done = read(path)
-    ours = plan.fingerprint()
+    ours = workload.fingerprint()
     if meta["run"] != ours:
         differ = [key for key in ours if meta["run"].get(key) != ours.get(key)]
         shown = "; ".join(f"{key}: {meta['run'].get(key)} there, {ours.get(key)} here" for key in differ)
         raise PochaError(f"resume: '{path}' was saved by a run with other options ({shown}); give the same options")
-    tally = plan.empty_tally()
-    if any(arrays[name].shape != getattr(tally, name).shape for name in ARRAYS) or not done <= set(
+    total = workload.empty()
+    if any(arrays[name].shape != getattr(total, name).shape for name in ARRAYS) or not done <= set(
         range(meta["tasks"])
     ):
         raise PochaError(f"resume: '{path}' does not match this run's shape; it was not used")
     for name in ARRAYS:
-        setattr(tally, name, arrays[name])
-    return tally, done
+        setattr(total, name, arrays[name])
+    return total, done

@@ -1,49 +1,70 @@
-"""The one loop of every run: tasks played on a backend, each result merged as it comes, Ctrl-C kept.
+"""The one loop of every run: a workload's tasks played on a backend, each part merged as it comes, Ctrl-C kept.
 
-``simulate``, ``compare``, whole games and training all go through ``run_tasks``. The backend plays
-the tasks (threads of this process or a Dask cluster) and hands the results back as they finish;
-each is merged into the running total at once, so memory stays flat. A Ctrl-C (or a SIGTERM the
-command line turns into one) ends the loop with everything merged so far.
+The backend plays the tasks (threads of this process or a Dask cluster) and hands the parts back
+as they finish; each is merged into the running total at once, so memory stays flat. A Ctrl-C (or
+a SIGTERM the command line turns into one) ends the loop with everything merged so far.
 """
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import IO, Generic, TypeVar
 
+from pocha.engine import trace as traces
 from pocha.engine.backends import Backend
+from pocha.engine.checkpoint import Checkpoint
+from pocha.engine.memory import keep_freed_memory
+from pocha.engine.workload import Part, Workload
 
-Total = TypeVar("Total")
-
-
-class Part(Protocol):
-    """A finished task's result: it stands for ``count`` deals (or games) of work."""
-
-    @property
-    def count(self) -> int:
-        """Deals or games the task played."""
-        ...
+T = TypeVar("T")
 
 
-Result = TypeVar("Result", bound=Part)
+@dataclass
+class RunTotal(Generic[T]):
+    """A run's merged total, and whether it ran to the end (False after Ctrl-C: the total holds the finished tasks)."""
+
+    total: T
+    complete: bool = True
 
 
-def run_tasks(
+def play(workload: Workload[T], index: int) -> tuple[int, Part[T]]:
+    """Task ``index`` played, in whichever worker the backend chose."""
+    keep_freed_memory()
+    return index, workload.run(index)
+
+
+def run(
+    workload: Workload[T],
     backend: Backend,
-    work: Callable[[Any], Result],
-    tasks: Iterable[Any],
-    total: Total,
-    merge: Callable[[Total, Result], Total],
+    *,
     progress: Callable[[int], None] | None = None,
-) -> tuple[Total, bool]:
-    """``(total, complete)``: every task's ``work`` merged into ``total``; complete is False after Ctrl-C.
+    trace: IO[str] | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> RunTotal[T]:
+    """Play every task of ``workload`` (those a resumed checkpoint holds excepted) and merge the parts.
 
-    merge(total, result) returns the new total (it may also write the result's trace or save a
-    checkpoint); progress is called with each result's count.
+    progress: called with each finished task's count (and first with the resumed tasks'). trace:
+    where the parts' trace records go, as they come. checkpoint: saves the finished tasks now and
+    then and at the end, and may resume a run (its total must be a ``Tally``).
     """
+    total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
+    if progress is not None and done:
+        progress(sum(workload.count(index) for index in done))
+    state = total, frozenset(done)
+    todo = (index for index in range(workload.task_count) if index not in done)  # made as needed: millions
     try:
-        for part in backend.run(work, tasks):
-            total = merge(total, part)
+        for index, part in backend.run(partial(play, workload), todo):
+            if trace is not None:
+                traces.write_lines(trace, part.records)
+            state = workload.merge(state[0], part.value), state[1] | {index}  # one assignment: Ctrl-C safe
+            if checkpoint:
+                checkpoint.tick(workload, *state)
             if progress is not None:
-                progress(part.count)
+                progress(workload.count(index))
     except KeyboardInterrupt:
-        return total, False
-    return total, True
+        complete = False
+    else:
+        complete = True
+    if checkpoint:
+        checkpoint.save(workload, *state)
+    return RunTotal(state[0], complete)

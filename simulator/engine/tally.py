@@ -81,9 +81,15 @@ class Tally:
         if (self.strategies, self.players, self.sizes) != (other.strategies, other.players, other.sizes):
             raise ValueError("only tallies of the same strategies, players and hand sizes merge")
         return Tally(
-            self.strategies, self.players, self.sizes, self.boards + other.boards, self.moments + other.moments,
-            self.cross + other.cross, self.hand_fields + other.hand_fields, self.errors + other.errors,
-        )  # fmt: skip
+            self.strategies,
+            self.players,
+            self.sizes,
+            self.boards + other.boards,
+            self.moments + other.moments,
+            self.cross + other.cross,
+            self.hand_fields + other.hand_fields,
+            self.errors + other.errors,
+        )
 
 
 GAME_SUMS = ("W", "W2", "T", "T2", "S")  # first axis of ``GameTally.sums``: wins, final scores, shared first places
@@ -113,8 +119,9 @@ class GameTally:
         sums = np.zeros((len(GAME_SUMS), len(strategies)), np.int64)
         return cls(strategies, seats, 0, sums, [Counter() for _ in strategies])
 
-    def add(self, seating: np.ndarray, scores: np.ndarray, first: np.ndarray, extra_hands: np.ndarray,
-            unresolved: int) -> None:  # fmt: skip
+    def add(
+        self, seating: np.ndarray, scores: np.ndarray, first: np.ndarray, extra_hands: np.ndarray, unresolved: int
+    ) -> None:
         """Count finished games.
 
         seating, scores int64[game, seat]; first bool[game, seat]: the seats in first place (one is
@@ -138,8 +145,13 @@ class GameTally:
     def merge(self, other: "GameTally") -> "GameTally":
         """Both tallies' games together."""
         return GameTally(
-            self.strategies, self.seats, self.games + other.games, self.sums + other.sums,
-            [a + b for a, b in zip(self.scores, other.scores, strict=True)],
-            self.tie_break_games + other.tie_break_games, self.tie_break_hands + other.tie_break_hands,
-            self.shared_games + other.shared_games, self.unresolved + other.unresolved,
-        )  # fmt: skip
+            strategies=self.strategies,
+            seats=self.seats,
+            games=self.games + other.games,
+            sums=self.sums + other.sums,
+            scores=[a + b for a, b in zip(self.scores, other.scores, strict=True)],
+            tie_break_games=self.tie_break_games + other.tie_break_games,
+            tie_break_hands=self.tie_break_hands + other.tie_break_hands,
+            shared_games=self.shared_games + other.shared_games,
+            unresolved=self.unresolved + other.unresolved,
+        )

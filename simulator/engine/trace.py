@@ -8,6 +8,8 @@ from typing import IO, Any
 import numpy as np
 
 from pocha.engine.chunk import Chunk
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.seating import Lineup
 from pocha.game.cards import SUITS, card_name, cards_of
 from pocha.game.rules import Rules
 
@@ -23,9 +25,10 @@ def is_trace(path: Path) -> bool:
         return False
 
 
-def header(rules: Rules, labels: Sequence[str], seed: int, policy: str) -> dict[str, Any]:
-    """The first line: format, rules, strategies by seat, seed and play policy."""
-    return {"format": FORMAT, "rules": rules.to_dict(), "strategies": list(labels), "seed": seed, "policy": policy}
+def header(rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy) -> dict[str, Any]:
+    """The first line: format, rules, strategies by seat, seed and play policy (of the seats that name none)."""
+    strategies = [seat.label for seat in lineup.seats]
+    return {"format": FORMAT, "rules": rules.to_dict(), "strategies": strategies, "seed": seed, "policy": policy.label}
 
 
 def deal_records(

@@ -1,21 +1,21 @@
 """``pocha train``: learn a trick table (see ``pocha.strategies.table``) from simulated deals.
 
-The deals are cut into chunks like a run's, played on a backend (threads by default); each chunk
+The deals are cut into chunks like a run's (``DealChunks``) and played by the runner; each chunk
 returns integer counts, so the table is the same for any backend, thread count or chunk size.
+Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from typing import Any
 
 import numpy as np
 
-from pocha.engine.backends import Backend, Threads, auto_chunk
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, same_policy
-from pocha.engine.memory import keep_freed_memory
-from pocha.engine.policies import GREEDY, PlayPolicy
-from pocha.engine.runner import run_tasks
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.runner import run
 from pocha.engine.seating import Lineup, Player, Seat
+from pocha.engine.simulate import DealChunks
+from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.seats import seats_to_positions
@@ -26,68 +26,86 @@ from pocha.strategies.table import TrickTable, features, table_shape
 TRAINING_BIDDER = "expected"  # every seat bids so while the table learns
 
 
-@dataclass(frozen=True)
-class Counts:
-    """Hands per feature cell and tricks taken (int64, flat) from ``count`` deals."""
+@dataclass(frozen=True, kw_only=True)
+class TrainingRequest(Request):
+    """Learn a trick table from ``deals`` deals of every hand size 1..full deal."""
 
-    count: int
-    cells: np.ndarray
+    deals: int
 
-    def merge(self, other: "Counts") -> "Counts":
+
+@dataclass(frozen=True, kw_only=True)
+class Training(DealChunks):
+    """The workload of training: its total is int64[cell], hands per feature cell and tricks taken (flat)."""
+
+    rules: Rules
+    seed: int
+    policy: PlayPolicy
+
+    def run(self, index: int) -> Part[np.ndarray]:
+        """Play chunk ``index`` and count its hands per cell."""
+        task = self.task(index)
+        rules, seed, policy, cards = self.rules, self.seed, self.policy, self.sizes[task.size_index]
+        players = rules.players
+        numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
+        dealt = deal_chunk(rules, seed, cards, numbers)
+        bidder = Player(TRAINING_BIDDER, Expected(), policy)
+        collect_bids(rules, [bidder], np.zeros(dealt.hands.shape, np.int64), seed, dealt)
+        won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
+        by_position = [np.empty((players, task.count), dtype) for dtype in (np.uint64, np.int64, np.int64)]
+        for by_seat, out in zip((dealt.hands, dealt.bids, won), by_position, strict=True):
+            seats_to_positions(by_seat, numbers, out)
+        hands, bids, tricks = by_position
+        shape = table_shape(rules)
+        cells = []
+        for position in range(players):
+            earlier = np.ascontiguousarray(bids[:position].T)
+            ctx = BidContext(
+                rules=rules,
+                cards=cards,
+                position=position,
+                hands=hands[position],
+                trump_card=dealt.trump_card,
+                earlier_bids=earlier,
+                forbidden=forbidden_bids(rules, cards, earlier),
+                seed=seed,
+                deals=numbers,
+                policy=policy.label,
+            )
+            cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
+        return Part(np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64))
+
+    def empty(self) -> np.ndarray:
+        """No hand counted yet."""
+        return np.zeros(int(np.prod(table_shape(self.rules))), np.int64)
+
+    def merge(self, total: np.ndarray, part: np.ndarray) -> np.ndarray:
         """Both counts together."""
-        return Counts(self.count + other.count, self.cells + other.cells)
+        return total + part
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The options as plain data."""
+        return {
+            "rules": self.rules.to_dict(),
+            "sizes": list(self.sizes),
+            "deals": self.deals,
+            "seed": self.seed,
+            "policy": self.policy.label,
+            "chunk_size": self.chunk_size,
+        }
 
 
-def count_chunk(rules: Rules, seed: int, policy: PlayPolicy, chunk: tuple[int, int, int]) -> Counts:
-    """Play deals ``first .. first + count - 1`` of hand size ``cards`` and count their hands per cell."""
-    keep_freed_memory()
-    cards, first, count = chunk
-    players = rules.players
-    numbers = np.arange(first, first + count, dtype=np.int64)
-    dealt = deal_chunk(rules, seed, cards, numbers)
-    bidder = Player(TRAINING_BIDDER, Expected(), policy)
-    collect_bids(rules, [bidder], np.zeros(dealt.hands.shape, np.int64), seed, dealt)
-    won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
-    by_position = [np.empty((players, count), dtype) for dtype in (np.uint64, np.int64, np.int64)]
-    for by_seat, out in zip((dealt.hands, dealt.bids, won), by_position, strict=True):
-        seats_to_positions(by_seat, numbers, out)
-    hands, bids, tricks = by_position
-    shape = table_shape(rules)
-    cells = []
-    for position in range(players):
-        earlier = np.ascontiguousarray(bids[:position].T)
-        ctx = BidContext(
-            rules, cards, position, hands[position], dealt.trump_card, earlier,
-            forbidden_bids(rules, cards, earlier), seed, numbers, policy.label,
-        )  # fmt: skip
-        cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
-    return Counts(count, np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64))
-
-
-def train_table(
-    rules: Rules,
-    deals: int,
-    seed: int = 0,
-    policy: PlayPolicy = GREEDY,
-    chunk_size: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    backend: Backend | None = None,
-) -> TrickTable | None:
-    """Learn a trick table from ``deals`` deals of every hand size 1..full deal; None if Ctrl-C stopped it.
-
-    Every seat bids ``expected``; per feature cell of each hand, the tricks it took are counted.
-    backend: where the chunks are played (default: this thread).
-    """
-    if deals < 1:
-        raise PochaError(f"deals: must be at least 1, not {deals}")
-    backend = backend if backend is not None else Threads(1)
-    sizes = list(range(1, rules.full_deal + 1))
-    chunk_size = chunk_size or auto_chunk(deals, backend, len(sizes))
+def train_table(request: TrainingRequest) -> TrickTable | None:
+    """Learn a trick table (every seat bidding ``expected``, tricks counted per feature cell); None after Ctrl-C."""
+    if request.deals < 1:
+        raise PochaError(f"deals: must be at least 1, not {request.deals}")
+    rules = request.rules
+    sizes = tuple(range(1, rules.full_deal + 1))
+    chunk_size = request.chunk_size_for(request.deals, len(sizes))
     check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, chunk_size)
-    chunks = ((k, first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size) for k in sizes)
-    empty = Counts(0, np.zeros(int(np.prod(table_shape(rules))), np.int64))
-    work = partial(count_chunk, rules, seed, policy)
-    counts, complete = run_tasks(backend, work, chunks, empty, Counts.merge, progress)
-    if not complete:
+    training = Training(
+        sizes=sizes, deals=request.deals, chunk_size=chunk_size, rules=rules, seed=request.seed, policy=request.policy
+    )
+    counted = run(training, request.backend, progress=request.progress)
+    if not counted.complete:
         return None
-    return TrickTable(rules, policy.label, counts.cells.reshape(table_shape(rules)), deals)
+    return TrickTable(rules, request.policy.label, counted.total.reshape(table_shape(rules)), request.deals)
