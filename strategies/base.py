@@ -36,7 +36,7 @@ class BidContext:
     earlier_bids: np.ndarray  # int64[m, position]: bids already made, in bidding order
     forbidden: np.ndarray  # int64[m]: the bid the hook rule forbids, -1 for none
     seed: int  # the run's seed
-    deals: np.ndarray  # int64[m]: deal numbers within the hand size, for per-deal random streams
+    numbers: np.ndarray  # int64[m]: deal numbers within the hand size, for per-deal random streams
     policy: str = "greedy"  # how the bidder will play its cards (a play-policy spec): what it bids for
     _draws: int = field(default=0, repr=False)
 
@@ -96,7 +96,7 @@ class BidContext:
             trump_card=self.trump_card[rows],
             earlier_bids=self.earlier_bids[rows],
             forbidden=self.forbidden[rows],
-            deals=self.deals[rows],
+            numbers=self.numbers[rows],
             _draws=0,
         )
 
@@ -107,7 +107,7 @@ class BidContext:
         on how the run is cut into chunks.
         """
         out = np.empty((self.size, draws))
-        uniform_batch(self.seed, self.cards, self.deals, self.stream(), out)
+        uniform_batch(self.seed, self.cards, self.numbers, self.stream(), out)
         return out
 
     def stream(self) -> int:
@@ -167,11 +167,11 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
     outside, hooked = illegal_bids(bids, ctx.cards, ctx.forbidden)
     if outside >= 0:  # (a huge unsigned bid is negative as int64: outside too)
         raise StrategyError(
-            f"{where(label, ctx)} bid {array[outside]} in deal {ctx.deals[outside]}; bids are 0..{ctx.cards}"
+            f"{where(label, ctx)} bid {array[outside]} in deal {ctx.numbers[outside]}; bids are 0..{ctx.cards}"
         )
     if hooked >= 0:
         raise StrategyError(
-            f"{where(label, ctx)} bid {array[hooked]} as dealer in deal {ctx.deals[hooked]}, which the hook rule "
+            f"{where(label, ctx)} bid {array[hooked]} as dealer in deal {ctx.numbers[hooked]}, which the hook rule "
             f"forbids (the bids would sum to the {ctx.cards} tricks)"
         )
     return bids

@@ -21,7 +21,7 @@ class RandomBid:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         bids = np.empty(ctx.size, np.int64)
-        random_bids(ctx.seed, ctx.cards, ctx.deals, ctx.stream(), ctx.forbidden, bids)
+        random_bids(ctx.seed, ctx.cards, ctx.numbers, ctx.stream(), ctx.forbidden, bids)
         return bids
 
 

@@ -35,8 +35,8 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         block = ctx.subset(slice(start, start + BLOCK))
         rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
         hands = np.empty((len(rows), players), np.uint64)
-        sample_completions(ctx.seed, k, block.deals, position, block.hands, block.trump_card, rules.deck(), hands)
-        dealt = block.deals[rows]  # each sample's deal number: its dealer, so its seats' positions
+        sample_completions(ctx.seed, k, block.numbers, position, block.hands, block.trump_card, rules.deck(), hands)
+        dealt = block.numbers[rows]  # each sample's deal number: its dealer, so its seats' positions
         by_position = np.zeros((players, len(rows)), np.int64)
         by_position[:position] = block.earlier_bids[rows].T
         label = f"{getattr(assumed, 'name', 'assumed')} (assumed)"
@@ -56,7 +56,7 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
                 earlier_bids=earlier,
                 forbidden=forbidden_bids(rules, k, earlier),
                 seed=ctx.seed ^ ASSUMED_SEED_SALT,
-                deals=sampled_deals,
+                numbers=sampled_deals,
                 policy=ctx.policy,
             )
             by_position[later] = checked_bids(label, assumed, later_ctx)

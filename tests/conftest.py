@@ -45,7 +45,7 @@ def play_hand_built(
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),
-        deals=np.array([dealer], np.int64),  # deal i has dealer i % players
+        numbers=np.array([dealer], np.int64),  # deal i has dealer i % players
         hands=np.array([[mask(h, rules) for h in hands]], np.uint64),
         trump_card=np.array(ids(trump_card, rules), np.int64),
         bids=np.array([bids], np.int64),

@@ -67,7 +67,7 @@ def test_golden_deal(header, deal):
     # the kernels play it the same way and the trace writer writes the same record
     chunk = Chunk(
         cards=cards,
-        deals=np.array([deal["dealer"]], np.int64),
+        numbers=np.array([deal["dealer"]], np.int64),
         hands=np.array([[mask_of(h) for h in hands]], np.uint64),
         trump_card=np.array([trump_card], np.int64),
         bids=np.array([deal["bids"]], np.int64),

@@ -51,7 +51,7 @@ def replay_deal(rules, chunk, d, played, greedy):
     legal, winners, tricks, points; greedy plays exact."""
     hands, trump_card, bids = chunk.hands[d], chunk.trump_card[d], chunk.bids[d]
     won, points, plays, leaders = (array[d] for array in played)
-    dealer = chunk.deals[d] % len(hands)
+    dealer = chunk.numbers[d] % len(hands)
     trump = int(trump_card) >> 4
     held = [cards_of(h) for h in hands]
     players, cards = len(held), len(held[0])
@@ -84,7 +84,7 @@ def test_whole_deals_match_the_reference(preset, players, policy):
     rules = make_rules(preset, players)
     rng = np.random.default_rng(players)
     for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
-        chunk = deal_chunk(rules, seed=11, cards=cards, deals=numbers(0, 60))
+        chunk = deal_chunk(rules, seed=11, cards=cards, numbers=numbers(0, 60))
         chunk.bids[:] = rng.integers(0, cards + 1, chunk.bids.shape)
         played = play_chunk(rules, 11, chunk, same_policy(parse_policy(policy), chunk), record=True)
         for d in range(len(chunk.hands)):
@@ -102,7 +102,7 @@ def test_plain_play_is_the_recorded_play(players, play):
     turns = np.where(np.arange(players) % 2 == 0, POLICY_RANDOM, POLICY_GREEDY)
     rows = [np.full(players, POLICY_RANDOM), np.full(players, POLICY_GREEDY), turns]
     for cards in (1, rules.full_deal):
-        chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, 300))
+        chunk = deal_chunk(rules, seed=5, cards=cards, numbers=numbers(0, 300))
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
         for row in rows:
             policies = Policies(row[None, :].astype(np.int64), np.zeros((1, players), np.int64))
@@ -114,7 +114,7 @@ def test_plain_play_is_the_recorded_play(players, play):
 def test_the_plain_play_refuses_a_pimc_seat():
     """``play_batch_plain`` has no pimc in it: given a pimc seat it raises instead of playing it as greedy."""
     rules = make_rules()
-    chunk = deal_chunk(rules, seed=1, cards=3, deals=numbers(0, 4))
+    chunk = deal_chunk(rules, seed=1, cards=3, numbers=numbers(0, 4))
     codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
     policies = Policies(codes, np.full_like(codes, 10))
     outcome = Outcome(*np.empty((2, 4, 4), np.int64))
@@ -125,7 +125,7 @@ def test_the_plain_play_refuses_a_pimc_seat():
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
 def test_dealing(players, cards):
     rules = make_rules(players=players)
-    chunk = deal_chunk(rules, seed=3, cards=cards, deals=numbers(0, 500))
+    chunk = deal_chunk(rules, seed=3, cards=cards, numbers=numbers(0, 500))
     deck = set(DECK if players == 4 else (int(c) for c in rules.deck()))
     full = cards * players == rules.deck_size
     for d, (hands, trump_card) in enumerate(zip(chunk.hands, chunk.trump_card, strict=True)):
@@ -146,7 +146,7 @@ def test_deals_are_uniform():
     """
     rules = make_rules(players=4)
     deals, cards = 40_000, 3
-    chunk = deal_chunk(rules, seed=5, cards=cards, deals=numbers(0, deals))
+    chunk = deal_chunk(rules, seed=5, cards=cards, numbers=numbers(0, deals))
     bits = (chunk.hands[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
     counts = bits.sum(axis=0)[:, DECK]  # [seat, card]
     p = cards / 40
@@ -157,11 +157,11 @@ def test_deals_are_uniform():
 
 def test_a_deal_depends_only_on_seed_size_and_number():
     rules = make_rules(players=4)
-    whole = deal_chunk(rules, seed=9, cards=7, deals=numbers(0, 20))
-    part = deal_chunk(rules, seed=9, cards=7, deals=numbers(5, 10))
+    whole = deal_chunk(rules, seed=9, cards=7, numbers=numbers(0, 20))
+    part = deal_chunk(rules, seed=9, cards=7, numbers=numbers(5, 10))
     assert np.array_equal(whole.hands[5:15], part.hands)
     assert np.array_equal(whole.trump_card[5:15], part.trump_card)
-    other = deal_chunk(rules, seed=10, cards=7, deals=numbers(0, 20))
+    other = deal_chunk(rules, seed=10, cards=7, numbers=numbers(0, 20))
     assert not np.array_equal(whole.hands, other.hands)
 
 

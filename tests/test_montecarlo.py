@@ -26,11 +26,11 @@ from pocha.strategies.montecarlo import MonteCarlo
 def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
     rules = make_rules(players=players)
     chunk = deal_chunk(rules, 1, cards, numbers(0, 20))
-    seat = (chunk.deals + 1 + position) % players
+    seat = (chunk.numbers + 1 + position) % players
     own = chunk.hands[np.arange(20), seat]
     samples = 8
     hands = np.empty((20 * samples, players), np.uint64)
-    sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
+    sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
     deck = set(int(c) for c in rules.deck())
     full = cards * players == rules.deck_size
     for row in range(20 * samples):
@@ -41,7 +41,7 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
         assert set().union(*held) <= deck
         trump = int(chunk.trump_card[d])
         if full:
-            assert trump in held[chunk.deals[d] % players]  # the dealer's shown card stays with the dealer
+            assert trump in held[chunk.numbers[d] % players]  # the dealer's shown card stays with the dealer
         else:
             assert not any(trump in h for h in held)
 
@@ -51,10 +51,10 @@ def test_play_outs_count_every_sample_for_every_bid():
     chunk = deal_chunk(rules, 1, 4, numbers(0, 6))
     samples = 10
     hands = np.empty((6 * samples, 4), np.uint64)
-    own = chunk.hands[np.arange(6), (chunk.deals + 1) % 4]
-    sample_completions(1, 4, chunk.deals, 0, own, chunk.trump_card, rules.deck(), hands)
+    own = chunk.hands[np.arange(6), (chunk.numbers + 1) % 4]
+    sample_completions(1, 4, chunk.numbers, 0, own, chunk.trump_card, rules.deck(), hands)
     bids = np.ones((6 * samples, 4), np.int64)
-    sampled = Chunk(4, np.repeat(chunk.deals, samples), hands, np.repeat(chunk.trump_card, samples), bids)
+    sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     for policy in (POLICY_GREEDY, POLICY_RANDOM):
         counts = np.zeros((6, 5, 5), np.int64)
         rollout_counts(1, sampled, 0, DealRules.of(rules, 4), policy, counts)
@@ -71,13 +71,13 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     rules = make_rules(players=players, play=play)
     deals, samples = 12, 6
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
-    bidders = (chunk.deals + 1 + position) % players
+    bidders = (chunk.numbers + 1 + position) % players
     hands = np.empty((deals * samples, players), np.uint64)
     own = chunk.hands[np.arange(deals), bidders]
-    sample_completions(3, cards, chunk.deals, position, own, chunk.trump_card, rules.deck(), hands)
+    sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
     bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
     counts = np.zeros((deals, cards + 1, cards + 1), np.int64)
-    sampled = Chunk(cards, np.repeat(chunk.deals, samples), hands, np.repeat(chunk.trump_card, samples), bids)
+    sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, counts)
     expected = np.zeros_like(counts)
     for row in range(deals * samples):
@@ -86,7 +86,7 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
         for bid in range(cards + 1):
             row_bids = [int(b) for b in bids[row]]
             row_bids[bidder] = bid
-            mano = (int(chunk.deals[d]) + 1) % players
+            mano = (int(chunk.numbers[d]) + 1) % players
             tricks = reference.play_greedy(held, int(chunk.trump_card[d]) >> 4, mano, row_bids, play)
             winners = [leader for leader, _ in tricks[1:]] + [last_winner(tricks, int(chunk.trump_card[d]) >> 4)]
             expected[d, bid, winners.count(bidder)] += 1

@@ -140,7 +140,7 @@ def test_tallies_merge_exactly():
         collect_bids(rules, players, seating, 1, chunk)
         won, points, _, _ = play_chunk(rules, 1, chunk, seat_policies(players, seating))
         board = part.board_sums(count)
-        part.add_play(0, chunk.deals, seating, chunk.bids, won, points, board)
+        part.add_play(0, chunk.numbers, seating, chunk.bids, won, points, board)
         part.add_boards(0, board)
         parts.append(part)
     merged = parts[1].merge(parts[0])

@@ -29,7 +29,7 @@ def context(hands: list[str], trump_card: str, earlier: list[int] | None = None,
         earlier_bids=earlier_bids,
         forbidden=forbidden_bids(rules, cards, earlier_bids),
         seed=0,
-        deals=np.arange(len(hands), dtype=np.int64),
+        numbers=np.arange(len(hands), dtype=np.int64),
     )
 
 
@@ -142,7 +142,7 @@ def test_expected_kernel_adds_exactly_as_the_numpy_version(preset):
                 earlier,
                 forbidden_bids(rules, cards, earlier),
                 0,
-                chunk.deals,
+                chunk.numbers,
             )
             assert np.array_equal(expected_tricks(ctx), reference.expected_estimate(ctx))
 

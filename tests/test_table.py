@@ -64,7 +64,7 @@ def test_features_match_the_reference_on_random_deals(preset, players, data):
         earlier_bids=earlier,
         forbidden=forbidden_bids(rules, cards, earlier),
         seed=seed,
-        deals=chunk.deals,
+        numbers=chunk.numbers,
     )
     caps = [CAPS.get(name, 1 << 30) for name in FEATURES]
     for d, row in enumerate(features(ctx).tolist()):

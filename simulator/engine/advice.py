@@ -159,7 +159,7 @@ def advise(
         earlier_bids=np.array([s.bids], np.int64).reshape(1, s.position),
         forbidden=np.array([s.forbidden], np.int64),
         seed=seed,
-        deals=deal,
+        numbers=deal,
         policy=rollout,
     )
     counts = trick_counts(ctx, samples, assumed, rollout)

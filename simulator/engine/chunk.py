@@ -21,13 +21,13 @@ from pocha.strategies.base import BidContext, checked_bids
 PLAY_CODES = PLAY_CODES
 
 
-def deal_chunk(rules: Rules, seed: int, cards: int, deals: np.ndarray) -> Chunk:
-    """Shuffle and deal the numbered deals, bids not made yet."""
-    size = len(deals)
+def deal_chunk(rules: Rules, seed: int, cards: int, numbers: np.ndarray) -> Chunk:
+    """Shuffle and deal the deals with these numbers, bids not made yet."""
+    size = len(numbers)
     hands = np.empty((size, rules.players), np.uint64)
     trump_card = np.empty(size, np.int64)
-    deal_batch(seed, cards, deals, rules.deck(), hands, trump_card)
-    return Chunk(cards, deals, hands, trump_card, np.zeros((size, rules.players), np.int64))
+    deal_batch(seed, cards, numbers, rules.deck(), hands, trump_card)
+    return Chunk(cards, numbers, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 
 def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray, seed: int, chunk: Chunk) -> None:
@@ -38,10 +38,10 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
     hands = np.empty((players, size), np.uint64)  # [position, deal]: contiguous per position
-    seats_to_positions(chunk.hands, chunk.deals, hands)
+    seats_to_positions(chunk.hands, chunk.numbers, hands)
     if len(strategies) > 1:
         acting = np.empty((players, size), np.int64)
-        seats_to_positions(np.ascontiguousarray(seating), chunk.deals, acting)
+        seats_to_positions(np.ascontiguousarray(seating), chunk.numbers, acting)
     bids = np.zeros((players, size), np.int64)
     for position in range(players):
         earlier = bids[:position].T
@@ -57,12 +57,12 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
                 earlier_bids=earlier[picked],
                 forbidden=forbidden[picked],
                 seed=seed,
-                deals=chunk.deals[picked],
+                numbers=chunk.numbers[picked],
                 policy=player.play.label,
             )
             if ctx.size:
                 bids[position, picked] = checked_bids(player.label, player.strategy, ctx)
-    positions_to_seats(bids, chunk.deals, chunk.bids)
+    positions_to_seats(bids, chunk.numbers, chunk.bids)
 
 
 def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies:

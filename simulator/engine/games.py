@@ -124,7 +124,7 @@ class Games:
             dealt, won, points = table.play(j, cards, slice(None), records)
             board = totals.hand_tally.board_sums(count)
             size_index = self.sizes.index(cards)
-            totals.hand_tally.add_play(size_index, dealt.deals, table.seating, dealt.bids, won, points, board)
+            totals.hand_tally.add_play(size_index, dealt.numbers, table.seating, dealt.bids, won, points, board)
             totals.hand_tally.add_boards(size_index, board)
             scores += points
 
@@ -229,7 +229,7 @@ class GameHands:
         won, points, plays, leaders = play_chunk(rules, games.seed, chunk, policies, traced)
         if traced:
             shown = int(np.searchsorted(numbers, games.trace_games))
-            lines = traces.deal_records(rules, chunk.deals, chunk, plays, leaders, won, points, shown)
+            lines = traces.deal_records(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)
             for row, line in zip(np.arange(len(self.numbers))[rows][:shown], lines, strict=True):
                 seats = [games.lineup.labels[g] for g in self.seating[row]]
                 records[row].append({**line, "game": int(self.numbers[row]), "hand": hand, "strategies": seats})

@@ -61,7 +61,7 @@ class Tally:
     def add_play(
         self,
         size_index: int,
-        deals: np.ndarray,
+        numbers: np.ndarray,
         seating: np.ndarray,
         bids: np.ndarray,
         won: np.ndarray,
@@ -69,7 +69,7 @@ class Tally:
         board: np.ndarray,
     ) -> None:
         """Count one play of a batch of deals (see ``tally_plays``) into the per-board sums."""
-        tally_plays(deals, size_index, seating, bids, Outcome(won, points), board, self.hand_fields, self.errors)
+        tally_plays(numbers, size_index, seating, bids, Outcome(won, points), board, self.hand_fields, self.errors)
 
     def add_boards(self, size_index: int, board: np.ndarray) -> None:
         """Close a batch of boards: add their totals to the moments."""

@@ -62,7 +62,7 @@ def deal_records(
                 "deal": int(numbers[d]),
                 "players": players,
                 "cards": chunk.cards,
-                "dealer": int(chunk.deals[d] % players),
+                "dealer": int(chunk.numbers[d] % players),
                 "trump_card": name(chunk.trump_card[d]),
                 "trump": SUITS[int(chunk.trump_card[d]) >> 4],
                 "hands": [[name(c) for c in cards_of(chunk.hands[d, s])] for s in range(players)],

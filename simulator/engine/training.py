@@ -68,7 +68,7 @@ class Training(DealChunks):
                 earlier_bids=earlier,
                 forbidden=forbidden_bids(rules, cards, earlier),
                 seed=seed,
-                deals=numbers,
+                numbers=numbers,
                 policy=policy.label,
             )
             cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))

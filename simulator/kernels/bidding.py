@@ -11,7 +11,7 @@ from pocha.kernels.trick import suit_cards
 
 
 @jit
-def random_bids(seed, cards, deals, stream, forbidden, out):
+def random_bids(seed, cards, numbers, stream, forbidden, out):
     """out[deal] = a bid uniform among 0..cards less forbidden[deal] (-1: none), by the first uniform of ``stream``.
 
     The ``random`` strategy: floor(u * choices), stepping over the forbidden bid, with u as ``uniform_batch`` draws it.
@@ -19,7 +19,7 @@ def random_bids(seed, cards, deals, stream, forbidden, out):
     for d in range(out.shape[0]):
         restricted = forbidden[d] >= 0
         bid = np.int64(
-            np.floor(uniform(next_state(stream_state(seed, cards, deals[d], stream))) * (cards + 1 - restricted))
+            np.floor(uniform(next_state(stream_state(seed, cards, numbers[d], stream))) * (cards + 1 - restricted))
         )
         out[d] = bid + (restricted and bid >= forbidden[d])
 

@@ -9,8 +9,8 @@ from pocha.kernels.streams import mix64, next_state, stream_state
 
 
 @jit
-def deal_batch(seed, cards, deals, deck, hands, trump_card):
-    """Shuffle and deal the deals numbered ``deals`` (int64[row]), ``cards`` cards to each of the players.
+def deal_batch(seed, cards, numbers, deck, hands, trump_card):
+    """Shuffle and deal the deals numbered ``numbers`` (int64[row]), ``cards`` cards to each of the players.
 
     deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``;
     cards go one at a time from the mano round to the dealer. Outputs: ``hands`` uint64[deals, seat]
@@ -23,7 +23,7 @@ def deal_batch(seed, cards, deals, deck, hands, trump_card):
     draws = dealt + 1 if dealt < size else dealt
     order = deck.copy()
     for d in range(hands.shape[0]):
-        deal = deals[d]
+        deal = numbers[d]
         state = stream_state(seed, cards, deal, STREAM_DEAL)
         for c in range(size):  # (element by element: numba's slice assignment took 14 ns a deal more)
             order[c] = deck[c]

@@ -18,7 +18,7 @@ class Chunk(NamedTuple):
     """A batch of deals of one hand size; arrays are indexed [deal, seat]."""
 
     cards: int
-    deals: np.ndarray  # int64[deal]: deal numbers (randomness and dealer: deal i has dealer i % players)
+    numbers: np.ndarray  # int64[deal]: deal numbers (randomness and dealer: deal i has dealer i % players)
     hands: np.ndarray  # uint64[deal, seat] as dealt
     trump_card: np.ndarray  # int64[deal]
     bids: np.ndarray  # int64[deal, seat]
@@ -149,13 +149,13 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
 @jit_inline
 def play_deals(seed, chunk, rules, policies, outcome, record, plain):
     """Play a batch of deals and score them (``play_batch``; ``plain`` as for ``play_deal``, a constant)."""
-    cards, deals, hands, trump_card, bids = chunk
+    cards, numbers, hands, trump_card, bids = chunk
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
     batch = Batch(rules, policies, bids, won, record, scratch())
     for d in range(hands.shape[0]):
-        deal = deals[d]
+        deal = numbers[d]
         for s in range(players):
             own[s] = hands[d, s]
             won[d, s] = 0
@@ -169,7 +169,7 @@ def play_deals(seed, chunk, rules, policies, outcome, record, plain):
 def play_batch(seed, chunk, rules, policies, outcome, record):
     """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``Record``.
 
-    Deal number ``deals[d]`` fixes the dealer and the random stream. A choice among several legal
+    Deal number ``numbers[d]`` fixes the dealer and the random stream. A choice among several legal
     cards draws from stream STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced
     plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is recorded.
     """

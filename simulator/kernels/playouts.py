@@ -11,10 +11,10 @@ from pocha.kernels.streams import below, next_state, stream_state
 
 
 @jit
-def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck, out_hands):
+def sample_completions(seed, cards, numbers, position, own_hands, trump_card, deck, out_hands):
     """Deal the cards a bidder cannot see to the other seats, ``samples`` ways per deal.
 
-    deals int64[deal] (the dealer is ``deal % players``); position: the bidder's bidding position
+    numbers int64[deal] (the dealer is ``deal % players``); position: the bidder's bidding position
     (0 = first); own_hands uint64[deal]; trump_card int64[deal]; deck int64[deck_size].
     out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample s of deal d, the
     bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in a full deal it
@@ -26,7 +26,7 @@ def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck
     full = cards * players == size
     unseen = np.empty(size, np.int64)
     for d in range(own_hands.shape[0]):
-        dealer = deals[d] % players
+        dealer = numbers[d] % players
         bidder = (dealer + 1 + position) % players
         trump_bit = ONE << np.uint64(trump_card[d])
         dealer_holds_trump = full and bidder != dealer
@@ -36,7 +36,7 @@ def sample_completions(seed, cards, deals, position, own_hands, trump_card, deck
             if not (own_hands[d] & bit) and bit != trump_bit:
                 unseen[count] = deck[c]
                 count += 1
-        state = stream_state(seed, cards, deals[d], STREAM_SAMPLE)
+        state = stream_state(seed, cards, numbers[d], STREAM_SAMPLE)
         for s in range(samples):
             row = d * samples + s
             for seat in range(players):
@@ -79,7 +79,7 @@ def rollout_counts(seed, chunk, position, rules, policy, counts):
     branching off after the trick that brings the bidder to it. The same play-outs as one per bid,
     for about a third of the tricks.
     """
-    cards, deals, hands, trump_card, bids = chunk
+    cards, numbers, hands, trump_card, bids = chunk
     players = hands.shape[1]
     samples = hands.shape[0] // max(counts.shape[0], 1)
     line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
@@ -92,9 +92,9 @@ def rollout_counts(seed, chunk, position, rules, policy, counts):
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
         first = d * samples
-        mano = (deals[first] + 1) % players
+        mano = (numbers[first] + 1) % players
         bidder = (mano + position) % players
-        state = stream_state(seed, cards, deals[first], STREAM_ROLLOUT)
+        state = stream_state(seed, cards, numbers[first], STREAM_ROLLOUT)
         for row in range(first, first + samples):
             for seat in range(players):  # (not a slice assignment: slower in numba)
                 row_bids[0, seat] = bids[row, seat]

@@ -49,10 +49,10 @@ def uniform(state):
 
 
 @jit
-def uniform_batch(seed, cards, deals, stream, out):
-    """Fill ``out`` (float64[row, draw]) with uniforms in [0, 1) from stream ``stream`` of deal ``deals[row]``."""
+def uniform_batch(seed, cards, numbers, stream, out):
+    """Fill ``out`` (float64[row, draw]) with uniforms in [0, 1) from stream ``stream`` of deal ``numbers[row]``."""
     for d in range(out.shape[0]):
-        state = stream_state(seed, cards, deals[d], stream)
+        state = stream_state(seed, cards, numbers[d], stream)
         for j in range(out.shape[1]):
             state = next_state(state)
             out[d, j] = uniform(state)

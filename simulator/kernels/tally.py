@@ -6,10 +6,10 @@ from pocha.kernels.jit import jit
 
 
 @jit
-def tally_plays(deals, size_index, seating, bids, outcome, board, hand_fields, errors):
+def tally_plays(numbers, size_index, seating, bids, outcome, board, hand_fields, errors):
     """Add one play of a batch of deals to integer accumulators (exact, so chunks merge in any order).
 
-    deals int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
+    numbers int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
     bids int64[deal, seat] and the play's ``Outcome`` (won, points). Per board (the deal, over all its plays):
     board int64[deal, strategy, position + 1, 3] gets each strategy's points, hands and exact bids
     by bidding position (0 = first bidder), the last position slot for all positions.
@@ -21,7 +21,7 @@ def tally_plays(deals, size_index, seating, bids, outcome, board, hand_fields, e
     every = board.shape[2] - 1
     offset = errors.shape[2] // 2
     for d in range(bids.shape[0]):
-        mano = (deals[d] + 1) % players
+        mano = (numbers[d] + 1) % players
         for s in range(players):
             g = seating[d, s]
             position = s - mano if s >= mano else s - mano + players
