@@ -25,7 +25,6 @@ from pocha.engine.bench import Benchmark, Measurement, check_reference, stage_ti
 from pocha.engine.bench import bench as run_bench
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
-from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
@@ -115,12 +114,6 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
         raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
     seats = [Seat.of(spec) for spec in specs]
     return Lineup(tuple((seats * players)[:players]))
-
-
-def plays_of(lineup: Lineup, play: str) -> tuple[PlayPolicy, tuple[str, ...]]:
-    """The run's play policy (for the seats that name none) and every seat's, as labels."""
-    policy = parse_policy(play)
-    return policy, tuple((seat.play or policy).label for seat in lineup.seats)
 
 
 def check_amount(what: str, amount: int, most: int) -> None:
@@ -378,7 +371,7 @@ def compare(
 
 def seats_of(lineup: Lineup, run: RunOptions) -> dict[str, Any]:
     """What a run record says of the seats: strategies, play policies, seed."""
-    policies = tuple((seat.play or run.policy).label for seat in lineup.seats)
+    policies = tuple((seat.policy or run.policy).label for seat in lineup.seats)
     strategies = tuple(seat.label for seat in lineup.seats)
     return {"strategies": strategies, "policy": run.policy.label, "policies": policies, "seed": run.seed}
 

@@ -166,8 +166,8 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
 
 def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     seat = Seat.of("montecarlo:samples=4@pimc:samples=12")
-    assert seat.label == "montecarlo:samples=4@pimc:samples=12" and seat.play == PlayPolicy("pimc", 12)
-    assert Seat.of("expected@pimc").play == PlayPolicy("pimc", DEFAULT_SAMPLES) and Seat.of("expected").play is None
+    assert seat.label == "montecarlo:samples=4@pimc:samples=12" and seat.policy == PlayPolicy("pimc", 12)
+    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES) and Seat.of("expected").policy is None
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
         ("pimc:samples=0", "samples must be"),

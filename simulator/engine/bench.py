@@ -40,7 +40,7 @@ class Benchmark:
     """
 
     bids: str
-    play: str
+    policy: str  # the play policy of every seat
     players: int
     cards: int
     share: float = 1.0  # slow strategies run on a fraction of --deals
@@ -51,7 +51,7 @@ class Benchmark:
     def title(self) -> str:
         """How the benchmark appears in the output."""
         table = f"{self.players} players, whole games" if self.games else f"{self.players} x {self.cards}"
-        return f"{self.bids} bids + {self.play} play, {table}"
+        return f"{self.bids} bids + {self.policy} play, {table}"
 
     @property
     def games(self) -> bool:
@@ -103,7 +103,7 @@ def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int 
     """Deals (games) per second of one run of the benchmark (bidding, play and tally included); Ctrl-C goes through."""
     rules = make_rules(players=benchmark.players)
     lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
-    policy = parse_policy(benchmark.play)
+    policy = parse_policy(benchmark.policy)
     start = time.perf_counter()
     if benchmark.games:
         request = GamesRequest(
@@ -204,7 +204,7 @@ def stage_times(benchmark: Benchmark, chunks: int, seed: int = 0) -> dict[str, f
     """
     rules = make_rules(players=benchmark.players)
     lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
-    strategies = lineup.players(parse_policy(benchmark.play))
+    strategies = lineup.players(parse_policy(benchmark.policy))
     seating = lineup.seating()
     times: dict[str, list[float]] = {stage: [] for stage in STAGES}
     for chunk_index in range(chunks + 1):  # the first chunk loads the kernels: not timed

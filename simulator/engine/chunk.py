@@ -58,7 +58,7 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
                 forbidden=forbidden[picked],
                 seed=seed,
                 numbers=chunk.numbers[picked],
-                policy=player.play.label,
+                policy=player.policy.label,
             )
             if ctx.size:
                 bids[position, picked] = checked_bids(player.label, player.strategy, ctx)
@@ -70,8 +70,8 @@ def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies
 
     seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).
     """
-    codes = np.array([player.play.code for player in strategies], np.int64)
-    samples = np.array([player.play.samples for player in strategies], np.int64)
+    codes = np.array([player.policy.code for player in strategies], np.int64)
+    samples = np.array([player.policy.samples for player in strategies], np.int64)
     return Policies(np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating]))
 
 

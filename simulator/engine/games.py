@@ -104,7 +104,7 @@ class Games:
             "games": self.games,
             "seed": self.seed,
             "policy": self.policy.label,
-            "plays": [player.play.label for player in self.lineup.players(self.policy)],
+            "policies": [player.policy.label for player in self.lineup.players(self.policy)],
             "rotate": self.rotate,
             "chunk_size": self.chunk_size,
         }
@@ -246,7 +246,7 @@ def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
     if stream is not None and not request.backend.ordered:
         raise PochaError("trace: games are traced on the local backend only")
     shown = request.games if request.trace_games is None else request.trace_games
-    games = Games(
+    workload = Games(
         rules=request.rules,
         lineup=request.lineup,
         games=request.games,
@@ -258,4 +258,4 @@ def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(games, request.backend, progress=request.progress, trace=stream)
+    return run(workload, request.backend, progress=request.progress, trace=stream)

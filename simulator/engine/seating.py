@@ -12,9 +12,9 @@ from pocha.strategies.base import Strategy
 
 def split_player(spec: str) -> tuple[str, PlayPolicy | None]:
     """``(bid spec, play policy)`` of a player spec ``BID@PLAY`` (``expected@pimc``); no '@': no policy of its own."""
-    bid, at, play = spec.strip().rpartition("@")
-    if at and is_policy_spec(play):
-        return bid, parse_policy(play)
+    bid, at, policy = spec.strip().rpartition("@")
+    if at and is_policy_spec(policy):
+        return bid, parse_policy(policy)
     return spec, None
 
 
@@ -25,29 +25,29 @@ class Seat:
     label: str
     strategy: Strategy
     spec: str | None = None  # the spec it was built from; worker processes build it again from this
-    play: PlayPolicy | None = None
+    policy: PlayPolicy | None = None
 
     @classmethod
     def of(cls, spec: "str | Strategy") -> "Seat":
         """The seat of a player spec (``BID`` or ``BID@PLAY``), or of a strategy object (labelled by its ``name``)."""
         if not isinstance(spec, str):
             return cls(str(spec.name), spec)
-        bid, play = split_player(spec)
+        bid, policy = split_player(spec)
         label, strategy = registry.load(bid)
-        full = f"{registry.portable(bid)}@{play.label}" if play else registry.portable(bid)
-        return cls(f"{label}@{play.label}" if play else label, strategy, full, play)
+        full = f"{registry.portable(bid)}@{policy.label}" if policy else registry.portable(bid)
+        return cls(f"{label}@{policy.label}" if policy else label, strategy, full, policy)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its spec when it has one: a class from a user's file need not be importable elsewhere."""
         if self.spec is None:
-            return Seat, (self.label, self.strategy, None, self.play)
+            return Seat, (self.label, self.strategy, None, self.policy)
         return rebuilt_seat, (self.label, self.spec)
 
 
 def rebuilt_seat(label: str, spec: str) -> Seat:
     """A pickled seat, built again from its spec."""
     seat = Seat.of(spec)
-    return Seat(label, seat.strategy, spec, seat.play)
+    return Seat(label, seat.strategy, spec, seat.policy)
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Player:
 
     label: str
     strategy: Strategy
-    play: PlayPolicy
+    policy: PlayPolicy
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class Lineup:
     def players(self, default: PlayPolicy) -> list[Player]:
         """One player per label, in label order; seats that name no play policy play ``default``."""
         first = {seat.label: seat for seat in reversed(self.seats)}
-        return [Player(label, first[label].strategy, first[label].play or default) for label in self.labels]
+        return [Player(label, first[label].strategy, first[label].policy or default) for label in self.labels]
 
     def seating(self, rotation: int = 0) -> np.ndarray:
         """int64[seat]: the strategy index at each seat, the line-up moved ``rotation`` seats on."""

@@ -136,7 +136,7 @@ class Deals(DealChunks):
             "deals": self.deals,
             "seed": self.seed,
             "policy": self.policy.label,
-            "plays": [player.play.label for player in self.lineup.players(self.policy)],
+            "policies": [player.policy.label for player in self.lineup.players(self.policy)],
             "duplicate": self.duplicate,
             "chunk_size": self.chunk_size,
         }
@@ -153,7 +153,7 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
     if stream is not None and (request.duplicate or not request.backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
     shown = request.deals * len(request.sizes) if request.trace_deals is None else request.trace_deals
-    deals = Deals(
+    workload = Deals(
         sizes=tuple(request.sizes),
         deals=request.deals,
         chunk_size=chunk_size,
@@ -167,4 +167,4 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(deals, request.backend, progress=request.progress, trace=stream, checkpoint=checkpoint)
+    return run(workload, request.backend, progress=request.progress, trace=stream, checkpoint=checkpoint)
