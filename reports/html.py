@@ -85,7 +85,7 @@ def facts(run: RunRecord) -> str:
         "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
         "table": f"{rules.players} players, {rules.deck_size} cards (ranks {' '.join(map(str, rules.ranks))}, "
         "strongest first)",
-        "play and hook": f"play rule {rules.play}, hook {rules.hook}, card play {run.policy}",
+        "play and hook": f"play rule {rules.play_rule}, hook {rules.hook}, card play {run.policy}",
         "scoring": f"exact {rules.scoring.exact} + {rules.scoring.per_trick} per trick; "
         f"{rules.scoring.miss_per_trick} per trick off",
         "strategies by seat": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies))

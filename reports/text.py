@@ -43,7 +43,7 @@ def run_heading(run: RunRecord) -> str:
         f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
     )
     return (
-        f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play}, "
+        f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play_rule}, "
         f"hook {rules.hook}), {run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
     )
 
@@ -181,7 +181,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "in suits O C E B",
         "full deal": f"{rules.full_deal} cards each"
         + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
-        "play": f"{rules.play}: {PLAY_RULES[rules.play]}",
+        "play rule": f"{rules.play_rule}: {PLAY_RULES[rules.play_rule]}",
         "hook": rules.hook,
         "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
         "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",

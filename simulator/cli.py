@@ -376,7 +376,7 @@ def simulate(
     output: options.OutputOptions,
     output_format: Format = "table",
     trace: Annotated[
-        str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/1 JSON Lines file.")
+        str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/2 JSON Lines file.")
     ] = None,
     trace_deals: Annotated[
         int | None, typer.Option(metavar="N", help="Trace only the first N deals of the run.")
@@ -493,7 +493,7 @@ def game(
     output_format: Format = "table",
     trace: Annotated[
         str | None,
-        typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/1 file."),
+        typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/2 file."),
     ] = None,
     trace_games: Annotated[int | None, typer.Option(metavar="N", help="Trace only the first N games.")] = None,
 ) -> None:

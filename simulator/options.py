@@ -78,7 +78,7 @@ class RuleOptions:
             4 if self.players is None else self.players,
             self.deck,
             self.rank_order,
-            play=self.play_rule,
+            play_rule=self.play_rule,
             hook=self.hook,
             scoring=scoring,
             schedule=self.schedule,

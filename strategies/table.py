@@ -98,12 +98,12 @@ class TrickTable:
 
     def check_fits(self, rules: Rules, source: str) -> None:
         """Refuse a table learned under other rules (its trick counts are those of its own play policy)."""
-        mine = (self.rules.players, self.rules.ranks, self.rules.play)
-        if mine != (rules.players, rules.ranks, rules.play):
+        mine = (self.rules.players, self.rules.ranks, self.rules.play_rule)
+        if mine != (rules.players, rules.ranks, rules.play_rule):
             raise PochaError(
                 f"table: {source} was learned for {self.rules.players} players, ranks {list(self.rules.ranks)}, "
-                f"play {self.rules.play}; this run has {rules.players} players, ranks {list(rules.ranks)}, play "
-                f"{rules.play} (train one with pocha train)"
+                f"play rule {self.rules.play_rule}; this run has {rules.players} players, ranks "
+                f"{list(rules.ranks)}, play rule {rules.play_rule} (train one with pocha train)"
             )
 
     def distributions(self, cells: np.ndarray, cards: int) -> tuple[np.ndarray, np.ndarray]:

@@ -50,7 +50,7 @@ def test_trace_file(tmp_path):
     result = invoke("simulate", "-k", "3", "-n", "100", "--trace", str(path), "--trace-deals", "10")
     assert result.exit_code == 0, result.output
     header, *deals = (json.loads(line) for line in path.read_text().splitlines())
-    assert header["format"] == "pocha-trace/1" and header["seed"] == 0
+    assert header["format"] == "pocha-trace/2" and header["seed"] == 0
     assert len(deals) == 10 and deals[0]["cards"] == 3 and len(deals[0]["tricks"]) == 3
 
 
@@ -115,7 +115,8 @@ def test_rules_command():
     six = invoke("rules", "--players", "6", "--deck", "48").stdout
     assert "48 cards" in six and "8 cards each" in six
     data = json.loads(invoke("rules", "--preset", "turkish", "--players", "3", "--format", "json").stdout)
-    assert data["rules"]["play"] == "trump" and data["rules"]["ranks"][:2] == [1, 12] and len(data["hand_sizes"]) == 25
+    assert data["rules"]["play_rule"] == "trump" and data["rules"]["ranks"][:2] == [1, 12]
+    assert len(data["hand_sizes"]) == 25
     bad = invoke("rules", "--players", "7")
     assert bad.exit_code == 1 and bad.stderr.startswith("Error: ")
 

@@ -39,7 +39,7 @@ def check_deal(rules: Rules, deal: dict) -> None:
         for j, name in enumerate(trick["cards"]):
             seat = (leader + j) % players
             card = parse_card(name, rules.ranks)
-            legal = reference.legal_cards(held[seat], played, trump, rules.play)
+            legal = reference.legal_cards(held[seat], played, trump, rules.play_rule)
             assert legal and card in legal
             held[seat].remove(card)
             played.append(card)
@@ -90,9 +90,9 @@ def test_mixed_line_up_and_explicit_deck():
         check_deal(rules, json.loads(line))
 
 
-@pytest.mark.parametrize("play", sorted(PLAY_RULES))
-def test_every_play_rule_conforms(play):
-    rules = make_rules("ludoteka", 4, play=play)
+@pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))
+def test_every_play_rule_conforms(play_rule):
+    rules = make_rules("ludoteka", 4, play_rule=play_rule)
     stream = io.StringIO()
     simulate(
         DealsRequest(

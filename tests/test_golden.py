@@ -1,4 +1,4 @@
-"""Golden deals worked by hand, one per edge case of the play rules, in pocha-trace/1 format.
+"""Golden deals worked by hand, one per edge case of the play rules, in pocha-trace/2 format.
 
 Each is checked twice: the reference accepts every card and the result, and the kernels, playing
 the same hands with the same bids under the greedy policy, write exactly the same trace record.
@@ -56,7 +56,7 @@ def test_golden_deal(header, deal):
         for j, name in enumerate(trick["cards"]):
             seat = (trick["leader"] + j) % players
             card = parse_card(name, rules.ranks)
-            assert card in reference.legal_cards(held[seat], played, trump_card >> 4, rules.play), (name, trick)
+            assert card in reference.legal_cards(held[seat], played, trump_card >> 4, rules.play_rule), (name, trick)
             held[seat].remove(card)
             played.append(card)
         assert trick["winner"] == (trick["leader"] + reference.trick_winner(played, trump_card >> 4)) % players

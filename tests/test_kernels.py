@@ -26,12 +26,12 @@ DECK = [int(c) for c in LUDOTEKA.deck()]
     hand_size=st.integers(1, 10),
     trick_size=st.integers(0, 3),
     trump=st.integers(0, 3),
-    play=st.sampled_from(["pocha", "trump", "follow"]),
+    play_rule=st.sampled_from(["pocha", "trump", "follow"]),
 )
-def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play):
+def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play_rule):
     hand, trick = order[:hand_size], order[hand_size : hand_size + trick_size]
-    got = legal_mask(np.uint64(mask_of(hand)), *reference.trick_masks(trick, trump), PLAY_CODES[play])
-    assert sorted(cards_of(got)) == sorted(reference.legal_cards(hand, trick, trump, play))
+    got = legal_mask(np.uint64(mask_of(hand)), *reference.trick_masks(trick, trump), PLAY_CODES[play_rule])
+    assert sorted(cards_of(got)) == sorted(reference.legal_cards(hand, trick, trump, play_rule))
 
 
 @settings(max_examples=300, deadline=None)
@@ -56,7 +56,7 @@ def replay_deal(rules, chunk, d, played, greedy):
     held = [cards_of(h) for h in hands]
     players, cards = len(held), len(held[0])
     if greedy:
-        expected = reference.play_greedy(held, trump, (dealer + 1) % players, list(bids), rules.play)
+        expected = reference.play_greedy(held, trump, (dealer + 1) % players, list(bids), rules.play_rule)
         assert [(leader, trick) for leader, trick in expected] == [
             (int(leaders[t]), [int(c) for c in plays[t]]) for t in range(cards)
         ]
@@ -68,7 +68,7 @@ def replay_deal(rules, chunk, d, played, greedy):
         for j in range(players):
             seat = (leader + j) % players
             card = int(plays[t, j])
-            assert card in reference.legal_cards(held[seat], trick, trump, rules.play)
+            assert card in reference.legal_cards(held[seat], trick, trump, rules.play_rule)
             held[seat].remove(card)
             trick.append(card)
         leader = (leader + reference.trick_winner(trick, trump)) % players
@@ -91,14 +91,14 @@ def test_whole_deals_match_the_reference(preset, players, policy):
             replay_deal(rules, chunk, d, played, greedy=policy == "greedy")
 
 
-@pytest.mark.parametrize("play", sorted(PLAY_CODES))
+@pytest.mark.parametrize("play_rule", sorted(PLAY_CODES))
 @pytest.mark.parametrize("players", range(3, 9))
-def test_plain_play_is_the_recorded_play(players, play):
+def test_plain_play_is_the_recorded_play(players, play_rule):
     """The loop without a trace or pimc seats (``play_batch_plain``) plays every card as the recorded one.
 
     Every seat random, every seat greedy, and the two taking turns round the table.
     """
-    rules = make_rules("italian", players=players, play=play)  # a deck for every count
+    rules = make_rules("italian", players=players, play_rule=play_rule)  # a deck for every count
     turns = np.where(np.arange(players) % 2 == 0, POLICY_RANDOM, POLICY_GREEDY)
     rows = [np.full(players, POLICY_RANDOM), np.full(players, POLICY_GREEDY), turns]
     for cards in (1, rules.full_deal):
@@ -175,4 +175,4 @@ def test_uniforms_are_per_deal():
 
 
 def test_every_preset_has_kernel_codes():
-    assert {make_rules(name).play for name in PRESETS} <= set(PLAY_CODES)
+    assert {make_rules(name).play_rule for name in PRESETS} <= set(PLAY_CODES)

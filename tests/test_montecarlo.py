@@ -63,12 +63,12 @@ def test_play_outs_count_every_sample_for_every_bid():
 
 
 @pytest.mark.parametrize(
-    ("players", "cards", "position", "play"),
+    ("players", "cards", "position", "play_rule"),
     [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
 )
-def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play):
+def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule):
     """The shared line of play with its branches counts what one greedy play-out per bid (the reference) counts."""
-    rules = make_rules(players=players, play=play)
+    rules = make_rules(players=players, play_rule=play_rule)
     deals, samples = 12, 6
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
     bidders = (chunk.numbers + 1 + position) % players
@@ -87,7 +87,7 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
             row_bids = [int(b) for b in bids[row]]
             row_bids[bidder] = bid
             mano = (int(chunk.numbers[d]) + 1) % players
-            tricks = reference.play_greedy(held, int(chunk.trump_card[d]) >> 4, mano, row_bids, play)
+            tricks = reference.play_greedy(held, int(chunk.trump_card[d]) >> 4, mano, row_bids, play_rule)
             winners = [leader for leader, _ in tricks[1:]] + [last_winner(tricks, int(chunk.trump_card[d]) >> 4)]
             expected[d, bid, winners.count(bidder)] += 1
     assert np.array_equal(counts, expected)

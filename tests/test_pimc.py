@@ -19,10 +19,10 @@ from pocha.kernels.trick import revealed
 from pocha.reports.stats import pair_differences
 
 
-def ruled_out(card: str, trick: str, trump: str, play: str) -> set[str]:
+def ruled_out(card: str, trick: str, trump: str, play_rule: str) -> set[str]:
     """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold."""
     led, trumps, beat = reference.trick_masks(ids(trick), SUITS.index(trump))
-    gone = revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play])
+    gone = revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play_rule])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(gone & LUDOTEKA.deck_mask)}
 
 
@@ -30,29 +30,29 @@ def suit(letter: str, ranks=LUDOTEKA.ranks) -> set[str]:
     return {f"{r}{letter}" for r in ranks}
 
 
-@pytest.mark.parametrize("play", ["pocha", "trump", "follow"])
-def test_leading_reveals_nothing(play):
-    assert ruled_out("4C", "", "O", play) == set()
+@pytest.mark.parametrize("play_rule", ["pocha", "trump", "follow"])
+def test_leading_reveals_nothing(play_rule):
+    assert ruled_out("4C", "", "O", play_rule) == set()
 
 
-@pytest.mark.parametrize("play", ["pocha", "trump", "follow"])
-def test_not_following_shows_a_void_in_the_led_suit(play):
-    gone = ruled_out("4E", "5C", "O", play)  # discarded an espada on a copa: no copas
+@pytest.mark.parametrize("play_rule", ["pocha", "trump", "follow"])
+def test_not_following_shows_a_void_in_the_led_suit(play_rule):
+    gone = ruled_out("4E", "5C", "O", play_rule)  # discarded an espada on a copa: no copas
     assert suit("C") <= gone
-    if play == "follow":
+    if play_rule == "follow":
         assert gone == suit("C")  # no duty to ruff: nothing else
     else:
         assert gone == suit("C") | suit("O")  # had to ruff any trump: no oros either
 
 
-@pytest.mark.parametrize("play", ["pocha", "trump"])
-def test_not_over_ruffing_shows_no_trump_above_the_trick(play):
+@pytest.mark.parametrize("play_rule", ["pocha", "trump"])
+def test_not_over_ruffing_shows_no_trump_above_the_trick(play_rule):
     # the 7 of oros is the best trump on the trick; a discard shows no copas and no oro above the 7
-    assert ruled_out("4E", "5C 7O", "O", play) == suit("C") | {"1O", "3O", "12O", "11O", "10O"}
+    assert ruled_out("4E", "5C 7O", "O", play_rule) == suit("C") | {"1O", "3O", "12O", "11O", "10O"}
     # an under-ruff (a lower trump) shows the same: only allowed without a higher one
-    assert ruled_out("2O", "5C 7O", "O", play) == suit("C") | {"1O", "3O", "12O", "11O", "10O"}
+    assert ruled_out("2O", "5C 7O", "O", play_rule) == suit("C") | {"1O", "3O", "12O", "11O", "10O"}
     # an over-ruff shows only the void
-    assert ruled_out("1O", "5C 7O", "O", play) == suit("C")
+    assert ruled_out("1O", "5C 7O", "O", play_rule) == suit("C")
 
 
 def test_pocha_following_without_beating_shows_no_higher_card_of_the_suit():
@@ -81,7 +81,7 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
         for j in range(rules.players if t < trick else order):
             card, who = int(plays[t, j]), (int(leaders[t]) + j) % rules.players
             led, trumps, beat = reference.trick_masks(played, trump)
-            may_hold[who] &= ~int(revealed(card, led, trumps, beat, PLAY_CODES[rules.play]))
+            may_hold[who] &= ~int(revealed(card, led, trumps, beat, PLAY_CODES[rules.play_rule]))
             history.append((who, card, list(played)))
             played.append(card)
             gone |= 1 << card
@@ -91,15 +91,15 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    play=st.sampled_from(["pocha", "trump", "follow", "pocha-trump-lead-free"]),
+    play_rule=st.sampled_from(["pocha", "trump", "follow", "pocha-trump-lead-free"]),
     players=st.sampled_from([3, 4, 5]),
     cards=st.integers(2, 8),
     number=st.integers(0, 10_000),
     point=st.floats(0, 0.999),
     seed=st.integers(0, 2**32),
 )
-def test_no_sampled_world_contradicts_what_the_player_saw(play, players, cards, number, point, seed):
-    rules = make_rules("ludoteka", players, play=play)
+def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, cards, number, point, seed):
+    rules = make_rules("ludoteka", players, play_rule=play_rule)
     cards = min(cards, rules.full_deal)
     chunk = deal_chunk(rules, 1, cards, np.array([number], np.int64))
     chunk.bids[:] = 1
@@ -132,7 +132,7 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play, players, cards, 
     # replayed with the sampled hands, every card played so far was legal
     before = [dealt[s] | {c for who, c, _ in history if who == s} for s in range(players)]
     for who, card, trick_before in history:
-        assert card in reference.legal_cards(sorted(before[who]), trick_before, trump_card >> 4, play)
+        assert card in reference.legal_cards(sorted(before[who]), trick_before, trump_card >> 4, play_rule)
         before[who].discard(card)
 
 

@@ -12,10 +12,10 @@ from pocha.game.rules import Scoring
 from pocha.kernels.trick import legal_mask
 
 
-def legal(hand: str, trick: str, trump: str, play: str = "pocha") -> set[str]:
+def legal(hand: str, trick: str, trump: str, play_rule: str = "pocha") -> set[str]:
     """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
     trick_masks = reference.trick_masks(ids(trick), SUITS.index(trump))
-    result = legal_mask(mask(hand), *trick_masks, PLAY_CODES[play])
+    result = legal_mask(mask(hand), *trick_masks, PLAY_CODES[play_rule])
     return {card_name(c, LUDOTEKA.ranks) for c in cards_of(result)}
 
 
@@ -55,27 +55,27 @@ def test_led_suit_is_trump():
 
 def test_trump_lead_free_reading_frees_the_followers_of_a_trump_lead():
     """003/004 literally: "unless someone has trumped" also covers a trump lead."""
-    assert legal("7O 2O 1C", "5O", trump="O", play="pocha-trump-lead-free") == {"7O", "2O"}
+    assert legal("7O 2O 1C", "5O", trump="O", play_rule="pocha-trump-lead-free") == {"7O", "2O"}
     assert legal("7O 2O 1C", "5O", trump="O") == {"7O"}  # the usual reading: beat the trump lead
 
 
 def test_trump_lead_free_reading_keeps_every_other_duty():
     rule = "pocha-trump-lead-free"
-    assert legal("4C 12C 3C 1E", "5C", trump="O", play=rule) == {"12C", "3C"}  # beat a plain lead
-    assert legal("4C 12C 7O", "5C 2O", trump="O", play=rule) == {"4C", "12C"}  # trumped: any of the suit
-    assert legal("2O 1O 7E", "5C 7O", trump="O", play=rule) == {"1O"}  # void: over-trump
-    assert legal("1C 4E", "5O", trump="O", play=rule) == {"1C", "4E"}
+    assert legal("4C 12C 3C 1E", "5C", trump="O", play_rule=rule) == {"12C", "3C"}  # beat a plain lead
+    assert legal("4C 12C 7O", "5C 2O", trump="O", play_rule=rule) == {"4C", "12C"}  # trumped: any of the suit
+    assert legal("2O 1O 7E", "5C 7O", trump="O", play_rule=rule) == {"1O"}  # void: over-trump
+    assert legal("1C 4E", "5O", trump="O", play_rule=rule) == {"1C", "4E"}
 
 
 def test_trump_rule_follows_without_duty_to_beat_but_must_trump():
-    assert legal("4C 12C 1O", "5C", trump="O", play="trump") == {"4C", "12C"}
-    assert legal("2O 1O 7E", "5C 7O", trump="O", play="trump") == {"1O"}
-    assert legal("7O 4E", "5C 1O", trump="O", play="trump") == {"7O", "4E"}
+    assert legal("4C 12C 1O", "5C", trump="O", play_rule="trump") == {"4C", "12C"}
+    assert legal("2O 1O 7E", "5C 7O", trump="O", play_rule="trump") == {"1O"}
+    assert legal("7O 4E", "5C 1O", trump="O", play_rule="trump") == {"7O", "4E"}
 
 
 def test_follow_rule_only_follows_suit():
-    assert legal("4C 12C 1O", "5C", trump="O", play="follow") == {"4C", "12C"}
-    assert legal("1O 4E", "5C", trump="O", play="follow") == {"1O", "4E"}
+    assert legal("4C 12C 1O", "5C", trump="O", play_rule="follow") == {"4C", "12C"}
+    assert legal("1O 4E", "5C", trump="O", play_rule="follow") == {"1O", "4E"}
 
 
 @pytest.mark.parametrize(

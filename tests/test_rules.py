@@ -102,30 +102,38 @@ def test_presets_as_in_rules_md():
     assert set(PRESETS) == set(table)
     for name, (order, play, hook) in table.items():
         preset = PRESETS[name]
-        assert (preset.rank_order, preset.play, preset.hook) == (order, play, hook)
+        assert (preset.rank_order, preset.play_rule, preset.hook) == (order, play, hook)
     assert make_rules("italian").ranks == (1, 12, 11, 10, 7, 6, 5, 4, 3, 2)
     assert make_rules("ludoteka").ranks == (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 
 
 def test_single_options_override_the_preset():
-    rules = make_rules("italian", 4, hook="never", play="follow", schedule="short", scoring=parse_scoring("20,2,-10"))
-    assert (rules.hook, rules.play, rules.schedule) == ("never", "follow", "short")
+    rules = make_rules(
+        "italian", 4, hook="never", play_rule="follow", schedule="short", scoring=parse_scoring("20,2,-10")
+    )
+    assert (rules.hook, rules.play_rule, rules.schedule) == ("never", "follow", "short")
     assert rules.scoring == Scoring(20, 2, -10)
     assert rules.ranks == make_rules("italian", 4).ranks
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("play", "bridge"), ("hook", "sometimes"), ("schedule", "long"), ("tie_break", "coin")]
+    ("field", "value"), [("play_rule", "bridge"), ("hook", "sometimes"), ("schedule", "long"), ("tie_break", "coin")]
 )
 def test_unknown_options_name_the_field(field, value):
     with pytest.raises(PochaError, match=field.replace("_", "-")):
         make_rules("ludoteka", 4, **{field: value})
 
 
+def test_rules_written_before_the_play_rule_was_named_so_still_read():
+    old = make_rules("turkish", 5).to_dict()
+    old["play"] = old.pop("play_rule")
+    assert Rules.from_dict(old) == make_rules("turkish", 5)
+
+
 def test_to_dict_round_trips_and_holds_the_trace_fields():
     rules = make_rules("turkish", 5, hook="never")
     data = rules.to_dict()
-    assert {"ranks", "play", "hook", "scoring"} <= set(data)
+    assert {"ranks", "play_rule", "hook", "scoring"} <= set(data)
     assert data["scoring"] == {"exact": 10, "per_trick": 5, "miss_per_trick": -5}
     assert Rules.from_dict(data) == rules
     with pytest.raises(PochaError, match="unknown field"):

@@ -29,7 +29,7 @@ class DealsRequest(Request):
     """A run of ``deals`` deals (boards) of each hand size in ``sizes``.
 
     duplicate: play every deal once per rotation of the seating. trace: where to write
-    ``pocha-trace/1`` lines (header included) for the first ``trace_deals`` deals of the run (all
+    ``pocha-trace/2`` lines (header included) for the first ``trace_deals`` deals of the run (all
     when None; plain seating, ordered backends only). checkpoint: saves the finished chunks now and
     then and on Ctrl-C, and may resume a run (whose chunk size is then the default).
     """

@@ -1,4 +1,4 @@
-"""The ``pocha-trace/1`` format (RULES.md): every deal of a run, as JSON Lines, for inspection and checking."""
+"""The ``pocha-trace/2`` format (RULES.md): every deal of a run, as JSON Lines, for inspection and checking."""
 
 import json
 from collections.abc import Sequence
@@ -13,14 +13,14 @@ from pocha.engine.seating import Lineup
 from pocha.game.cards import SUITS, card_name, cards_of
 from pocha.game.rules import Rules
 
-FORMAT = "pocha-trace/1"
+FORMAT = "pocha-trace/2"
 
 
 def is_trace(path: Path) -> bool:
-    """Whether a file is a pocha trace (its first line says so), so a new trace may replace it."""
+    """Whether a file is a pocha trace of any format version (its first line says so), so a new trace may replace it."""
     try:
         with open(path, encoding="utf-8") as stream:
-            return json.loads(stream.readline(1 << 20)).get("format") == FORMAT
+            return json.loads(stream.readline(1 << 20)).get("format").startswith("pocha-trace/")
     except (OSError, UnicodeDecodeError, ValueError, AttributeError):
         return False
 

@@ -68,7 +68,7 @@ class Rules:
 
     players: int  # seats at the table, 0..players-1 in playing order
     ranks: tuple[int, ...]  # ranks present in each suit, strongest first (defines deck and strength)
-    play: str = "pocha"  # card-play duties, a key of PLAY_RULES
+    play_rule: str = "pocha"  # which cards are legal (card-play duties), a key of PLAY_RULES
     hook: str = "except-one-card"  # when the dealer may not make the bids sum to the hand size
     scoring: Scoring = field(default_factory=Scoring)  # points per hand
     schedule: str | tuple[int, ...] = "full"  # hand sizes of a whole game: a key of SCHEDULES, or the sizes
@@ -89,7 +89,7 @@ class Rules:
             raise PochaError(
                 f"ranks: a deck of {self.deck_size} cards does not give {self.players} players a card each"
             )
-        for name, allowed in (("play", PLAY_RULES), ("hook", HOOK_RULES), ("tie_break", TIE_BREAKS)):
+        for name, allowed in (("play_rule", PLAY_RULES), ("hook", HOOK_RULES), ("tie_break", TIE_BREAKS)):
             value = getattr(self, name)
             if value not in allowed:
                 raise PochaError(f"{name.replace('_', '-')}: unknown rule '{value}'; accepted: {', '.join(allowed)}")
@@ -159,11 +159,13 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Rules":
         """Inverse of ``to_dict``; unknown keys are refused."""
-        known = {"players", "ranks", "play", "hook", "scoring", "schedule", "tie_break"}
-        unknown = set(data) - known
+        values = dict(data)
+        if "play" in values and "play_rule" not in values:  # the name before pocha-trace/2
+            values["play_rule"] = values.pop("play")
+        known = {"players", "ranks", "play_rule", "hook", "scoring", "schedule", "tie_break"}
+        unknown = set(values) - known
         if unknown:
             raise PochaError(f"rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        values = dict(data)
         if "scoring" in values:
             values["scoring"] = Scoring(**values["scoring"])
         return cls(**values)
@@ -186,7 +188,7 @@ class Preset:
     name: str
     text: str  # the rule text it follows, in words
     rank_order: str  # key of RANK_ORDERS
-    play: str
+    play_rule: str  # key of PLAY_RULES
     hook: str
     decks: dict[int, int]  # player count -> deck size (cards)
     tie_break: str = "all"
@@ -338,7 +340,7 @@ def make_rules(
     """The rules of a preset for a player count, with single options overridden.
 
     deck: None for the preset's deck for this player count, else as ``parse_deck``. rank_order: a key
-    of RANK_ORDERS instead of the preset's. overrides: any other ``Rules`` field (``play``, ``hook``,
+    of RANK_ORDERS instead of the preset's. overrides: any other ``Rules`` field (``play_rule``, ``hook``,
     ``scoring``, ``schedule``, ``tie_break``); None keeps the preset's. A schedule may be written
     as text: a name or hand sizes (``1-5,5``).
     """
@@ -361,7 +363,9 @@ def make_rules(
     schedule = overrides.get("schedule")
     if isinstance(schedule, str) and schedule not in SCHEDULES and schedule[:1].isdigit():
         overrides["schedule"] = tuple(parse_sizes(schedule, "schedule"))
-    rules = Rules(players=players, ranks=ranks, play=chosen.play, hook=chosen.hook, tie_break=chosen.tie_break)
+    rules = Rules(
+        players=players, ranks=ranks, play_rule=chosen.play_rule, hook=chosen.hook, tie_break=chosen.tie_break
+    )
     return replace(rules, **{name: value for name, value in overrides.items() if value is not None})
 
 

@@ -36,7 +36,7 @@ class DealRules(NamedTuple):
     def of(cls, rules: Rules, cards: int) -> "DealRules":
         """A rule set's deal of ``cards`` cards a player."""
         full = cards * rules.players == rules.deck_size
-        return cls(rules.deck_mask, full, PLAY_CODES[rules.play], rules.scoring.table(cards))
+        return cls(rules.deck_mask, full, PLAY_CODES[rules.play_rule], rules.scoring.table(cards))
 
 
 class Policies(NamedTuple):
