@@ -70,4 +70,4 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
 def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
     """float64[deal, bid]: the mean points of each bid over the play-outs."""
     totals = counts.sum(axis=2)
-    return (counts * rules.scoring.table(cards)).sum(axis=2) / totals
+    return (counts * rules.scoring.points_grid(cards)).sum(axis=2) / totals

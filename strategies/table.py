@@ -129,7 +129,7 @@ class TrickTable:
             shape = self.counts.shape[1:-1]
             cells = np.column_stack([np.full(np.prod(shape), cards - 1), np.indices(shape).reshape(len(shape), -1).T])
             chances, found = self.distributions(cells, cards)
-            self.by_cell[key] = (chances @ rules.scoring.table(cards).T, found)
+            self.by_cell[key] = (chances @ rules.scoring.points_grid(cards).T, found)
         return self.by_cell[key]
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:

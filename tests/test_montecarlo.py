@@ -104,9 +104,9 @@ def test_best_bid_skips_the_forbidden_one():
     assert best_legal(points, np.array([1, 0])).tolist() == [2, 1]
 
 
-def test_score_table():
-    table = LUDOTEKA.scoring.table(2)
-    assert table.tolist() == [[10, -5, -10], [-5, 15, -5], [-10, -5, 20]]
+def test_points_grid():
+    grid = LUDOTEKA.scoring.points_grid(2)
+    assert grid.tolist() == [[10, -5, -10], [-5, 15, -5], [-10, -5, 20]]
 
 
 def test_montecarlo_on_clear_hands():

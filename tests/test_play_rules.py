@@ -117,7 +117,7 @@ def test_the_mano_bids_first_and_leads_the_first_trick():
 )
 def test_scoring(bid, won, points):
     assert Scoring().points(bid, won) == points
-    assert Scoring().table(5)[bid, won] == points
+    assert Scoring().points_grid(5)[bid, won] == points
 
 
 def test_scoring_numbers_are_options():

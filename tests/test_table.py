@@ -140,7 +140,7 @@ def test_the_per_size_lookup_gives_each_cell_its_own_expected_points(small_table
         points, found = table.expected_points(LUDOTEKA, cards)
         chances, direct_found = table.distributions(cells, cards)
         index = table.cell_index(cells)
-        assert np.allclose(points[index], chances @ LUDOTEKA.scoring.table(cards).T)
+        assert np.allclose(points[index], chances @ LUDOTEKA.scoring.points_grid(cards).T)
         assert np.array_equal(found[index], direct_found)
 
 

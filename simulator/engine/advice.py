@@ -165,9 +165,9 @@ def advise(
     counts = trick_counts(ctx, samples, assumed, rollout)
     points = expected_points(counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
-    table = rules.scoring.table(k)
+    grid = rules.scoring.points_grid(k)
     chances = counts[0] / samples  # [bid, tricks]
-    spread = np.sqrt(np.maximum((chances * table**2).sum(axis=1) - points[0] ** 2, 0.0))
+    spread = np.sqrt(np.maximum((chances * grid**2).sum(axis=1) - points[0] ** 2, 0.0))
     legal = np.arange(k + 1) != s.forbidden
     tricks = chances[recommended]
     return Advice(

@@ -116,23 +116,23 @@ class Games:
         schedule = self.rules.hand_sizes()
         numbers = np.arange(start, start + count, dtype=np.int64)
         first = first_dealers(self.seed, numbers, players)
-        table = GameHands(self, numbers, first, game_seating(self.lineup.seating(), numbers, first, self.rotate))
+        seated = GameHands(self, numbers, first, game_seating(self.lineup.seating(), numbers, first, self.rotate))
         totals = self.empty()
         records: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, self.trace_games - start)))]
         scores = np.zeros((count, players), np.int64)
         for j, cards in enumerate(schedule):
-            dealt, won, points = table.play(j, cards, slice(None), records)
+            dealt, won, points = seated.play(j, cards, slice(None), records)
             board = totals.hand_tally.board_sums(count)
             size_index = self.sizes.index(cards)
-            totals.hand_tally.add_play(size_index, dealt.numbers, table.seating, dealt.bids, won, points, board)
+            totals.hand_tally.add_play(size_index, dealt.numbers, seated.seating, dealt.bids, won, points, board)
             totals.hand_tally.add_boards(size_index, board)
             scores += points
 
         def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
-            return table.play(len(schedule) + t, 1, rows, records)[2]
+            return seated.play(len(schedule) + t, 1, rows, records)[2]
 
         top, extra, unresolved = break_ties(scores, self.rules.tie_break, extra_hand)
-        totals.game_tally.add(table.seating, scores, top, extra, unresolved)
+        totals.game_tally.add(seated.seating, scores, top, extra, unresolved)
         return Part(totals, [line for game in records for line in game])
 
 

@@ -56,7 +56,7 @@ class Scoring:
         """Points of a bid and the tricks won (ints or int arrays alike): the one scoring formula."""
         return np.where(bid == won, self.exact + self.per_trick * won, self.miss_per_trick * np.abs(won - bid))
 
-    def table(self, cards: int) -> np.ndarray:
+    def points_grid(self, cards: int) -> np.ndarray:
         """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
         return self.points(bid, won).astype(np.int64)

@@ -146,12 +146,12 @@ class View(NamedTuple):
 
 
 @jit
-def pimc_card(view, legal, trick, rules, samples, state, work):
+def pimc_card(view, legal, trick, deal_rules, samples, state, work):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
-    view: a ``View``; trick: the ``Trick`` it plays to; rules: ``DealRules``. Each world deals the
+    view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
     unseen cards to the other seats (``sample_world``); each legal card is played in it and the
-    deal finished greedily by every seat; the seat's points under ``rules.score`` are summed. Ties
+    deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed. Ties
     go to the lowest card id. work: ``scratch()``. Returns ``(card, state)``.
     """
     seat, hand, unseen, shown, holder, may_hold, won, bids = view
@@ -183,8 +183,8 @@ def pimc_card(view, legal, trick, rules, samples, state, work):
             hands[seat] ^= bit
             led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
             after = Trick(trumps, leader, placed + 1, led, beat, winner)
-            finish_greedy(hands[:players], after, outcome[:players], bids, rules.play_rule)
-            totals[c] += rules.score[bids[seat], outcome[seat]]
+            finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
+            totals[c] += deal_rules.score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
         if totals[c] > totals[best]:

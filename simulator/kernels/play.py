@@ -30,13 +30,13 @@ class DealRules(NamedTuple):
     deck: np.uint64  # the deck's cards as a mask
     full: bool  # the deal takes the whole deck (the dealer holds the turned-up trump card, shown)
     play_rule: int  # PLAY_CODES
-    score: np.ndarray  # int64[bid, won]: the points of each bid and trick count (``Scoring.table``)
+    score: np.ndarray  # int64[bid, won]: the points of each bid and trick count (``Scoring.points_grid``)
 
     @classmethod
     def of(cls, rules: Rules, cards: int) -> "DealRules":
         """A rule set's deal of ``cards`` cards a player."""
         full = cards * rules.players == rules.deck_size
-        return cls(rules.deck_mask, full, PLAY_CODES[rules.play_rule], rules.scoring.table(cards))
+        return cls(rules.deck_mask, full, PLAY_CODES[rules.play_rule], rules.scoring.points_grid(cards))
 
 
 class Policies(NamedTuple):
@@ -63,7 +63,7 @@ class Record(NamedTuple):
 class Batch(NamedTuple):
     """What ``play_deal`` reads and fills, at row ``d``, for a batch of deals."""
 
-    rules: DealRules
+    deal_rules: DealRules
     policies: Policies
     bids: np.ndarray  # int64[deal, seat]
     won: np.ndarray  # int64[deal, seat]: the tricks are counted in
@@ -92,8 +92,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     plain: no seat is pimc and the play is not recorded. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
-    rules, (codes, samples), bids, won, (plays, leaders), work = batch
-    deck, full, play_rule = rules.deck, rules.full, rules.play_rule
+    deal_rules, (codes, samples), bids, won, (plays, leaders), work = batch
+    deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
     players = hands.shape[0]
     recording = not plain and plays.shape[0] > 0
     trumps = suit_cards(trump_card >> 4)
@@ -127,7 +127,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     unseen = deck & ~(hand | gone | shown)
                     view = View(seat, hand, unseen, shown, dealer if shown else -1, may_hold, won[d], bids[d])
                     trick = Trick(trumps, leader, j, led, beat, winner)
-                    card, state = pimc_card(view, legal, trick, rules, samples[row, seat], state, work)
+                    card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], state, work)
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)
@@ -147,13 +147,13 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
 
 
 @jit_inline
-def play_deals(seed, chunk, rules, policies, outcome, record, plain):
+def play_deals(seed, chunk, deal_rules, policies, outcome, record, plain):
     """Play a batch of deals and score them (``play_batch``; ``plain`` as for ``play_deal``, a constant)."""
     cards, numbers, hands, trump_card, bids = chunk
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    batch = Batch(rules, policies, bids, won, record, scratch())
+    batch = Batch(deal_rules, policies, bids, won, record, scratch())
     for d in range(hands.shape[0]):
         deal = numbers[d]
         for s in range(players):
@@ -162,22 +162,22 @@ def play_deals(seed, chunk, rules, policies, outcome, record, plain):
         state = stream_state(seed, cards, deal, STREAM_PLAY)
         play_deal(d, own, trump_card[d], (deal + 1) % players, cards, state, batch, plain)
         for s in range(players):
-            points[d, s] = rules.score[bids[d, s], won[d, s]]
+            points[d, s] = deal_rules.score[bids[d, s], won[d, s]]
 
 
 @jit
-def play_batch(seed, chunk, rules, policies, outcome, record):
+def play_batch(seed, chunk, deal_rules, policies, outcome, record):
     """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``Record``.
 
     Deal number ``numbers[d]`` fixes the dealer and the random stream. A choice among several legal
     cards draws from stream STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced
     plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is recorded.
     """
-    play_deals(seed, chunk, rules, policies, outcome, record, False)
+    play_deals(seed, chunk, deal_rules, policies, outcome, record, False)
 
 
 @jit
-def play_batch_plain(seed, chunk, rules, policies, outcome):
+def play_batch_plain(seed, chunk, deal_rules, policies, outcome):
     """``play_batch`` for random and greedy seats, not recorded: the lean copy of the play loop.
 
     Alone in its kernel, it compiles in two thirds of the time of both copies (a cold run's largest compile).
@@ -188,4 +188,4 @@ def play_batch_plain(seed, chunk, rules, policies, outcome):
         for seat in range(codes.shape[1]):
             if codes[row, seat] == POLICY_PIMC:
                 raise ValueError("play_batch_plain: a pimc seat needs play_batch")
-    play_deals(seed, chunk, rules, policies, outcome, no_record(), True)
+    play_deals(seed, chunk, deal_rules, policies, outcome, no_record(), True)

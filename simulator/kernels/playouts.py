@@ -66,12 +66,12 @@ def copy_deal(from_hands, from_won, hands, won):
 
 
 @jit
-def rollout_counts(seed, chunk, position, rules, policy, counts):
+def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
     (their deal number and trump card repeated); the bidder's bid is replaced by each candidate.
-    rules: ``DealRules``; policy: random or greedy. counts int64[deal, bid, tricks] gets, per deal
+    deal_rules: ``DealRules``; policy: random or greedy. counts int64[deal, bid, tricks] gets, per deal
     and candidate bid 0..k, how many samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
@@ -87,8 +87,8 @@ def rollout_counts(seed, chunk, position, rules, policy, counts):
     row_bids = np.empty((1, players), np.int64)
     policies = Policies(np.full((1, players), policy, np.int64), np.zeros((1, players), np.int64))
     work = scratch()
-    on_line = Batch(rules, policies, row_bids, won, no_record(), work)
-    on_branch = Batch(rules, policies, row_bids, branch_won, no_record(), work)
+    on_line = Batch(deal_rules, policies, row_bids, won, no_record(), work)
+    on_branch = Batch(deal_rules, policies, row_bids, branch_won, no_record(), work)
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
         first = d * samples
