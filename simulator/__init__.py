@@ -8,6 +8,12 @@ The Python API (the command line calls the same functions)::
     result.to_frame()        # one row per strategy, hand size and bidding position
     result.pairs()           # paired differences with 95% intervals
 
+    rules = pocha.RuleOptions(preset="italian", players=5, hook="never")
+    pocha.simulate("expected", rules=rules, run=pocha.RunOptions(seed=3, play="pimc"), cards=4, deals=2_000)
+
+The option groups (``RuleOptions``, ``RunOptions``, ``OutputOptions``, ``CheckpointOptions``) may also
+be given as plain keywords: ``pocha.simulate("expected", players=5, seed=3)``.
+
 Names are loaded on first use, so ``import pocha`` stays quick and pulls in neither numba nor pandas.
 """
 
@@ -18,9 +24,11 @@ from pocha.version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import advise as advise
+    from pocha.api import bench as bench
     from pocha.api import compare as compare
     from pocha.api import play_games as play_games
     from pocha.api import report as report
+    from pocha.api import rules_info as rules_info
     from pocha.api import simulate as simulate
     from pocha.api import train as train
     from pocha.errors import PochaError as PochaError
@@ -28,6 +36,10 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.game.rules import Scoring as Scoring
     from pocha.game.rules import make_rules as make_rules
     from pocha.strategies.base import BidContext as BidContext
+    from pocha.options import CheckpointOptions as CheckpointOptions
+    from pocha.options import OutputOptions as OutputOptions
+    from pocha.options import RuleOptions as RuleOptions
+    from pocha.options import RunOptions as RunOptions
     from pocha.strategies.base import Strategy as Strategy
 
 _HOMES = {
@@ -37,6 +49,12 @@ _HOMES = {
     "advise": "pocha.api",
     "train": "pocha.api",
     "report": "pocha.api",
+    "rules_info": "pocha.api",
+    "bench": "pocha.api",
+    "RuleOptions": "pocha.options",
+    "RunOptions": "pocha.options",
+    "OutputOptions": "pocha.options",
+    "CheckpointOptions": "pocha.options",
     "PochaError": "pocha.errors",
     "Rules": "pocha.game.rules",
     "Scoring": "pocha.game.rules",

@@ -134,15 +134,15 @@ def test_expected_kernel_adds_exactly_as_the_numpy_version(preset):
             chunk = deal_chunk(rules, 7, cards, np.arange(2000, dtype=np.int64))
             earlier = np.zeros((2000, 1), np.int64)
             ctx = BidContext(
-                rules,
-                cards,
-                1,
-                chunk.hands[:, 0],
-                chunk.trump_card,
-                earlier,
-                forbidden_bids(rules, cards, earlier),
-                0,
-                chunk.numbers,
+                rules=rules,
+                cards=cards,
+                position=1,
+                hands=chunk.hands[:, 0],
+                trump_card=chunk.trump_card,
+                earlier_bids=earlier,
+                forbidden=forbidden_bids(rules, cards, earlier),
+                seed=0,
+                numbers=chunk.numbers,
             )
             assert np.array_equal(expected_tricks(ctx), reference.expected_estimate(ctx))
 
