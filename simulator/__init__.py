@@ -35,11 +35,11 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.game.rules import Rules as Rules
     from pocha.game.rules import Scoring as Scoring
     from pocha.game.rules import make_rules as make_rules
-    from pocha.strategies.base import BidContext as BidContext
     from pocha.options import CheckpointOptions as CheckpointOptions
     from pocha.options import OutputOptions as OutputOptions
     from pocha.options import RuleOptions as RuleOptions
     from pocha.options import RunOptions as RunOptions
+    from pocha.strategies.base import BidContext as BidContext
     from pocha.strategies.base import Strategy as Strategy
 
 _HOMES = {
