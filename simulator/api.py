@@ -173,8 +173,8 @@ class GamesResult:
     """A ``game`` run: its record, the per-hand and whole-game accumulators, its tables and the files it wrote."""
 
     record: RunRecord
-    hands: Tally
-    games: GameTally
+    hand_tally: Tally  # every hand of the games
+    game_tally: GameTally  # the games' final results
     tables: dict[str, "pd.DataFrame"]  # by CSV file name: games, results (per hand) and errors
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
 
@@ -199,16 +199,16 @@ def deal_tables(record: RunRecord, tally: Tally) -> dict[str, "pd.DataFrame"]:
     return tables
 
 
-def game_tables(record: RunRecord, hands: Tally, games: GameTally) -> dict[str, "pd.DataFrame"]:
+def game_tables(record: RunRecord, hand_tally: Tally, game_tally: GameTally) -> dict[str, "pd.DataFrame"]:
     """A game run's tables: games, results (per hand) and errors."""
     from pocha.reports.game_stats import game_summary
     from pocha.reports.stats import error_distribution, summary
 
     policies = record.policy_of
     return {
-        "games": game_summary(games, policies),
-        "results": summary(hands, policies),
-        "errors": error_distribution(hands),
+        "games": game_summary(game_tally, policies),
+        "results": summary(hand_tally, policies),
+        "errors": error_distribution(hand_tally),
     }
 
 

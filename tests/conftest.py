@@ -50,7 +50,7 @@ def play_hand_built(
         trump_card=np.array(ids(trump_card, rules), np.int64),
         bids=np.array([bids], np.int64),
     )
-    won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(parse_policy(policy), chunk), record=True)
+    won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(parse_policy(policy), chunk), traced=True)
     return won[0].tolist(), points[0].tolist(), plays[0], leaders[0]
 
 

@@ -72,6 +72,6 @@ def test_golden_deal(header, deal):
         trump_card=np.array([trump_card], np.int64),
         bids=np.array([deal["bids"]], np.int64),
     )
-    kernel_won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(GREEDY, chunk), record=True)
+    kernel_won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(GREEDY, chunk), traced=True)
     (record,) = trace.deal_records(rules, [deal["deal"]], chunk, plays, leaders, kernel_won, points, 1)
     assert record == {key: value for key, value in deal.items() if key != "note"}

@@ -86,7 +86,7 @@ def test_whole_deals_match_the_reference(preset, players, policy):
     for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
         chunk = deal_chunk(rules, seed=11, cards=cards, numbers=numbers(0, 60))
         chunk.bids[:] = rng.integers(0, cards + 1, chunk.bids.shape)
-        played = play_chunk(rules, 11, chunk, same_policy(parse_policy(policy), chunk), record=True)
+        played = play_chunk(rules, 11, chunk, same_policy(parse_policy(policy), chunk), traced=True)
         for d in range(len(chunk.hands)):
             replay_deal(rules, chunk, d, played, greedy=policy == "greedy")
 
@@ -107,7 +107,7 @@ def test_plain_play_is_the_recorded_play(players, play_rule):
         for row in rows:
             policies = Policies(row[None, :].astype(np.int64), np.zeros((1, players), np.int64))
             plain = play_chunk(rules, 5, chunk, policies)[:2]
-            recorded = play_chunk(rules, 5, chunk, policies, record=True)[:2]
+            recorded = play_chunk(rules, 5, chunk, policies, traced=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
 
 

@@ -103,7 +103,7 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, ca
     cards = min(cards, rules.full_deal)
     chunk = deal_chunk(rules, 1, cards, np.array([number], np.int64))
     chunk.bids[:] = 1
-    _, _, plays, leaders = play_chunk(rules, 1, chunk, same_policy(GREEDY, chunk), record=True)
+    _, _, plays, leaders = play_chunk(rules, 1, chunk, same_policy(GREEDY, chunk), traced=True)
     hands = [cards_of(int(h)) for h in chunk.hands[0]]
     trump_card = int(chunk.trump_card[0])
     step = int(point * cards * players)

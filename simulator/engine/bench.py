@@ -50,18 +50,18 @@ class Benchmark:
     @property
     def title(self) -> str:
         """How the benchmark appears in the output."""
-        table = f"{self.players} players, whole games" if self.games else f"{self.players} x {self.cards}"
+        table = f"{self.players} players, whole games" if self.whole_games else f"{self.players} x {self.cards}"
         return f"{self.bids} bids + {self.policy} play, {table}"
 
     @property
-    def games(self) -> bool:
+    def whole_games(self) -> bool:
         """Whether a run plays whole games (else deals of one hand size)."""
         return self.cards == 0
 
     @property
     def unit(self) -> str:
         """What the rates count."""
-        return "games" if self.games else "deals"
+        return "games" if self.whole_games else "deals"
 
 
 BENCHMARKS = (
@@ -105,7 +105,7 @@ def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int 
     lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
     policy = parse_policy(benchmark.policy)
     start = time.perf_counter()
-    if benchmark.games:
+    if benchmark.whole_games:
         request = GamesRequest(
             rules=rules, lineup=lineup, games=deals, seed=seed, policy=policy, chunk_size=chunk_size, backend=backend
         )
@@ -193,7 +193,7 @@ def bench(
 
 def staged() -> tuple[Benchmark, ...]:
     """The benchmarks a stage profile covers: deals of one size, fast enough for whole chunks."""
-    return tuple(w for w in BENCHMARKS if not w.games and w.share == 1.0)
+    return tuple(w for w in BENCHMARKS if not w.whole_games and w.share == 1.0)
 
 
 def stage_times(benchmark: Benchmark, chunks: int, seed: int = 0) -> dict[str, float]:

@@ -14,7 +14,7 @@ from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
 from pocha.kernels.deal import deal_batch
-from pocha.kernels.play import Chunk, DealRules, Outcome, Policies, Record, play_batch, play_batch_plain
+from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids
 
@@ -75,31 +75,29 @@ def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies
     return Policies(np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating]))
 
 
-def same_policy(play: PlayPolicy, chunk: Chunk) -> Policies:
-    """Every seat of the chunk playing ``play``."""
+def same_policy(policy: PlayPolicy, chunk: Chunk) -> Policies:
+    """Every seat of the chunk playing ``policy``."""
     row = (1, chunk.hands.shape[1])
-    return Policies(np.full(row, play.code, np.int64), np.full(row, play.samples, np.int64))
+    return Policies(np.full(row, policy.code, np.int64), np.full(row, policy.samples, np.int64))
 
 
 def play_chunk(
-    rules: Rules, seed: int, chunk: Chunk, policies: Policies, record: bool = False
+    rules: Rules, seed: int, chunk: Chunk, policies: Policies, traced: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play a bid chunk out, each seat by its policy (``seat_policies``): ``(won, points, plays, leaders)``.
 
-    plays and leaders are empty unless ``record``.
+    plays and leaders (the ``PlayLog``) are empty unless ``traced``.
     """
     size, players = chunk.hands.shape
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
-    recorded = size if record else 0
-    played = Record(
-        np.empty((recorded, chunk.cards, players), np.int64), np.empty((recorded, chunk.cards + 1), np.int64)
-    )
+    logged = size if traced else 0
+    log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
     deal_rules = DealRules.of(rules, chunk.cards)
-    if record or (policies.codes == POLICY_PIMC).any():
-        play_batch(seed, chunk, deal_rules, policies, outcome, played)
+    if traced or (policies.codes == POLICY_PIMC).any():
+        play_batch(seed, chunk, deal_rules, policies, outcome, log)
     else:
         play_batch_plain(seed, chunk, deal_rules, policies, outcome)
-    return (*outcome, *played)
+    return (*outcome, *log)
 
 
 def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], chunk_size: int) -> None:

@@ -53,8 +53,8 @@ class Outcome(NamedTuple):
     points: np.ndarray  # points scored
 
 
-class Record(NamedTuple):
-    """The cards played, when a run records them (trace runs), else arrays of length 0."""
+class PlayLog(NamedTuple):
+    """The cards played, when a run logs them (traced runs), else arrays of length 0."""
 
     plays: np.ndarray  # int64[deal, trick, order]: card ids from the leader on
     leaders: np.ndarray  # int64[deal, trick + 1]: the leader of each trick, then the winner of the last
@@ -67,14 +67,14 @@ class Batch(NamedTuple):
     policies: Policies
     bids: np.ndarray  # int64[deal, seat]
     won: np.ndarray  # int64[deal, seat]: the tricks are counted in
-    record: Record
+    log: PlayLog
     work: tuple  # (ints, masks): ``scratch()``, lent to the pimc seats
 
 
 @jit
-def no_record():
-    """The ``Record`` of a play that records nothing."""
-    return Record(np.empty((0, 0, 0), np.int64), np.empty((0, 0), np.int64))
+def no_log():
+    """The ``PlayLog`` of a play that logs nothing."""
+    return PlayLog(np.empty((0, 0, 0), np.int64), np.empty((0, 0), np.int64))
 
 
 @jit_inline
@@ -82,20 +82,20 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     """Play ``tricks`` tricks of row ``d`` of ``batch`` from ``hands`` (uint64[seat], consumed), ``leader`` leading.
 
     Tricks are counted into ``batch.won[d]``; a deal may be played in parts (greedy and random seats
-    only: a pimc seat's record of the deal starts with the call).
+    only: a pimc seat's view of the deal starts with the call).
 
-    Each seat plays by its policy (``batch.policies``). The public record a pimc seat reads is kept
+    Each seat plays by its policy (``batch.policies``). The public view a pimc seat reads is kept
     as the play goes: the cards played, and per seat the cards its plays have ruled out
-    (``revealed``). The play is recorded when ``batch.record`` is not empty (trace runs). Returns the
+    (``revealed``). The play is logged when ``batch.log`` is not empty (traced runs). Returns the
     advanced random state and the next leader.
 
-    plain: no seat is pimc and the play is not recorded. Give it as a constant: the compiler then
+    plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
     deal_rules, (codes, samples), bids, won, (plays, leaders), work = batch
     deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
     players = hands.shape[0]
-    recording = not plain and plays.shape[0] > 0
+    logging = not plain and plays.shape[0] > 0
     trumps = suit_cards(trump_card >> 4)
     follow, void = duties(trumps, play_rule)
     trump_bit = ONE << np.uint64(trump_card)
@@ -103,13 +103,13 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
     may_hold = work[1][4]  # the last row of the masks: pimc_card uses the others
     row = d if codes.shape[0] > 1 else 0  # one row of policies may serve every deal
-    watched = False  # the public record is kept only when a pimc seat reads it
+    watched = False  # the public view is kept only when a pimc seat reads it
     for seat in range(0 if plain else players):
         may_hold[seat] = deck
         watched |= codes[row, seat] == POLICY_PIMC
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
-        if recording:
+        if logging:
             leaders[d, t] = leader
         seat = leader
         for j in range(players):
@@ -135,25 +135,25 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
             if watched:
                 gone |= bit
                 may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
-            if recording:
+            if logging:
                 plays[d, t, j] = card
             led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
             seat = seat + 1 if seat + 1 < players else 0
         won[d, winner] += 1
         leader = winner
-    if recording:
+    if logging:
         leaders[d, tricks] = leader
     return state, leader
 
 
 @jit_inline
-def play_deals(seed, chunk, deal_rules, policies, outcome, record, plain):
+def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
     """Play a batch of deals and score them (``play_batch``; ``plain`` as for ``play_deal``, a constant)."""
     cards, numbers, hands, trump_card, bids = chunk
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    batch = Batch(deal_rules, policies, bids, won, record, scratch())
+    batch = Batch(deal_rules, policies, bids, won, log, scratch())
     for d in range(hands.shape[0]):
         deal = numbers[d]
         for s in range(players):
@@ -166,19 +166,19 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, record, plain):
 
 
 @jit
-def play_batch(seed, chunk, deal_rules, policies, outcome, record):
-    """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``Record``.
+def play_batch(seed, chunk, deal_rules, policies, outcome, log):
+    """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``PlayLog``.
 
     Deal number ``numbers[d]`` fixes the dealer and the random stream. A choice among several legal
     cards draws from stream STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced
-    plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is recorded.
+    plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is logged.
     """
-    play_deals(seed, chunk, deal_rules, policies, outcome, record, False)
+    play_deals(seed, chunk, deal_rules, policies, outcome, log, False)
 
 
 @jit
 def play_batch_plain(seed, chunk, deal_rules, policies, outcome):
-    """``play_batch`` for random and greedy seats, not recorded: the lean copy of the play loop.
+    """``play_batch`` for random and greedy seats, not logged: the lean copy of the play loop.
 
     Alone in its kernel, it compiles in two thirds of the time of both copies (a cold run's largest compile).
     A pimc seat is refused (ValueError): this loop would play it as greedy.
@@ -188,4 +188,4 @@ def play_batch_plain(seed, chunk, deal_rules, policies, outcome):
         for seat in range(codes.shape[1]):
             if codes[row, seat] == POLICY_PIMC:
                 raise ValueError("play_batch_plain: a pimc seat needs play_batch")
-    play_deals(seed, chunk, deal_rules, policies, outcome, no_record(), True)
+    play_deals(seed, chunk, deal_rules, policies, outcome, no_log(), True)

@@ -6,7 +6,7 @@ from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
-from pocha.kernels.play import Batch, Policies, no_record, play_deal
+from pocha.kernels.play import Batch, Policies, no_log, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
 
 
@@ -87,8 +87,8 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
     row_bids = np.empty((1, players), np.int64)
     policies = Policies(np.full((1, players), policy, np.int64), np.zeros((1, players), np.int64))
     work = scratch()
-    on_line = Batch(deal_rules, policies, row_bids, won, no_record(), work)
-    on_branch = Batch(deal_rules, policies, row_bids, branch_won, no_record(), work)
+    on_line = Batch(deal_rules, policies, row_bids, won, no_log(), work)
+    on_branch = Batch(deal_rules, policies, row_bids, branch_won, no_log(), work)
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
         first = d * samples
