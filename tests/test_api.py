@@ -2,6 +2,7 @@
 
 import io
 import json
+import shlex
 import subprocess
 import sys
 
@@ -16,8 +17,8 @@ from pocha.game.rules import make_rules
 from pocha.strategies.heuristics import Expected
 
 
-def cli_csv(*args: str) -> pd.DataFrame:
-    result = CliRunner().invoke(app, [*args, "--format", "csv"])
+def cli_csv(command: str) -> pd.DataFrame:
+    result = CliRunner().invoke(app, [*shlex.split(command), "--format", "csv"])
     assert result.exit_code == 0, result.output
     results = result.stdout.split("# pairs.csv\n")[0]  # compare prints pairs.csv after results.csv
     return pd.read_csv(io.StringIO(results), dtype={"cards": str, "position": str})
@@ -42,41 +43,9 @@ def test_simulate_gives_the_frame_the_command_line_prints():
     result = pocha.simulate(["expected", "zero", "random", "aces-trumps"], cards=[2, 5], deals=400, seed=3)
     assert result.complete and result.record.command == "simulate" and result.record.section.cards == (2, 5)
     frame = result.to_frame()
-    expected = cli_csv(
-        "simulate",
-        "-s",
-        "expected",
-        "-s",
-        "zero",
-        "-s",
-        "random",
-        "-s",
-        "aces-trumps",
-        "-k",
-        "2",
-        "-n",
-        "400",
-        "--seed",
-        "3",
-    )
+    expected = cli_csv("simulate -s expected -s zero -s random -s aces-trumps -k 2 -n 400 --seed 3")
     assert list(frame.columns) == list(expected.columns)
-    cli = cli_csv(
-        "simulate",
-        "-s",
-        "expected",
-        "-s",
-        "zero",
-        "-s",
-        "random",
-        "-s",
-        "aces-trumps",
-        "-k",
-        "5",
-        "-n",
-        "400",
-        "--seed",
-        "3",
-    )
+    cli = cli_csv("simulate -s expected -s zero -s random -s aces-trumps -k 5 -n 400 --seed 3")
     for size, table in (("2", expected), ("5", cli)):
         mine = frame[frame.cards == size].reset_index(drop=True).drop(columns="cards")
         pd.testing.assert_frame_equal(mine, table.drop(columns="cards"), check_dtype=False)
@@ -95,7 +64,7 @@ def test_compare_pairs_and_the_record():
         "ci_low",
         "ci_high",
     ]
-    printed = cli_csv("compare", "expected", "zero", "-k", "3", "-n", "300").set_index(["strategy", "position"])
+    printed = cli_csv("compare expected zero -k 3 -n 300").set_index(["strategy", "position"])
     difference = printed.mean_points["expected", "all"] - printed.mean_points["zero", "all"]
     assert pairs.mean_diff.iloc[0] == pytest.approx(difference)
     record = result.record.to_dict()

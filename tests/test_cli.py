@@ -1,6 +1,7 @@
 import io
 import json
 import os
+import shlex
 
 import pandas as pd
 import pytest
@@ -12,7 +13,8 @@ runner = CliRunner()
 
 
 def invoke(*args: str):
-    return runner.invoke(app, list(args))
+    """Run the CLI with these arguments, or with one command line split as a shell splits it."""
+    return runner.invoke(app, shlex.split(args[0]) if len(args) == 1 else list(args))
 
 
 def test_simulate_prints_a_table_by_position_and_by_hand_size():
@@ -38,7 +40,7 @@ def test_simulate_one_size_csv_and_file_agree(tmp_path):
 
 
 def test_simulate_json():
-    result = invoke("simulate", "-k", "2", "-n", "100", "-p", "3", "--format", "json", "--seed", "5")
+    result = invoke("simulate -k 2 -n 100 -p 3 --format json --seed 5")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["run"]["seed"] == 5 and data["run"]["rules"]["players"] == 3
@@ -196,21 +198,7 @@ def test_compare_reports_pairs_with_verdicts():
 
 
 def test_compare_json_and_plain_seating():
-    result = invoke(
-        "compare",
-        "expected",
-        "zero",
-        "aces-trumps",
-        "-p",
-        "3",
-        "-k",
-        "3",
-        "-n",
-        "200",
-        "--no-duplicate",
-        "--format",
-        "json",
-    )
+    result = invoke("compare expected zero aces-trumps -p 3 -k 3 -n 200 --no-duplicate --format json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["run"]["duplicate"] is False and data["run"]["complete"] is True
@@ -225,14 +213,10 @@ def test_compare_refuses_an_uneven_table_and_offers_a_field():
     """Reproduced first: 3 strategies at 4 seats used to seat the first one twice, meeting itself."""
     refused = invoke("compare", "expected", "zero", "aces-trumps", "-k", "3", "-n", "100")
     assert refused.exit_code == 1 and "give --field STRATEGY to fill the 1 other seats" in refused.stderr
-    result = invoke("compare", "expected", "zero", "aces-trumps", "--field", "random", "-k", "3", "-n", "100")
+    result = invoke("compare expected zero aces-trumps --field random -k 3 -n 100")
     assert result.exit_code == 0, result.output
     assert "seats 0: expected, 1: zero, 2: aces-trumps, 3: random (field)" in result.stdout
-    frame = json.loads(
-        invoke(
-            "compare", "expected", "zero", "--field", "random", "-p", "5", "-k", "2", "-n", "100", "--format", "json"
-        ).stdout
-    )
+    frame = json.loads(invoke("compare expected zero --field random -p 5 -k 2 -n 100 --format json").stdout)
     assert frame["run"]["field"] == "random" and frame["run"]["strategies"] == ["expected", "zero"] + ["random"] * 3
     hands = {row["strategy"]: row["hands"] for row in frame["results"] if row["position"] == "all"}
     assert hands == {"expected": 500, "zero": 500, "random": 1500}  # one seat each, in every rotation
@@ -310,29 +294,13 @@ def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeyp
 
 
 def test_advise_prints_chances_and_a_recommended_bid():
-    result = invoke(
-        "advise", "--hand", "1O 3O 12C 5E 2B", "--trump", "7O", "--position", "2", "--bids", "1,0", "--samples", "2000"
-    )
+    result = invoke("advise --hand '1O 3O 12C 5E 2B' --trump 7O --position 2 --bids 1,0 --samples 2000")
     assert result.exit_code == 0, result.output
     assert "Tricks you take" in result.stdout and "Recommended bid: 2" in result.stdout
 
 
 def test_advise_json():
-    result = invoke(
-        "advise",
-        "--hand",
-        "1C",
-        "--trump",
-        "7O",
-        "--position",
-        "3",
-        "--bids",
-        "0,0,0",
-        "--samples",
-        "500",
-        "--format",
-        "json",
-    )
+    result = invoke("advise --hand 1C --trump 7O --position 3 --bids 0,0,0 --samples 500 --format json")
     data = json.loads(result.stdout)
     assert data["hand"] == ["1C"] and data["forbidden_bid"] is None  # one card: no hook under ludoteka rules
     assert sum(t["chance"] for t in data["tricks"]) == pytest.approx(1.0) and len(data["bids"]) == 2
