@@ -56,7 +56,7 @@ Progress = Callable[[int, int], None]  # called with (work done so far, all the 
 # --- options -------------------------------------------------------------------------------------
 
 GROUPS = {"rules": RuleOptions, "run": RunOptions, "output": OutputOptions, "saving": CheckpointOptions}
-GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind)}  # option -> its group
+GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 
 def with_flat_options(function: Callable[..., Any]) -> Callable[..., Any]:
