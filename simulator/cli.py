@@ -197,9 +197,9 @@ BACKEND_FLAGS = {
 def with_options(command: Callable[..., None]) -> Callable[..., None]:
     """Let a command take option groups (``pocha.options`` values) as parameters: Typer sees their flags.
 
-    A parameter annotated with a group class becomes the group's flags (GROUP_FLAGS; a ``RunOptions``
-    with ``backend=True`` in its Annotated metadata also gets the BACKEND_FLAGS); the command is called
-    with the group built from them, checked as the API checks it.
+    A parameter annotated with a group class becomes the group's flags (GROUP_FLAGS; ``Run``, a
+    ``RunOptions`` marked "backend", also gets the BACKEND_FLAGS); the command is called with the
+    group built from them, checked as the API checks it (a bad value is one line).
     """
     hints = get_type_hints(command, include_extras=True)
     parameters, annotations, flags_of = [], {}, {}

@@ -17,7 +17,6 @@ from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
     DEFAULT_PRESET,
-    HOOK_RULES,
     PLAY_RULES,
     PRESETS,
     RANK_ORDERS,
@@ -36,7 +35,6 @@ PLAY_RULE_NAMES = tuple(PLAY_RULES)
 RANK_ORDER_NAMES = tuple(RANK_ORDERS)
 SCHEDULE_NAMES = tuple(SCHEDULES)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
-HOOK_RULE_NAMES = HOOK_RULES
 STRATEGY_NAMES = tuple(BUILTIN)
 
 
