@@ -22,8 +22,10 @@ ROLLOUTS = ("greedy", "random")  # play-out policies: fast ones (pimc in every p
 class MonteCarlo:
     """Bids the legal value with the most expected points over ``samples`` play-outs of the deal.
 
-    The unseen cards are dealt at random ``samples`` ways; later bidders bid as the ``assume``
-    strategy would on their sampled hands; every sample is played out once per bid 0..k with every
+    The unseen cards are dealt at random ``samples`` ways; with ``sharpness`` above 0 each sampled
+    world counts as much as it makes the earlier bids likely, were those bidders to bid about as the
+    ``assume`` strategy would (inference from the bids; 0 ignores them); later bidders bid as the
+    ``assume`` strategy would on their sampled hands; every sample is played out once per bid 0..k with every
     seat playing ``rollout`` (greedy or random; the bidder plays to the bid it considers), whatever
     policy the seat itself plays with.
     """
@@ -32,13 +34,16 @@ class MonteCarlo:
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = Expected()  # how the bidder expects later bidders to bid, as a strategy spec
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy or random
+    sharpness: float = 0.0  # how sharply the earlier bids are read as the assume strategy's: 0 ignores them
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise PochaError(f"montecarlo: samples must be at least 1, not {self.samples}")
         if self.rollout not in ROLLOUTS:
             raise PochaError(f"montecarlo: rollout must be {' or '.join(ROLLOUTS)}, not '{self.rollout}'")
+        if not self.sharpness >= 0:
+            raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        counts = trick_counts(ctx, self.samples, self.assume, self.rollout)
+        counts = trick_counts(ctx, self.samples, self.assume, self.rollout, self.sharpness)
         return best_legal(expected_points(counts, ctx.rules, ctx.cards), ctx.forbidden)

@@ -1,13 +1,17 @@
 """Play-outs of a bidder's deal: its unseen cards dealt many ways, each sample played out per candidate bid.
 
 For each deal the bidder's unseen cards are dealt to the other seats ``samples`` ways (consistent
-with its hand and the visible trump card); the later bidders' bids come from an assumed strategy
-on their sampled hands; then every sample is played out once per candidate bid with the run's
-play-out policy, greedy unless asked otherwise (it plays to its bid, so the bid changes the play). The counts of
-the bidder's tricks under each bid give each bid's expected points under the rule set's scoring.
-Sampling and play-outs run in numba; numpy works on whole batches (the assumed bids). The
-``montecarlo`` strategy and ``pocha advise`` both stand on this.
+with its hand and the visible trump card). With a ``sharpness`` above 0 each sampled world counts as
+much as it makes the earlier bids likely, read through the assumed strategy (``bid_likelihood``).
+The later bidders' bids come from the assumed strategy on their sampled hands; then every sample is
+played out once per candidate bid with the play-out policy, greedy unless asked otherwise (it plays
+to its bid, so the bid changes the play). The (weighted) counts of the bidder's tricks under each
+bid give each bid's expected points under the rule set's scoring. Sampling and play-outs run in
+numba; numpy works on whole batches (the assumed bids). The ``montecarlo`` strategy and ``pocha
+advise`` both stand on this.
 """
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -22,14 +26,18 @@ BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled de
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 
 
-def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy") -> np.ndarray:
-    """int64[deal, bid, tricks]: per deal and bid 0..k, how often the bidder took each number of tricks.
+def trick_counts(
+    ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy", sharpness: float = 0.0
+) -> np.ndarray:
+    """float64[deal, bid, tricks]: per deal and bid 0..k, how often (weighted) the bidder took each number of tricks.
 
     There are ``samples`` play-outs per deal and bid, every seat playing by ``rollout`` (greedy or
     random), whatever the run's play policy: the play-outs estimate the tricks, they are not the play.
+    sharpness: 0 counts every sample once; above 0, a sample counts by ``bid_likelihood`` of the
+    earlier bids in its world.
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
-    counts = np.zeros((ctx.size, k + 1, k + 1), np.int64)
+    counts = np.zeros((ctx.size, k + 1, k + 1))
     deal_rules = DealRules.of(rules, k)
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
@@ -45,26 +53,60 @@ def trick_counts(ctx: BidContext, samples: int, assumed: Strategy, rollout: str 
         seats_to_positions(hands, dealt, held)
         sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
         trump_card = block.trump_card[rows]
+        weights = np.ones(len(rows))
+        worlds = BidContext(
+            rules=rules,
+            cards=k,
+            position=position,
+            hands=held[position],
+            trump_card=trump_card,
+            earlier_bids=np.empty((len(rows), 0), np.int64),
+            forbidden=np.full(len(rows), -1),
+            seed=ctx.seed ^ ASSUMED_SEED_SALT,
+            numbers=sampled_deals,
+            policy=ctx.policy,
+        )
+        if sharpness > 0:
+            for earlier in range(position):
+                model, forbidden = assumed_bids(assumed, replace(worlds, position=earlier), held, by_position)
+                weights *= bid_likelihood(by_position[earlier], model, k, forbidden, sharpness)
         for later in range(position + 1, players):
-            earlier = np.ascontiguousarray(by_position[:later].T)
-            later_ctx = BidContext(
-                rules=rules,
-                cards=k,
-                position=later,
-                hands=held[later],
-                trump_card=trump_card,
-                earlier_bids=earlier,
-                forbidden=forbidden_bids(rules, k, earlier),
-                seed=ctx.seed ^ ASSUMED_SEED_SALT,
-                numbers=sampled_deals,
-                policy=ctx.policy,
-            )
-            by_position[later] = checked_bids(label, assumed, later_ctx)
+            by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
         bids = np.empty((len(rows), players), np.int64)
         positions_to_seats(by_position, dealt, bids)
         sampled = Chunk(k, dealt, hands, trump_card, bids)
-        rollout_counts(ctx.seed, sampled, position, deal_rules, POLICIES[rollout], counts[start : start + block.size])
+        rollout_counts(
+            ctx.seed, sampled, position, deal_rules, POLICIES[rollout], weights, counts[start : start + block.size]
+        )
     return counts
+
+
+def assumed_bids(
+    assumed: Strategy, worlds: BidContext, held: np.ndarray, by_position: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The assumed strategy's bids at ``worlds.position`` in every sampled world, and the bid the hook forbids there.
+
+    held: uint64[position, world], the sampled hands; by_position: int64[position, world], the bids before.
+    """
+    earlier = np.ascontiguousarray(by_position[: worlds.position].T)
+    forbidden = forbidden_bids(worlds.rules, worlds.cards, earlier)
+    at = replace(worlds, hands=held[worlds.position], earlier_bids=earlier, forbidden=forbidden)
+    return checked_bids(f"{getattr(assumed, 'name', 'assumed')} (assumed)", assumed, at), forbidden
+
+
+def bid_likelihood(
+    bids: np.ndarray, model: np.ndarray, cards: int, forbidden: np.ndarray, sharpness: float
+) -> np.ndarray:
+    """float64[world]: the chance a bidder who bids like ``model`` (its bid in each world) bid ``bids``.
+
+    A probabilistic form of a strategy: the legal bid b has weight exp(-sharpness * |b - model|), so
+    a bid one away from the model's is less likely, not impossible (a strategy is never exactly the
+    player it stands for). forbidden: the bid the hook rule takes away in each world, -1 for none.
+    """
+    candidates = np.arange(cards + 1)
+    weight = np.exp(-sharpness * np.abs(candidates[None, :] - model[:, None]))
+    weight[candidates[None, :] == forbidden[:, None]] = 0.0
+    return weight[np.arange(len(bids)), bids] / weight.sum(axis=1)
 
 
 def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:

@@ -56,8 +56,8 @@ def test_play_outs_count_every_sample_for_every_bid():
     bids = np.ones((6 * samples, 4), np.int64)
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     for policy in (POLICY_GREEDY, POLICY_RANDOM):
-        counts = np.zeros((6, 5, 5), np.int64)
-        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), policy, counts)
+        counts = np.zeros((6, 5, 5))
+        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), policy, np.ones(6 * samples), counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
@@ -76,9 +76,9 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     own = chunk.hands[np.arange(deals), bidders]
     sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
     bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
-    counts = np.zeros((deals, cards + 1, cards + 1), np.int64)
+    counts = np.zeros((deals, cards + 1, cards + 1))
     sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
-    rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, counts)
+    rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, np.ones(deals * samples), counts)
     expected = np.zeros_like(counts)
     for row in range(deals * samples):
         d, bidder = row // samples, int(bidders[row // samples])

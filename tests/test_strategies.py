@@ -291,6 +291,7 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
         ("samples", "int", "32"),
         ("assume", "Strategy", "expected"),
         ("rollout", "str", "'greedy'"),
+        ("sharpness", "float", "0.0"),
     ]
     assert found["expected"].description.startswith("Bids the sum over the hand")
     assert (

@@ -66,13 +66,15 @@ def copy_deal(from_hands, from_won, hands, won):
 
 
 @jit
-def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
+def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
     (their deal number and trump card repeated); the bidder's bid is replaced by each candidate.
-    deal_rules: ``DealRules``; policy: random or greedy. counts int64[deal, bid, tricks] gets, per deal
-    and candidate bid 0..k, how many samples the bidder took each number of tricks in.
+    deal_rules: ``DealRules``; policy: random or greedy. weights float64[row]: what each sample counts
+    for (1 each, or how likely the sampled world makes the bids seen so far). counts float64[deal, bid,
+    tricks] gets, per deal and candidate bid 0..k, the weight of the samples the bidder took each
+    number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
     as one that made it from then on: so bids 1..k share one line of play (bid above k), each bid
@@ -96,6 +98,7 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
         bidder = (mano + position) % players
         state = stream_state(seed, cards, numbers[first], STREAM_ROLLOUT)
         for row in range(first, first + samples):
+            weight = weights[row]
             for seat in range(players):  # (not a slice assignment: slower in numba)
                 row_bids[0, seat] = bids[row, seat]
             copy_deal(hands[row], no_won, line, won)
@@ -103,9 +106,9 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
             state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
             if policy == POLICY_RANDOM:
                 for every in range(cards + 1):
-                    counts[d, every, won[0, bidder]] += 1
+                    counts[d, every, won[0, bidder]] += weight
                 continue
-            counts[d, 0, won[0, bidder]] += 1
+            counts[d, 0, won[0, bidder]] += weight
             copy_deal(hands[row], no_won, line, won)
             leader = mano
             for t in range(cards):  # the line, a trick at a time
@@ -115,6 +118,6 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, counts):
                     copy_deal(line, won[0], branch, branch_won)
                     row_bids[0, bidder] = won[0, bidder]
                     state, _ = play_deal(0, branch, trump_card[row], leader, cards - 1 - t, state, on_branch, True)
-                    counts[d, won[0, bidder], branch_won[0, bidder]] += 1
+                    counts[d, won[0, bidder], branch_won[0, bidder]] += weight
             for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
-                counts[d, bid, won[0, bidder]] += 1
+                counts[d, bid, won[0, bidder]] += weight
