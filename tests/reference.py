@@ -45,7 +45,7 @@ def trick_masks(trick: list[int], trump: int) -> tuple[np.uint64, np.uint64, np.
 
 
 def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> list[int]:
-    """The cards of ``hand`` that may be played to ``trick``, by RULES.md."""
+    """The cards of ``hand`` that may be played to ``trick``, by the play rule (README, "What it simulates")."""
     if not trick:
         return list(hand)
     led = suit(trick[0])

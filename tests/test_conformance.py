@@ -1,4 +1,4 @@
-"""One test every preset and every shipped strategy runs: random deals, then the invariants of RULES.md."""
+"""One test every preset and every shipped strategy runs: random deals, then the invariants of the rules."""
 
 import io
 import json

@@ -1,4 +1,4 @@
-"""Every play rule of RULES.md on positions built by hand (default deck: 1 3 12 11 10 7 6 5 4 2, strongest first)."""
+"""Every play rule on positions built by hand (default deck: 1 3 12 11 10 7 6 5 4 2, strongest first)."""
 
 from dataclasses import replace
 

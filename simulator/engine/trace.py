@@ -1,4 +1,4 @@
-"""The ``pocha-trace/2`` format (RULES.md): every deal of a run, as JSON Lines, for inspection and checking."""
+"""The ``pocha-trace/2`` format (README, "The trace format"): every deal of a run as JSON Lines, to check."""
 
 import json
 from collections.abc import Sequence

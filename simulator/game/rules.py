@@ -1,4 +1,4 @@
-"""The rule set: one frozen, validated, serialisable dataclass, and the presets of RULES.md.
+"""The rule set: one frozen, validated, serialisable dataclass, and the presets of the rule texts (``pocha rules``).
 
 Every option is data. Presets differ only in the values they give; no code asks which preset
 it is running.
@@ -13,7 +13,7 @@ import numpy as np
 from pocha.errors import PochaError
 from pocha.game.cards import RANKS, deck_ids
 
-PLAY_RULES = {  # name -> the duties it sets (RULES.md)
+PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
     "(a trump lead must be beaten); void: trump, over-trumping any trump on the trick",
     "pocha-trump-lead-free": "as pocha, but followers of a trump lead need not beat it "
