@@ -21,8 +21,6 @@ from typing import IO, TYPE_CHECKING, Any
 from pocha.engine.advice import Advice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
-from pocha.engine.bench import Benchmark, Measurement, check_reference, stage_times, staged
-from pocha.engine.bench import bench as run_bench
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.seating import Lineup, Seat
@@ -42,6 +40,8 @@ from pocha.strategies.table import TrickTable, is_table_file
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from pocha.engine.bench import Benchmark, Measurement
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
 MAX_COMPARED = 8
@@ -627,12 +627,15 @@ def bench(
     threads: str | Sequence[int] = (1,),
     dask: int = 0,
     against: str | Path | None = None,
-) -> Iterator[Measurement]:
+) -> Iterator["Measurement"]:
     """Deals (or games) per second of the standard workloads, each measurement as it is made.
 
     threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
     a Dask LocalCluster of that many workers; against: a reference binary timed in the same rounds.
     """
+    from pocha.engine.bench import bench as run_bench
+    from pocha.engine.bench import check_reference
+
     counts = thread_counts(threads)
     if deals < 1 or repeats < 1 or dask < 0:
         raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
@@ -642,8 +645,10 @@ def bench(
     return run_bench(deals, repeats, counts, dask, reference)
 
 
-def bench_stages(*, repeats: int = 5) -> Iterator[tuple[Benchmark, dict[str, float]]]:
+def bench_stages(*, repeats: int = 5) -> Iterator[tuple["Benchmark", dict[str, float]]]:
     """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
+    from pocha.engine.bench import stage_times, staged
+
     if repeats < 1:
         raise PochaError(f"repeats: must be at least 1, not {repeats}")
     return ((benchmark, stage_times(benchmark, STAGE_CHUNKS * repeats)) for benchmark in staged())
