@@ -49,6 +49,7 @@ class GameRun:
 
 
 SECTIONS: dict[str, type[DealsRun | GameRun]] = {"simulate": DealsRun, "compare": CompareRun, "game": GameRun}
+OLD_NAMES = {"play": "policy", "plays": "policies"}  # run.json before the rules' play became play_rule
 HEADER_ORDER = (
     "command",
     "command_line",
@@ -108,6 +109,7 @@ class RunRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
         """Inverse of ``to_dict``; unknown or missing fields are refused with one line."""
+        data = {OLD_NAMES.get(name, name): value for name, value in data.items()}
         command = data.get("command")
         if command not in SECTIONS:
             raise PochaError(f"run.json: unknown command '{command}'; known: {', '.join(SECTIONS)}")

@@ -1,10 +1,12 @@
 """The Python API: every run of the command line as a function returning a result object.
 
 The CLI parses its options, calls these functions and prints what they return, so a notebook and
-the command line give the same numbers for the same options. Options take the CLI's values:
-``rules`` is a preset name or a ``Rules`` object, ``cards`` is a hand size, a list of them or
-``"all"``, strategies are spec strings (``"expected:bias=0.3"``) or strategy objects. Every check
-of the options happens before any deal is played; a mistake raises ``PochaError`` with one line.
+the command line give the same numbers for the same options. Options take the CLI's values, in
+groups (``pocha.options``: ``rules=RuleOptions(...)``, ``run=``, ``output=``, ``saving=``) or as
+plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Rules`` object);
+``cards`` is a hand size, a list of them or ``"all"``, strategies are spec strings
+(``"expected:bias=0.3"``) or strategy objects. Every check of the options happens before any deal
+is played; a mistake raises ``PochaError`` with one line.
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
 nothing is written.
 """
@@ -397,7 +399,8 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
     order = [specs[s % count] for s in range(seats)] if field is None else specs + [field] * (seats - count)
     lineup = lineup_from(order, seats)
     if len(lineup.labels) != count + (field is not None):
-        raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, [*specs, field]))}")
+        given = [*specs, *([field] if field is not None else [])]
+        raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, given))}")
     return lineup
 
 
@@ -463,7 +466,7 @@ def play_games(
 
     Every game draws its first dealer by lot. With ``rotate`` (the default) game ``g`` seats the
     line-up moved ``g`` seats on from its first dealer, so every strategy holds every seat equally
-    often. schedule: full, short, up, full-only, or hand sizes (``"1-5"``); tie_break: all, tied or
+    often. The rules' schedule (full, short, up, full-only, or hand sizes ``"1-5"``) and tie_break (all, tied or
     one. trace: a pocha-trace/2 file of every deal of the first ``trace_games`` games (all when None).
     """
     preset, chosen = rules.resolve()
@@ -528,14 +531,14 @@ def advise(
     to bid; ``run.play`` how every seat plays the play-outs. ``result.to_frame()`` has a row per bid.
     """
     _, chosen = rules.resolve()
-    if run.play not in ROLLOUTS:
+    if run.policy.name not in ROLLOUTS:
         raise PochaError(f"play: advise plays its play-outs {' or '.join(ROLLOUTS)}, not '{run.play}'")
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
     situation = read_situation(chosen, hand_text, trump, position, bids_text)
     if bid is not None:
         situation.check_bid(bid)
-    return advise_situation(situation, samples, run.seed, run.play, load(assume)[1], bid)
+    return advise_situation(situation, samples, run.seed, run.policy.name, load(assume)[1], bid)
 
 
 @with_flat_options
@@ -661,5 +664,5 @@ def thread_counts(threads: str | Sequence[int]) -> list[int]:
     except ValueError:
         raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
     if not counts or min(counts) < 1:
-        raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+        raise PochaError(f"threads: give thread counts of at least 1, such as 1,2; not '{threads}'")
     return counts

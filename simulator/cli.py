@@ -338,8 +338,9 @@ def show(
         if path.suffix == ".png":
             typer.echo(f"wrote {path}", err=True)
     if not result.complete:
+        unit = "games" if result.record.command == "game" else "deals"
         typer.echo(
-            "Interrupted: the results above cover the finished deals only; no output file was written.", err=True
+            f"Interrupted: the results above cover the finished {unit} only; no output file was written.", err=True
         )
         if checkpoint:
             typer.echo(f"Progress saved in {checkpoint}; resume with:\n  {resume_command(checkpoint)}", err=True)

@@ -1,9 +1,10 @@
-"""A command's option groups as values: frozen, checked when made, resolved into what the engine takes.
+"""A command's option groups as values: frozen, checked in one place, resolved into what the engine takes.
 
 The command line builds these from its flags and the Python API takes them (or builds them from its
-keyword arguments), so an option is read and checked in one place. Each ``__post_init__`` refuses a
-bad value with one line naming the option; what needs the file system (may this file be written?)
-is checked when a run starts, before any deal is played.
+keyword arguments). Each ``__post_init__`` refuses what it can tell alone with one line naming the
+option (the seed, the play policy, options that need another); the rest is checked when the run
+resolves them, before any deal is played: the rules (``resolve``), the backend, and whether the
+files may be written.
 """
 
 from collections.abc import Sequence
@@ -89,7 +90,8 @@ class RuleOptions:
 class RunOptions:
     """How a run plays and where its chunks run."""
 
-    play: str = "greedy"  # card play of the seats that name none: greedy, random, pimc[:samples=N]
+    # the seats' card play as named (greedy, random, pimc[:samples=N]); values compare by the parsed policy
+    play: str = field(default="greedy", compare=False)
     seed: int = 0  # the same seed and options give the same results, byte for byte
     chunk_size: int | None = None  # deals per task; None: the engine's choice (results do not change)
     threads: int | None = None  # threads of the local backend; None: every core
@@ -97,7 +99,7 @@ class RunOptions:
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
 
-    policy: PlayPolicy = field(init=False, repr=False, compare=False)  # ``play`` parsed, once
+    policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 
     def __post_init__(self) -> None:
         if not 0 <= self.seed < 2**63:
@@ -119,8 +121,8 @@ class OutputOptions:
 
     def __post_init__(self) -> None:
         if self.out is None and (self.plot or self.force):
-            option = "plot: figures are written" if self.plot else "force: it replaces an earlier run"
-            raise PochaError(f"{option} into the --out folder; give --out FOLDER")
+            option = "plot: figures are written into" if self.plot else "force: it replaces an earlier run in"
+            raise PochaError(f"{option} the --out folder; give --out FOLDER")
         if self.out is not None and str(self.out).endswith(".csv") and (self.plot or self.force):
             option = "plot: figures need" if self.plot else "force: replaces a run in"
             raise PochaError(f"{option} --out FOLDER, not a .csv file (a pocha table there is replaced anyway)")
@@ -147,6 +149,8 @@ class CheckpointOptions:
 
     def __post_init__(self) -> None:
         needs("checkpoint-every", self.checkpoint_every, "--checkpoint", self.checkpoint is not None)
+        if self.checkpoint_every is not None and not self.checkpoint_every > 0:
+            raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.checkpoint_every}")
 
     def make_checkpoint(self) -> Checkpoint | None:
         """The checkpoint these options ask for, None when they ask for none."""
@@ -154,6 +158,6 @@ class CheckpointOptions:
             return None
         return Checkpoint(
             Path(self.checkpoint) if self.checkpoint else None,
-            self.checkpoint_every or DEFAULT_EVERY,
+            DEFAULT_EVERY if self.checkpoint_every is None else self.checkpoint_every,
             Path(self.resume) if self.resume else None,
         )

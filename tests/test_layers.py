@@ -4,7 +4,8 @@ base -> game -> kernels -> strategies -> engine -> reports -> api -> cli: a modu
 its own layer or the ones below it. Imports are read from the sources with ``ast``: absolute and
 relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
 package's modules. The modules of one layer must not import each other in a ring, and the command
-line reaches the rest of the package only through the API, the text renderers, errors and version.
+line reaches the rest of the package only through the API, the option values, the text and table
+renderers, errors and version.
 """
 
 import ast

@@ -275,7 +275,7 @@ def test_a_cut_bench_run_is_never_timed(monkeypatch):
         (["--backend", "dask", "--threads", "2"], "threads: the dask backend runs --workers"),
         (["--trace-deals", "5"], "trace-deals: does nothing without --trace"),
         (["--checkpoint-every", "2"], "checkpoint-every: does nothing without --checkpoint"),
-        (["--force"], "force: it replaces an earlier run into the --out folder"),
+        (["--force"], "force: it replaces an earlier run in the --out folder"),
         (["--resume", "missing.npz"], "no checkpoint file"),
         (["-s", "table:path=missing.npz"], "cannot read 'missing.npz'"),
     ],

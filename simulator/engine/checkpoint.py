@@ -22,7 +22,7 @@ from pocha.engine.workload import Workload
 from pocha.errors import PochaError
 from pocha.version import __version__
 
-FORMAT = "pocha-checkpoint/1"
+FORMAT = "pocha-checkpoint/2"  # /2: the rules say play_rule, the players policies
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")  # the Tally's accumulators
 DEFAULT_EVERY = 5.0  # seconds of progress between saves
 
@@ -95,6 +95,9 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
             f"resume: '{path}' is not a whole pocha checkpoint (truncated or damaged: {error}); it was not used"
         ) from None
     if meta.get("format") != FORMAT:
+        found = str(meta.get("format"))
+        if found.startswith("pocha-checkpoint/"):
+            raise PochaError(f"resume: '{path}' was saved by another version of pocha ({found}); start the run again")
         raise PochaError(f"resume: '{path}' is not a {FORMAT} file")
     return meta, arrays, done
 

@@ -56,7 +56,8 @@ def run(
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
                 traces.write_lines(trace, part.records)
-            state = workload.merge(state[0], part.value), state[1] | {index}  # one assignment: Ctrl-C safe
+            done_now = state[1] | {index} if checkpoint else state[1]  # only a checkpoint needs them
+            state = workload.merge(state[0], part.value), done_now  # one assignment: Ctrl-C safe
             if checkpoint:
                 checkpoint.tick(workload, *state)
             if progress is not None:
