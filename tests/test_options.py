@@ -19,6 +19,7 @@ from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
         (lambda: OutputOptions(plot=True), "plot: figures are written into the --out folder"),
         (lambda: OutputOptions(out="t.csv", force=True), "force: replaces a run in --out FOLDER"),
         (lambda: CheckpointOptions(checkpoint_every=3), "checkpoint-every: does nothing without --checkpoint"),
+        (lambda: CheckpointOptions(checkpoint="c.npz", checkpoint_every=0), "checkpoint-every: must be more than 0"),
         (lambda: RuleOptions(preset=make_rules("italian", 5), players=4), "a Rules object holds every option"),
     ],
 )
@@ -30,6 +31,7 @@ def test_a_bad_option_is_refused_when_the_value_is_made(make, message):
 def test_options_are_frozen_and_the_policy_is_parsed_once():
     run = RunOptions(play="pimc:samples=4", seed=2)
     assert (run.policy.name, run.policy.samples) == ("pimc", 4)
+    assert RunOptions(play="pimc") == RunOptions(play="pimc:samples=8")  # the same policy, named two ways
     with pytest.raises(dataclasses.FrozenInstanceError):
         run.seed = 3  # type: ignore[misc]
 
@@ -72,6 +74,8 @@ def test_the_run_record_has_a_header_and_the_section_of_its_command():
     )
     record = RunRecord(command="game", seed=1, section=game, **header)
     assert RunRecord.from_dict(record.to_dict()) == record and record.planned == 3
+    older = {("play" if k == "policy" else "plays" if k == "policies" else k): v for k, v in record.to_dict().items()}
+    assert RunRecord.from_dict(older) == record  # run.json before the play rule was named play_rule
     compare = RunRecord(
         command="compare", seed=1, section=CompareRun(cards=(2,), deals_per_size=7, duplicate=True), **header
     )
