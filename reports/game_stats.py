@@ -52,10 +52,10 @@ def quantile(counts: Counter, q: float) -> float:
     return float(values[np.searchsorted(cumulative, q * cumulative[-1])]) if len(values) else float("nan")
 
 
-def game_summary(tally: GameTally, plays: dict[str, str] | None = None) -> pd.DataFrame:
+def game_summary(tally: GameTally, policies: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
 
-    plays: each strategy's card-play policy. Columns: strategy, play, games, seats (per game), win_rate
+    policies: each strategy's card-play policy. Columns: strategy, play, games, seats (per game), win_rate
     (outright wins per seat held), win_se, win_ci_low, win_ci_high (Wilson), shared_rate (first places
     shared with other seats, per seat held: ties the tie-break rule leaves standing), mean_score,
     score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
@@ -77,7 +77,7 @@ def game_summary(tally: GameTally, plays: dict[str, str] | None = None) -> pd.Da
         rows.append(
             {
                 "strategy": label,
-                "play": (plays or {}).get(label, ""),
+                "play": (policies or {}).get(label, ""),
                 "games": tally.games,
                 "seats": int(seats),
                 "win_rate": win,

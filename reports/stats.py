@@ -70,10 +70,10 @@ def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
     return choices
 
 
-def summary(tally: Tally, plays: dict[str, str] | None = None) -> pd.DataFrame:
+def summary(tally: Tally, policies: dict[str, str] | None = None) -> pd.DataFrame:
     """The results table: one row per (strategy, hand size, bidding position), with ``all`` margins.
 
-    plays: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
+    policies: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
     position (1 = first bidder .. players = dealer, or "all"); deals (boards); hands (hands bid by the
     strategy); mean_points, se_points, ci_low, ci_high (95%); exact_rate with exact_ci_low,
     exact_ci_high (95%, the same board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
@@ -97,7 +97,7 @@ def summary(tally: Tally, plays: dict[str, str] | None = None) -> pd.DataFrame:
                 rows.append(
                     {
                         "strategy": label,
-                        "play": (plays or {}).get(label, ""),
+                        "play": (policies or {}).get(label, ""),
                         "cards": cards,
                         "position": "all" if p == players else str(p + 1),
                         "deals": int(tally.boards[sizes].sum()),

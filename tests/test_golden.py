@@ -1,7 +1,7 @@
 """Golden deals worked by hand, one per edge case of the play rules, in pocha-trace/2 format.
 
 Each is checked twice: the reference accepts every card and the result, and the kernels, playing
-the same hands with the same bids under the greedy policy, write exactly the same trace record.
+the same hands with the same bids under the greedy policy, write exactly the same trace line.
 """
 
 import json
@@ -23,8 +23,8 @@ GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 def golden_deals() -> list:
     deals = []
     for path in GOLDEN:
-        header, *records = (json.loads(line) for line in path.read_text().splitlines())
-        deals += [pytest.param(header, deal, id=f"{path.stem}-{deal['deal']}") for deal in records]
+        header, *lines = (json.loads(line) for line in path.read_text().splitlines())
+        deals += [pytest.param(header, deal, id=f"{path.stem}-{deal['deal']}") for deal in lines]
     return deals
 
 
@@ -64,7 +64,7 @@ def test_golden_deal(header, deal):
     assert deal["won"] == won
     assert deal["points"] == [reference.score(b, w, rules.scoring) for b, w in zip(deal["bids"], won, strict=True)]
 
-    # the kernels play it the same way and the trace writer writes the same record
+    # the kernels play it the same way and the trace writer writes the same line
     chunk = Chunk(
         cards=cards,
         numbers=np.array([deal["dealer"]], np.int64),
@@ -73,5 +73,5 @@ def test_golden_deal(header, deal):
         bids=np.array([deal["bids"]], np.int64),
     )
     kernel_won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(GREEDY, chunk), traced=True)
-    (record,) = trace.deal_records(rules, [deal["deal"]], chunk, plays, leaders, kernel_won, points, 1)
-    assert record == {key: value for key, value in deal.items() if key != "note"}
+    (line,) = trace.deal_lines(rules, [deal["deal"]], chunk, plays, leaders, kernel_won, points, 1)
+    assert line == {key: value for key, value in deal.items() if key != "note"}

@@ -48,16 +48,16 @@ class Situation:
 
 def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str) -> Situation:
     """Parse and check a bidder's view as a careful player would; each mistake is one clear line."""
-    cards = parse_cards(hand, rules.ranks)
-    names = [card_name(c, rules.ranks) for c in cards]
+    ids = parse_cards(hand, rules.ranks)
+    names = [card_name(c, rules.ranks) for c in ids]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise PochaError(f"hand: {', '.join(repeated)} appears more than once")
-    if not cards:
+    if not ids:
         raise PochaError('hand: no card given; write cards like "1O 3O 12C 5E 2B"')
-    if len(cards) > rules.full_deal:
+    if len(ids) > rules.full_deal:
         raise PochaError(
-            f"hand: {len(cards)} cards, but {rules.players} players with {rules.deck_size} cards "
+            f"hand: {len(ids)} cards, but {rules.players} players with {rules.deck_size} cards "
             f"hold 1..{rules.full_deal}"
         )
     trump_card = parse_card(trump, rules.ranks)
@@ -66,16 +66,16 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
             f"position: {position} is not a bidding position; with {rules.players} players "
             f"0..{rules.players - 1} (how many bid before you)"
         )
-    full = len(cards) * rules.players == rules.deck_size
+    full = len(ids) * rules.players == rules.deck_size
     dealer = position == rules.players - 1
     name = card_name(trump_card, rules.ranks)
-    if not full and trump_card in cards:
+    if not full and trump_card in ids:
         raise PochaError(
             f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
         )
-    if full and dealer and trump_card not in cards:
+    if full and dealer and trump_card not in ids:
         raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
-    if full and not dealer and trump_card in cards:
+    if full and not dealer and trump_card in ids:
         raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
     try:
         earlier = tuple(int(b) for b in bids.replace(",", " ").split())
@@ -83,10 +83,10 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
         raise PochaError(f"bids: '{bids}' is not a list of whole numbers such as 1,0") from None
     if len(earlier) != position:
         raise PochaError(f"bids: position {position} means {position} bids before yours; {len(earlier)} given")
-    wrong = [b for b in earlier if not 0 <= b <= len(cards)]
+    wrong = [b for b in earlier if not 0 <= b <= len(ids)]
     if wrong:
-        raise PochaError(f"bids: {wrong[0]} is not a bid with {len(cards)} cards (0..{len(cards)})")
-    return Situation(rules, tuple(cards), trump_card, position, earlier)
+        raise PochaError(f"bids: {wrong[0]} is not a bid with {len(ids)} cards (0..{len(ids)})")
+    return Situation(rules, tuple(ids), trump_card, position, earlier)
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,7 @@ class Games:
         }
 
     def run(self, index: int) -> Part[GameTotals]:
-        """Play chunk ``index`` of games to the end: their hand tally, game tally and trace records."""
+        """Play chunk ``index`` of games to the end: their hand tally, game tally and trace lines."""
         start = index * self.chunk_size
         count, players = self.count(index), self.rules.players
         schedule = self.rules.hand_sizes()
@@ -118,10 +118,10 @@ class Games:
         first = first_dealers(self.seed, numbers, players)
         seated = GameHands(self, numbers, first, game_seating(self.lineup.seating(), numbers, first, self.rotate))
         totals = self.empty()
-        records: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, self.trace_games - start)))]
+        lines: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, self.trace_games - start)))]
         scores = np.zeros((count, players), np.int64)
         for j, cards in enumerate(schedule):
-            dealt, won, points = seated.play(j, cards, slice(None), records)
+            dealt, won, points = seated.play(j, cards, slice(None), lines)
             board = totals.hand_tally.board_sums(count)
             size_index = self.sizes.index(cards)
             totals.hand_tally.add_play(size_index, dealt.numbers, seated.seating, dealt.bids, won, points, board)
@@ -129,11 +129,11 @@ class Games:
             scores += points
 
         def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
-            return seated.play(len(schedule) + t, 1, rows, records)[2]
+            return seated.play(len(schedule) + t, 1, rows, lines)[2]
 
         top, extra, unresolved = break_ties(scores, self.rules.tie_break, extra_hand)
         totals.game_tally.add(seated.seating, scores, top, extra, unresolved)
-        return Part(totals, [line for game in records for line in game])
+        return Part(totals, [line for game in lines for line in game])
 
 
 def first_dealers(seed: int, numbers: np.ndarray, players: int) -> np.ndarray:
@@ -199,11 +199,11 @@ class GameHands:
     first: np.ndarray  # int64[game]: first dealers
     seating: np.ndarray  # int64[game, seat]
 
-    def deal_numbers(self, hand: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """int64[game]: the deal numbers of hand ``hand`` of the games ``rows`` (see the module docstring)."""
+    def deal_numbers(self, hand_index: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """int64[game]: the deal numbers of hand ``hand_index`` (0 the first) of the games ``rows``."""
         players = self.games.rules.players
         stride = len(self.games.rules.hand_sizes()) + MAX_TIE_HANDS
-        return (self.numbers[rows] * stride + hand) * players + (self.first[rows] + hand) % players
+        return (self.numbers[rows] * stride + hand_index) * players + (self.first[rows] + hand_index) % players
 
     @cached_property
     def policies(self) -> Policies:
@@ -211,16 +211,16 @@ class GameHands:
         return seat_policies(self.games.lineup.players(self.games.policy), self.seating)
 
     def play(
-        self, hand: int, cards: int, rows: np.ndarray | slice, records: list[list[dict[str, Any]]]
+        self, hand_index: int, cards: int, rows: np.ndarray | slice, lines: list[list[dict[str, Any]]]
     ) -> tuple[Chunk, np.ndarray, np.ndarray]:
-        """Deal, bid and play hand ``hand`` of the games ``rows``: ``(chunk, won, points)``.
+        """Deal, bid and play hand ``hand_index`` of the games ``rows``: ``(chunk, won, points)``.
 
-        The traced games among them add their deal records to ``records`` (one list per game).
+        The traced games among them add their deal lines to ``lines`` (one list per game).
         """
         games, rules = self.games, self.games.rules
         numbers = self.numbers[rows]
         strategies = games.lineup.players(games.policy)
-        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand, rows))
+        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows))
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, games.seed, chunk)
         traced = bool(numbers[0] < games.trace_games)  # the hand keeps its plays for the trace
@@ -229,10 +229,10 @@ class GameHands:
         won, points, plays, leaders = play_chunk(rules, games.seed, chunk, policies, traced)
         if traced:
             shown = int(np.searchsorted(numbers, games.trace_games))
-            lines = traces.deal_records(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)
-            for row, line in zip(np.arange(len(self.numbers))[rows][:shown], lines, strict=True):
+            dealt_lines = traces.deal_lines(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)
+            for row, line in zip(np.arange(len(self.numbers))[rows][:shown], dealt_lines, strict=True):
                 seats = [games.lineup.labels[g] for g in self.seating[row]]
-                records[row].append({**line, "game": int(self.numbers[row]), "hand": hand, "strategies": seats})
+                lines[row].append({**line, "game": int(self.numbers[row]), "hand": hand_index, "strategies": seats})
         return chunk, won, points
 
 

@@ -44,7 +44,7 @@ def run(
     """Play every task of ``workload`` (those a resumed checkpoint holds excepted) and merge the parts.
 
     progress: called with each finished task's count (and first with the resumed tasks'). trace:
-    where the parts' trace records go, as they come. checkpoint: saves the finished tasks now and
+    where the parts' trace lines go, as they come. checkpoint: saves the finished tasks now and
     then and at the end, and may resume a run (its total must be a ``Tally``).
     """
     total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
@@ -55,7 +55,7 @@ def run(
     try:
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
-                traces.write_lines(trace, part.records)
+                traces.write_lines(trace, part.lines)
             done_now = state[1] | {index} if checkpoint else state[1]  # only a checkpoint needs them
             state = workload.merge(state[0], part.value), done_now  # one assignment: Ctrl-C safe
             if checkpoint:

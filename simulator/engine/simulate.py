@@ -104,7 +104,7 @@ class Deals(DealChunks):
         chunk = deal_chunk(rules, self.seed, self.sizes[task.size_index], numbers)
         tally = self.empty()
         board = tally.board_sums(task.count)
-        records: list[dict[str, Any]] = []
+        lines: list[dict[str, Any]] = []
         for rotation in range(rules.players if self.duplicate else 1):
             seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
             collect_bids(rules, strategies, seating, self.seed, chunk)
@@ -113,11 +113,11 @@ class Deals(DealChunks):
             tally.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
             if traced:
                 shown = min(task.count, self.trace_deals - number)
-                records = traces.deal_records(
+                lines = traces.deal_lines(
                     rules, range(number, number + shown), chunk, plays, leaders, won, points, shown
                 )
         tally.add_boards(task.size_index, board)
-        return Part(tally, records)
+        return Part(tally, lines)
 
     def empty(self) -> Tally:
         """Zeroed accumulators for this run."""

@@ -31,7 +31,7 @@ def header(rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy) -> dict[
     return {"format": FORMAT, "rules": rules.to_dict(), "strategies": strategies, "seed": seed, "policy": policy.label}
 
 
-def deal_records(
+def deal_lines(
     rules: Rules,
     numbers: Sequence[int] | np.ndarray,
     chunk: Chunk,
@@ -43,7 +43,7 @@ def deal_records(
 ) -> list[dict[str, Any]]:
     """Records of the first ``count`` deals of a played chunk (arrays as ``kernels.play_batch`` fills them).
 
-    numbers: what each record calls its deal (the run-wide number). ``leaders[d, t]`` leads trick t;
+    numbers: what each line calls its deal (the run-wide number). ``leaders[d, t]`` leads trick t;
     ``leaders[d, k]`` won the last.
     """
     players = rules.players
@@ -51,13 +51,13 @@ def deal_records(
     def name(card: int) -> str:
         return card_name(int(card), rules.ranks)
 
-    records = []
+    lines = []
     for d in range(count):
         tricks = [
             {"leader": int(leaders[d, t]), "cards": [name(c) for c in plays[d, t]], "winner": int(leaders[d, t + 1])}
             for t in range(chunk.cards)
         ]
-        records.append(
+        lines.append(
             {
                 "deal": int(numbers[d]),
                 "players": players,
@@ -72,10 +72,10 @@ def deal_records(
                 "points": points[d].tolist(),
             }
         )
-    return records
+    return lines
 
 
-def write_lines(stream: IO[str], records: Sequence[dict[str, Any]]) -> None:
-    """Write records as JSON Lines."""
-    for record in records:
-        stream.write(json.dumps(record) + "\n")
+def write_lines(stream: IO[str], lines: Sequence[dict[str, Any]]) -> None:
+    """Write trace lines as JSON Lines."""
+    for line in lines:
+        stream.write(json.dumps(line) + "\n")

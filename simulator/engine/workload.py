@@ -19,10 +19,10 @@ T = TypeVar("T")
 
 @dataclass
 class Part(Generic[T]):
-    """A played task: its share of the total and, in a traced run, its trace records (in play order)."""
+    """A played task: its share of the total and, in a traced run, its trace lines (in play order)."""
 
     value: T
-    records: Sequence[dict[str, Any]] = field(default=(), repr=False)
+    lines: Sequence[dict[str, Any]] = field(default=(), repr=False)
 
 
 class Workload(Protocol[T]):
