@@ -47,8 +47,7 @@ def trick_counts(
         dealt = block.numbers[rows]  # each sample's deal number: its dealer, so its seats' positions
         by_position = np.zeros((players, len(rows)), np.int64)
         by_position[:position] = block.earlier_bids[rows].T
-        label = f"{getattr(assumed, 'name', 'assumed')} (assumed)"
-        by_position[position] = checked_bids(label, assumed, block)[rows]  # what the later bidders see of it
+        by_position[position] = checked_bids(assumed_label(assumed), assumed, block)[rows]  # what later bidders see
         held = np.empty((players, len(rows)), np.uint64)
         seats_to_positions(hands, dealt, held)
         sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
@@ -91,7 +90,12 @@ def assumed_bids(
     earlier = np.ascontiguousarray(by_position[: worlds.position].T)
     forbidden = forbidden_bids(worlds.rules, worlds.cards, earlier)
     at = replace(worlds, hands=held[worlds.position], earlier_bids=earlier, forbidden=forbidden)
-    return checked_bids(f"{getattr(assumed, 'name', 'assumed')} (assumed)", assumed, at), forbidden
+    return checked_bids(assumed_label(assumed), assumed, at), forbidden
+
+
+def assumed_label(assumed: Strategy) -> str:
+    """How an error names the assumed strategy."""
+    return f"{getattr(assumed, 'name', 'assumed')} (assumed)"
 
 
 def bid_likelihood(
