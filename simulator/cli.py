@@ -698,7 +698,7 @@ def list_strategies(
         "pocha bench",
         "pocha bench --threads 1,2 --dask 2",
         "pocha bench -n 200000 --repeats 3",
-        "gcc -O3 -march=native -o pocha_ref pocha_ref.c && pocha bench --against ./pocha_ref",
+        "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
     ),
 )
@@ -717,8 +717,8 @@ def bench(
         str | None,
         typer.Option(
             metavar="BINARY",
-            help="A reference program run as 'BINARY W|H K DEALS SEED' (the built pocha_ref.c): timed in the same "
-            "rounds, its ratio printed.",
+            help="A reference program run as 'BINARY W|H K DEALS SEED' that prints deals_per_s=RATE: timed in the "
+            "same rounds, its ratio printed.",
         ),
     ] = None,
     stages: Annotated[

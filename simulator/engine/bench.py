@@ -3,7 +3,7 @@
 Each benchmark runs on each thread count asked for; optionally the first benchmark also runs on a
 Dask LocalCluster (started once, before timing, as a user's cluster would be), in chunks of
 DASK_CHUNK deals: a task must be long next to the cluster's overhead per task. With a reference
-binary (``../shared/perf/pocha_ref.c`` built, or any program that answers the same way), the
+binary (any program run as ``BINARY W|H K DEALS SEED`` that prints ``deals_per_s=RATE``), the
 benchmarks it has are timed by it too, in the same rounds, for a ratio per core.
 """
 
@@ -143,7 +143,7 @@ def reference_rate(binary: Path, mode: str, cards: int, deals: int, seed: int) -
     if done.returncode or not found:
         raise PochaError(
             f"against: {binary} {mode} {cards} {deals} {seed} did not print deals_per_s= (exit {done.returncode}); "
-            "give the built pocha_ref.c (see its first lines)"
+            "give a program that runs as BINARY W|H K DEALS SEED and prints deals_per_s=RATE"
         )
     return float(found.group(1))
 
