@@ -44,6 +44,9 @@ class MonteCarlo:
         if not self.sharpness >= 0:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
+    def trick_counts(self, ctx: BidContext) -> np.ndarray:
+        """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``trick_counts``)."""
+        return trick_counts(ctx, self.samples, self.assume, self.rollout, self.sharpness)
+
     def bid(self, ctx: BidContext) -> np.ndarray:
-        counts = trick_counts(ctx, self.samples, self.assume, self.rollout, self.sharpness)
-        return best_legal(expected_points(counts, ctx.rules, ctx.cards), ctx.forbidden)
+        return best_legal(expected_points(self.trick_counts(ctx), ctx.rules, ctx.cards), ctx.forbidden)
