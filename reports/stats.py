@@ -9,9 +9,8 @@ mean +- 1.96 standard errors.
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
+from pocha.engine.tally import HAND_FIELDS, MOMENTS, Z95, Tally
 
-Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
 RESULT_COLUMNS = (

@@ -1,6 +1,7 @@
 """What the terminal shows: each command's results as plain text (the CLI only prints these strings)."""
 
 import statistics
+import textwrap
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -133,7 +134,7 @@ def run_text(run: RunRecord, tables: Tables) -> str:
     return "\n".join([*heading, *SECTIONS[run.command](run, tables)])
 
 
-def advice_text(advice: Advice, play: str, assume: str) -> str:
+def advice_text(advice: Advice) -> str:
     """The advice as a few short tables."""
     s = advice.situation
     ranks = s.rules.ranks
@@ -149,8 +150,10 @@ def advice_text(advice: Advice, play: str, assume: str) -> str:
     lines = [
         f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
         f"{s.rules.players} players; {who}.",
-        f"{advice.samples:,} play-outs per bid, {play} play, later bidders bid as {assume}; "
-        "±: the Monte Carlo standard error.",
+        *textwrap.wrap(f"Assumed: {advice.model}.", 100),
+        f"{advice.samples:,} play-outs per bid"
+        + (f", worth {advice.effective:,.0f} unweighted" if advice.effective < advice.samples else "")
+        + "; ±: 95% interval (sampling noise under that model).",
         "",
         f"Tricks you take, playing to a bid of {advice.recommended}:",
         "tricks  chance     ±",

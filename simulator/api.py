@@ -37,6 +37,7 @@ from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOpti
 from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
 from pocha.strategies.base import Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
+from pocha.strategies.playouts import DEFAULT_SHARPNESS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
 from pocha.strategies.table import TrickTable, is_table_file
 
@@ -521,14 +522,17 @@ def advise(
     bid: int | None = None,
     samples: int = 10_000,
     assume: str = "expected",
+    sharpness: float = DEFAULT_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
 ) -> Advice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
 
     position: how many players bid before you (0: you bid first and lead); bids: their bids, in
-    order. bid: a bid to single out (it must be legal). ``assume`` is how the later bidders are taken
-    to bid; ``run.play`` how every seat plays the play-outs. ``result.to_frame()`` has a row per bid.
+    order. bid: a bid to single out (it must be legal). ``assume`` is how the others are taken to bid:
+    the earlier bids are read through it (``sharpness``: how sharply; 0 does not read them) and the
+    later bidders bid by it, answering each candidate bid; ``run.play`` is how every seat plays the
+    play-outs. ``result.to_frame()`` has a row per bid; ``result.model`` says what was assumed.
     """
     _, chosen = rules.resolve()
     if run.policy.name not in ROLLOUTS:
@@ -538,7 +542,15 @@ def advise(
     situation = read_situation(chosen, hand_text, trump, position, bids_text)
     if bid is not None:
         situation.check_bid(bid)
-    return advise_situation(situation, samples, run.seed, run.policy.name, load(assume)[1], bid)
+    return advise_situation(
+        situation,
+        samples=samples,
+        seed=run.seed,
+        rollout=run.policy.name,
+        assume=(assume, load(assume)[1]),
+        sharpness=sharpness,
+        asked=bid,
+    )
 
 
 @with_flat_options

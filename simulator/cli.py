@@ -547,8 +547,21 @@ def advise(
     bid: Annotated[int | None, typer.Option(metavar="BID", help="Also single out this bid (it must be legal).")] = None,
     samples: Annotated[int, typer.Option(metavar="N", help="Play-outs per candidate bid.")] = 10_000,
     assume: Annotated[
-        str, typer.Option(metavar="SPEC", help="How the later bidders are assumed to bid (a strategy spec).")
+        str,
+        typer.Option(
+            metavar="SPEC",
+            help="How the others are assumed to bid (a strategy spec): the earlier bids are read through it, "
+            "the later bidders bid by it.",
+        ),
     ] = "expected",
+    sharpness: Annotated[
+        float,
+        typer.Option(
+            metavar="S",
+            help="How sharply the earlier bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
+            "0 ignores them.",
+        ),
+    ] = api.DEFAULT_SHARPNESS,
     rules: options.RuleOptions,
     scoring: Scoring = None,
     play: Rollout = "greedy",
@@ -572,13 +585,14 @@ def advise(
             bid=bid,
             samples=samples,
             assume=assume,
+            sharpness=sharpness,
             rules=replace(rules, scoring=scoring),
             run=options.RunOptions(play=play, seed=seed),
         )
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
-    typer.echo(advice_text(advice, play, assume))
+    typer.echo(advice_text(advice))
 
 
 @app.command(

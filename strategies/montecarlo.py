@@ -12,7 +12,7 @@ import numpy as np
 from pocha.errors import PochaError
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.heuristics import Expected
-from pocha.strategies.playouts import expected_points, trick_counts
+from pocha.strategies.playouts import DEFAULT_SHARPNESS, expected_points, play_outs
 
 DEFAULT_SAMPLES = 32
 ROLLOUTS = ("greedy", "random")  # play-out policies: fast ones (pimc in every play-out would be far too slow)
@@ -34,7 +34,9 @@ class MonteCarlo:
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = Expected()  # how the bidder expects later bidders to bid, as a strategy spec
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy or random
-    sharpness: float = 0.0  # how sharply the earlier bids are read as the assume strategy's: 0 ignores them
+    sharpness: float = (
+        DEFAULT_SHARPNESS  # how sharply the earlier bids are read as the assume strategy's: 0 ignores them
+    )
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -45,8 +47,8 @@ class MonteCarlo:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
     def trick_counts(self, ctx: BidContext) -> np.ndarray:
-        """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``trick_counts``)."""
-        return trick_counts(ctx, self.samples, self.assume, self.rollout, self.sharpness)
+        """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``play_outs``)."""
+        return play_outs(ctx, self.samples, self.assume, self.rollout, self.sharpness).counts
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         return best_legal(expected_points(self.trick_counts(ctx), ctx.rules, ctx.cards), ctx.forbidden)

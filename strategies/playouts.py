@@ -12,6 +12,7 @@ advise`` both stand on this.
 """
 
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,36 +24,48 @@ from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
+DEFAULT_SHARPNESS = 3.0  # reading the bids: measured best of 1, 3 and 8 on 2..8-card hands (README)
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 
 
-def trick_counts(
-    ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy", sharpness: float = 0.0
-) -> np.ndarray:
-    """float64[deal, bid, tricks]: per deal and bid 0..k, how often (weighted) the bidder took each number of tricks.
+class Playouts(NamedTuple):
+    """What the play-outs of a batch of deals found.
 
-    There are ``samples`` play-outs per deal and bid, every seat playing by ``rollout`` (greedy or
-    random), whatever the run's play policy: the play-outs estimate the tricks, they are not the play.
-    sharpness: 0 counts every sample once; above 0, a sample counts by ``bid_likelihood`` of the
-    earlier bids in its world.
+    counts float64[deal, bid, tricks]: per deal and candidate bid 0..k, the (weighted) number of
+    play-outs in which the bidder took each number of tricks; effective float64[deal]: how many
+    equally weighted samples the weighted ones are worth, (sum w)^2 / sum w^2 (the samples when
+    every weight is 1), for the standard errors.
+    """
+
+    counts: np.ndarray
+    effective: np.ndarray
+
+
+def play_outs(
+    ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy", sharpness: float = 0.0
+) -> Playouts:
+    """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
+
+    Every seat plays by ``rollout`` (greedy or random), whatever the run's play policy: the
+    play-outs estimate the tricks, they are not the play. sharpness: 0 plays today's montecarlo
+    (every sample counts once; the later bidders see the assumed strategy's bid in the bidder's
+    place); above 0 a sample counts by ``bid_likelihood`` of the earlier bids in its world, and the
+    later bidders answer each candidate bid.
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
     counts = np.zeros((ctx.size, k + 1, k + 1))
+    effective = np.zeros(ctx.size)
     deal_rules = DealRules.of(rules, k)
+    reading = sharpness > 0
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
         rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
         hands = np.empty((len(rows), players), np.uint64)
         sample_completions(ctx.seed, k, block.numbers, position, block.hands, block.trump_card, rules.deck(), hands)
         dealt = block.numbers[rows]  # each sample's deal number: its dealer, so its seats' positions
-        by_position = np.zeros((players, len(rows)), np.int64)
-        by_position[:position] = block.earlier_bids[rows].T
-        by_position[position] = checked_bids(assumed_label(assumed), assumed, block)[rows]  # what later bidders see
         held = np.empty((players, len(rows)), np.uint64)
         seats_to_positions(hands, dealt, held)
-        sampled_deals = dealt * samples + np.tile(np.arange(samples), block.size)
         trump_card = block.trump_card[rows]
-        weights = np.ones(len(rows))
         worlds = BidContext(
             rules=rules,
             cards=k,
@@ -62,22 +75,40 @@ def trick_counts(
             earlier_bids=np.empty((len(rows), 0), np.int64),
             forbidden=np.full(len(rows), -1),
             seed=ctx.seed ^ ASSUMED_SEED_SALT,
-            numbers=sampled_deals,
+            numbers=dealt * samples + np.tile(np.arange(samples), block.size),
             policy=ctx.policy,
         )
-        if sharpness > 0:
+        by_position = np.zeros((players, len(rows)), np.int64)
+        by_position[:position] = block.earlier_bids[rows].T
+        weights = np.ones(len(rows))
+        if reading:
             for earlier in range(position):
                 model, forbidden = assumed_bids(assumed, replace(worlds, position=earlier), held, by_position)
                 weights *= bid_likelihood(by_position[earlier], model, k, forbidden, sharpness)
-        for later in range(position + 1, players):
-            by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
-        bids = np.empty((len(rows), players), np.int64)
-        positions_to_seats(by_position, dealt, bids)
-        sampled = Chunk(k, dealt, hands, trump_card, bids)
+        candidates = range(k + 1) if reading else [None]  # None: the assumed strategy's bid stands for them all
+        bids = np.empty((len(rows), len(candidates), players), np.int64)
+        seat_bids = np.empty((len(rows), players), np.int64)
+        for c, candidate in enumerate(candidates):
+            if candidate is None:
+                by_position[position] = checked_bids(assumed_label(assumed), assumed, block)[rows]
+            else:
+                by_position[position] = candidate
+            for later in range(position + 1, players):
+                by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
+            positions_to_seats(by_position, dealt, seat_bids)
+            bids[:, c] = seat_bids
         rollout_counts(
-            ctx.seed, sampled, position, deal_rules, POLICIES[rollout], weights, counts[start : start + block.size]
+            ctx.seed,
+            Chunk(k, dealt, hands, trump_card, bids),
+            position,
+            deal_rules,
+            POLICIES[rollout],
+            weights,
+            counts[start : start + block.size],
         )
-    return counts
+        by_deal = weights.reshape(block.size, samples)
+        effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
+    return Playouts(counts, effective)
 
 
 def assumed_bids(

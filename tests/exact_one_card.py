@@ -164,29 +164,34 @@ def evaluate(rules: Rules, policy: Policy) -> np.ndarray:
     return np.array(points)
 
 
-def best_policy(rules: Rules, inference: bool) -> Policy:
-    """The policy in which each position, in bidding order, bids for the most expected points.
+def best_bids(rules: Rules, earlier: Policy, inference: bool) -> np.ndarray:
+    """Position ``len(earlier)``'s bids for the most expected points when positions before it bid by ``earlier``.
 
     Without inference a position knows only its card and the turned card (its win chance is summed
-    over the earlier bids), with inference also the earlier bids read through the earlier positions'
-    policies, already fixed. Ties go to the lower bid; the dealer under the hook takes the best legal
-    bid (which is the other one when the best is forbidden, as there are only two).
+    over the earlier bids), with inference also the earlier bids read through ``earlier``. Ties go to
+    the lower bid; the dealer under the hook takes the best legal bid (which is the other one when the
+    best is forbidden, as there are only two).
     """
+    i, scoring = len(earlier), rules.scoring
+    wins, deals = counts(rules, earlier, i)
+    if not inference:
+        wins, deals = wins.sum(axis=2, keepdims=True), deals.sum(axis=2, keepdims=True)
+    # points summed over the deals of each cell: the expected points times the cell's deals, in whole
+    # numbers, so a tie is seen exactly
+    value = [scoring.points(b, 1) * wins + scoring.points(b, 0) * (deals - wins) for b in (0, 1)]
+    bid = np.broadcast_to((value[1] > value[0]).astype(np.int64), (*wins.shape[:2], 2**i)).copy()
+    for code in range(2**i):
+        for b in (0, 1):
+            if not legal(rules, i, code, b):
+                bid[:, :, code][bid[:, :, code] == b] = 1 - b
+    return bid
+
+
+def best_policy(rules: Rules, inference: bool) -> Policy:
+    """The policy in which each position, in bidding order, bids for the most expected points (``best_bids``)."""
     policy: Policy = []
-    scoring = rules.scoring
-    for i in range(rules.players):
-        wins, deals = counts(rules, policy, i)
-        if not inference:
-            wins, deals = wins.sum(axis=2, keepdims=True), deals.sum(axis=2, keepdims=True)
-        # points summed over the deals of each cell: the expected points times the cell's deals, in whole
-        # numbers, so a tie is seen exactly
-        value = [scoring.points(b, 1) * wins + scoring.points(b, 0) * (deals - wins) for b in (0, 1)]
-        bid = np.broadcast_to((value[1] > value[0]).astype(np.int64), (*wins.shape[:2], 2**i)).copy()
-        for code in range(2**i):
-            for b in (0, 1):
-                if not legal(rules, i, code, b):
-                    bid[:, :, code][bid[:, :, code] == b] = 1 - b
-        policy.append(bid)
+    for _ in range(rules.players):
+        policy.append(best_bids(rules, policy, inference))
     return policy
 
 
@@ -221,8 +226,11 @@ class PolicyStrategy:
         return self.policy[ctx.position][turned, card, code].astype(np.int64)
 
 
-def strategy_policy(rules: Rules, strategy) -> Policy:
-    """The one-card policy of a ``pocha`` strategy, from its ``bid`` of every hand at once (per position and bids)."""
+def strategy_policy(rules: Rules, strategy, positions: Sequence[int] | None = None) -> Policy:
+    """The one-card policy of a ``pocha`` strategy, from its ``bid`` of every hand at once (per position and bids).
+
+    positions: the positions to ask it about (all by default); the others' arrays are left empty.
+    """
     from pocha.game.rules import forbidden_bids
     from pocha.strategies.base import BidContext
 
@@ -232,7 +240,7 @@ def strategy_policy(rules: Rules, strategy) -> Policy:
     policy = []
     for i in range(rules.players):
         table = np.zeros((size, size, 2**i), np.int64)
-        for code in range(2**i):
+        for code in range(2**i) if positions is None or i in positions else ():
             earlier = np.tile(np.array(code_bids(code, i), np.int64), (int(dealt.sum()), 1))
             ctx = BidContext(
                 rules=rules,

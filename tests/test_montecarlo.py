@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import reference
 from conftest import LUDOTEKA, ids, lineup, numbers
-from exact_one_card import best_policy, evaluate, strategy_policy
+from exact_one_card import best_bids, evaluate, strategy_policy
 from test_strategies import context
 
 from pocha.engine.advice import advise, read_situation
@@ -47,6 +47,9 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
             assert not any(trump in h for h in held)
 
 
+EXPECTED = ("expected", Expected())
+
+
 def test_play_outs_count_every_sample_for_every_bid():
     rules = make_rules(players=4)
     chunk = deal_chunk(rules, 1, 4, numbers(0, 6))
@@ -54,7 +57,7 @@ def test_play_outs_count_every_sample_for_every_bid():
     hands = np.empty((6 * samples, 4), np.uint64)
     own = chunk.hands[np.arange(6), (chunk.numbers + 1) % 4]
     sample_completions(1, 4, chunk.numbers, 0, own, chunk.trump_card, rules.deck(), hands)
-    bids = np.ones((6 * samples, 4), np.int64)
+    bids = np.ones((6 * samples, 1, 4), np.int64)
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     for policy in (POLICY_GREEDY, POLICY_RANDOM):
         counts = np.zeros((6, 5, 5))
@@ -63,12 +66,17 @@ def test_play_outs_count_every_sample_for_every_bid():
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
 
+@pytest.mark.parametrize("answered", [False, True])
 @pytest.mark.parametrize(
     ("players", "cards", "position", "play_rule"),
     [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
 )
-def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule):
-    """The shared line of play with its branches counts what one greedy play-out per bid (the reference) counts."""
+def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule, answered):
+    """The shared lines of play with their branches count what one greedy play-out per bid (the reference) counts.
+
+    answered: the table's bids depend on the candidate (later bidders answer it), drawn from 0..1 so that
+    some candidates share their table's bids and others do not; else one set of bids for every candidate.
+    """
     rules = make_rules(players=players, play_rule=play_rule)
     deals, samples = 12, 6
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
@@ -76,7 +84,12 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     hands = np.empty((deals * samples, players), np.uint64)
     own = chunk.hands[np.arange(deals), bidders]
     sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
-    bids = np.random.default_rng(0).integers(0, cards + 1, (deals * samples, players))
+    rng = np.random.default_rng(0)
+    bids = (
+        rng.integers(0, 2, (deals * samples, cards + 1, players))
+        if answered
+        else rng.integers(0, cards + 1, (deals * samples, 1, players))
+    )
     counts = np.zeros((deals, cards + 1, cards + 1))
     sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, np.ones(deals * samples), counts)
@@ -85,7 +98,7 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
         d, bidder = row // samples, int(bidders[row // samples])
         held = [cards_of(h) for h in hands[row]]
         for bid in range(cards + 1):
-            row_bids = [int(b) for b in bids[row]]
+            row_bids = [int(b) for b in bids[row, bid if answered else 0]]
             row_bids[bidder] = bid
             mano = (int(chunk.numbers[d]) + 1) % players
             tricks = reference.play_greedy(held, int(chunk.trump_card[d]) >> 4, mano, row_bids, play_rule)
@@ -158,9 +171,11 @@ def exact_one_card_win(hand: str, trump_card: str, position: int, players: int =
     [("1C", "7O", 3, "0,1,0"), ("12O", "7O", 0, ""), ("3E", "1B", 1, "1"), ("5O", "4O", 2, "0,0")],
 )
 def test_one_card_advice_matches_the_exact_chance(hand, trump, position, bids):
-    """In one-card deals play is forced: the chance of the trick is counted exactly. Tolerance 4.5 MC errors."""
+    """In one-card deals play is forced: the chance of the trick, not reading the bids, is counted exactly.
+
+    Tolerance 4.5 MC errors."""
     situation = read_situation(LUDOTEKA, hand, trump, position, bids)
-    advice = advise(situation, 20_000, seed=1, rollout="greedy", assumed=Expected())
+    advice = advise(situation, samples=20_000, seed=1, rollout="greedy", assume=EXPECTED, sharpness=0)
     exact = exact_one_card_win(hand, trump, position)
     assert abs(advice.tricks[1] - exact) < 4.5 * np.sqrt(exact * (1 - exact) / 20_000)
     assert advice.points[1] == pytest.approx(15 * advice.exact[1] - 5 * (1 - advice.exact[1]))
@@ -169,20 +184,33 @@ def test_one_card_advice_matches_the_exact_chance(hand, trump, position, bids):
 
 def test_advice_never_recommends_the_forbidden_bid():
     situation = read_situation(LUDOTEKA, "1O 3O 12C 5E 2B", "7O", 3, "1,0,1")
-    advice = advise(situation, 2000, seed=0, rollout="random", assumed=Expected())
+    advice = advise(situation, samples=2000, seed=0, rollout="random", assume=EXPECTED, sharpness=3)
     assert situation.forbidden == 3 and np.isnan(advice.points[3])
     assert advice.recommended != 3
 
 
-def test_reading_the_earlier_bids_reaches_the_exact_one_card_gain():
-    """At one card, 4 players: montecarlo ignoring the bids bids as the exact best without inference; reading them
-    (through ``expected``, whose one-card bid carries what the first bidder's card says) the second bidder reaches
-    the exact best with inference, and every later position gains. Exact values of its bids, no simulation noise;
-    tolerance 0.02 points (its 512 samples a decision)."""
-    rules = make_rules("ludoteka", 4)
-    without, with_inference = (evaluate(rules, best_policy(rules, inference)) for inference in (False, True))
-    plain = evaluate(rules, strategy_policy(rules, MonteCarlo(samples=512)))
-    reading = evaluate(rules, strategy_policy(rules, MonteCarlo(samples=512, sharpness=8)))
-    assert np.allclose(plain, without, atol=0.02)
-    assert abs(reading[1] - with_inference[1]) < 0.02
-    assert np.all(reading[1:] > without[1:] + 0.1) and np.allclose(reading[0], without[0], atol=0.02)
+@pytest.mark.parametrize("hook", ["never", "always"])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_reading_the_earlier_bids_reaches_the_exact_one_card_best_response(players, hook):
+    """At one card, at a table that bids ``expected``: the dealer bidding by montecarlo reaches, reading the bids
+    (through ``expected``, sharply: the table is exactly that), the exact value of the best response that reads them;
+    not reading them (sharpness 0, the montecarlo of before), only the best response that does not.
+
+    Exact values of its bids, no simulation noise; tolerance 0.05 points (its 256 samples a decision). With one
+    card no bid changes a trick, so the gap between the two best responses is all that reading can give.
+    """
+    rules = make_rules("ludoteka", players, hook=hook)
+    table = strategy_policy(rules, Expected())
+    dealer = players - 1
+
+    def value(bids: np.ndarray) -> float:
+        return evaluate(rules, [*table[:dealer], bids])[dealer]
+
+    without, reading = (value(best_bids(rules, table[:dealer], inference)) for inference in (False, True))
+    plain, read = (
+        value(strategy_policy(rules, MonteCarlo(samples=256, sharpness=sharpness), [dealer])[dealer])
+        for sharpness in (0, 8)
+    )
+    assert abs(plain - without) < 0.05 and abs(read - reading) < 0.05
+    if players > 3:  # at three players the earlier bids do not change the dealer's best bid
+        assert reading > without + 0.1 and read > plain + 0.1

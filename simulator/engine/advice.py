@@ -5,11 +5,12 @@ from typing import Any
 
 import numpy as np
 
+from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import card_name, mask_of, parse_card, parse_cards
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.strategies.base import BidContext, Strategy, best_legal
-from pocha.strategies.playouts import expected_points, trick_counts
+from pocha.strategies.playouts import expected_points, play_outs
 
 MOST_SAMPLES = 10**7  # play-outs per candidate bid
 
@@ -91,17 +92,32 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
 
 @dataclass(frozen=True)
 class Advice:
-    """Play-out results for one situation (arrays indexed by bid or by tricks 0..k)."""
+    """Play-out results for one situation (arrays indexed by bid or by tricks 0..k), and the model they assume."""
 
     situation: Situation
     samples: int
+    effective: float  # what the weighted play-outs are worth in equally weighted ones (samples when not reading)
+    rollout: str  # how every seat plays the play-outs
+    assume: str  # the strategy spec the other bidders are taken to bid by
+    sharpness: float  # how sharply the earlier bids are read through it (0: not read)
     recommended: int
     points: np.ndarray  # float64[bid]: expected points (NaN for the forbidden bid)
-    points_error: np.ndarray  # float64[bid]: Monte Carlo standard error
+    points_error: np.ndarray  # float64[bid]: half-width of its 95% interval
     exact: np.ndarray  # float64[bid]: chance of taking exactly that many tricks when bidding it
     tricks: np.ndarray  # float64[tricks]: chance of each trick count, playing to the recommended bid
-    tricks_error: np.ndarray  # float64[tricks]
+    tricks_error: np.ndarray  # float64[tricks]: half-width of its 95% interval
     asked: int | None = None  # a bid the user singled out
+
+    @property
+    def model(self) -> str:
+        """The assumptions behind the figures, in words."""
+        reading = (
+            f"the earlier bids read as {self.assume}'s, a bid d away from its bid exp(-{self.sharpness:g} d) as likely"
+            if self.sharpness > 0
+            else "the earlier bids not read"
+        )
+        later = "answering your bid" if self.sharpness > 0 else f"seeing {self.assume}'s bid in your place"
+        return f"{reading}; later bidders bid as {self.assume}, {later}; every seat plays {self.rollout}"
 
     def to_frame(self) -> Any:
         """One row per bid: bid, legal, exact_chance, expected_points, error (a pandas DataFrame)."""
@@ -119,6 +135,9 @@ class Advice:
             "bids_before": list(s.bids),
             "forbidden_bid": s.forbidden if s.forbidden >= 0 else None,
             "samples": self.samples,
+            "effective_samples": self.effective,
+            "model": {"assume": self.assume, "sharpness": self.sharpness, "play": self.rollout, "text": self.model},
+            "interval": "95%: each error is the half-width of a 95% interval (sampling noise under the model)",
             "recommended_bid": self.recommended,
             "tricks": [
                 {"tricks": t, "chance": p, "error": e}
@@ -138,18 +157,27 @@ class Advice:
 
 
 def advise(
-    situation: Situation, samples: int, seed: int, rollout: str, assumed: Strategy, asked: int | None = None
+    situation: Situation,
+    *,
+    samples: int,
+    seed: int,
+    rollout: str,
+    assume: tuple[str, Strategy],
+    sharpness: float,
+    asked: int | None = None,
 ) -> Advice:
-    """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out."""
+    """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out.
+
+    assume: the others' strategy (its spec and itself); sharpness: how sharply the earlier bids are
+    read through it (0: not read). See ``play_outs``.
+    """
     if not 2 <= samples <= MOST_SAMPLES:
         raise PochaError(f"samples: must be from 2 to {MOST_SAMPLES:,}, not {samples:,}")
+    if not sharpness >= 0:
+        raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
     if asked is not None:
         situation.check_bid(asked)
     s, rules, k = situation, situation.rules, situation.cards
-    players = rules.players
-    deal = np.array(
-        [players - 1], np.int64
-    )  # deal number players - 1: the dealer sits last, the bidder at its position
     ctx = BidContext(
         rules=rules,
         cards=k,
@@ -159,25 +187,30 @@ def advise(
         earlier_bids=np.array([s.bids], np.int64).reshape(1, s.position),
         forbidden=np.array([s.forbidden], np.int64),
         seed=seed,
-        numbers=deal,
+        numbers=np.array([rules.players - 1], np.int64),  # deal players - 1: the dealer sits last
         policy=rollout,
     )
-    counts = trick_counts(ctx, samples, assumed, rollout)
-    points = expected_points(counts, rules, k)
+    found = play_outs(ctx, samples, assume[1], rollout, sharpness)
+    effective = float(found.effective[0])
+    points = expected_points(found.counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
     grid = rules.scoring.points_grid(k)
-    chances = counts[0] / samples  # [bid, tricks]
+    chances = found.counts[0] / found.counts[0].sum(axis=1, keepdims=True)  # [bid, tricks]
     spread = np.sqrt(np.maximum((chances * grid**2).sum(axis=1) - points[0] ** 2, 0.0))
     legal = np.arange(k + 1) != s.forbidden
     tricks = chances[recommended]
     return Advice(
         situation=s,
         samples=samples,
+        effective=effective,
+        rollout=rollout,
+        assume=assume[0],
+        sharpness=sharpness,
         recommended=recommended,
         points=np.where(legal, points[0], np.nan),
-        points_error=np.where(legal, spread / np.sqrt(samples), np.nan),
+        points_error=np.where(legal, Z95 * spread / np.sqrt(effective), np.nan),
         exact=np.diagonal(chances).copy(),
         tricks=tricks,
-        tricks_error=np.sqrt(tricks * (1 - tricks) / samples),
+        tricks_error=Z95 * np.sqrt(tricks * (1 - tricks) / effective),
         asked=asked,
     )

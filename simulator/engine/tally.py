@@ -15,6 +15,7 @@ import numpy as np
 from pocha.kernels.play import Outcome
 from pocha.kernels.tally import close_boards, tally_plays
 
+Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal: intervals are +- Z95 standard errors
 MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
 # exact bids E per board, with the squares and products the ratio estimator needs
 HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``tally_plays``)

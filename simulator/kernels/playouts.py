@@ -65,25 +65,38 @@ def copy_deal(from_hands, from_won, hands, won):
         won[0, seat] = from_won[seat]
 
 
+@jit_inline
+def same_bids(bids, row, a, b, bidder):
+    """Whether candidates ``a`` and ``b`` of ``row`` give every seat but the bidder the same bid."""
+    for seat in range(bids.shape[2]):  # noqa: SIM110 - numba compiles the loop, not all() over a generator
+        if seat != bidder and bids[row, a, seat] != bids[row, b, seat]:
+            return False
+    return True
+
+
 @jit
 def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
-    (their deal number and trump card repeated); the bidder's bid is replaced by each candidate.
+    (their deal number and trump card repeated) and whose bids are int64[row, candidate, seat]: the
+    table's bids when the bidder bids each candidate 0..k (the later bidders answer it), or one set
+    for every candidate (a candidate axis of 1); the bidder's own entry is replaced by the candidate.
     deal_rules: ``DealRules``; policy: random or greedy. weights float64[row]: what each sample counts
     for (1 each, or how likely the sampled world makes the bids seen so far). counts float64[deal, bid,
     tricks] gets, per deal and candidate bid 0..k, the weight of the samples the bidder took each
     number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
-    as one that made it from then on: so bids 1..k share one line of play (bid above k), each bid
-    branching off after the trick that brings the bidder to it. The same play-outs as one per bid,
-    for about a third of the tricks.
+    as one that made it from then on: so the candidates the table bids alike for (all of them, unless
+    a later bidder answers the candidate) share one line of play (bid above k), each bid branching
+    off after the trick that brings the bidder to it. The same play-outs as one per bid, for about a
+    third of the tricks.
     """
     cards, numbers, hands, trump_card, bids = chunk
     players = hands.shape[1]
     samples = hands.shape[0] // max(counts.shape[0], 1)
+    per_candidate = bids.shape[1] > 1
     line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
     won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
@@ -92,6 +105,8 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
     on_line = Batch(deal_rules, policies, row_bids, won, no_log(), work)
     on_branch = Batch(deal_rules, policies, row_bids, branch_won, no_log(), work)
     no_won = np.zeros(players, np.int64)
+    group = np.empty(cards + 1, np.bool_)  # the candidates the line being played counts for
+    done = np.empty(cards + 1, np.bool_)
     for d in range(counts.shape[0]):
         first = d * samples
         mano = (numbers[first] + 1) % players
@@ -99,25 +114,41 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
         state = stream_state(seed, cards, numbers[first], STREAM_ROLLOUT)
         for row in range(first, first + samples):
             weight = weights[row]
-            for seat in range(players):  # (not a slice assignment: slower in numba)
-                row_bids[0, seat] = bids[row, seat]
-            copy_deal(hands[row], no_won, line, won)
-            row_bids[0, bidder] = 0
-            state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
             if policy == POLICY_RANDOM:
+                for seat in range(players):  # (not a slice assignment: slower in numba)
+                    row_bids[0, seat] = bids[row, 0, seat]
+                copy_deal(hands[row], no_won, line, won)
+                row_bids[0, bidder] = 0
+                state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
                 for every in range(cards + 1):
                     counts[d, every, won[0, bidder]] += weight
                 continue
-            counts[d, 0, won[0, bidder]] += weight
-            copy_deal(hands[row], no_won, line, won)
-            leader = mano
-            for t in range(cards):  # the line, a trick at a time
-                row_bids[0, bidder] = cards + 1
-                state, leader = play_deal(0, line, trump_card[row], leader, 1, state, on_line, True)
-                if leader == bidder:  # it took the trick: its bid of won[0, bidder] branches off, made
-                    copy_deal(line, won[0], branch, branch_won)
-                    row_bids[0, bidder] = won[0, bidder]
-                    state, _ = play_deal(0, branch, trump_card[row], leader, cards - 1 - t, state, on_branch, True)
-                    counts[d, won[0, bidder], branch_won[0, bidder]] += weight
-            for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
-                counts[d, bid, won[0, bidder]] += weight
+            done[:] = False
+            for lead in range(cards + 1):  # one line per group of candidates the table bids alike for
+                if done[lead]:
+                    continue
+                for bid in range(cards + 1):
+                    group[bid] = not done[bid] and (not per_candidate or same_bids(bids, row, lead, bid, bidder))
+                    done[bid] |= group[bid]
+                for seat in range(players):
+                    row_bids[0, seat] = bids[row, lead if per_candidate else 0, seat]
+                if group[0]:
+                    copy_deal(hands[row], no_won, line, won)
+                    row_bids[0, bidder] = 0
+                    state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
+                    counts[d, 0, won[0, bidder]] += weight
+                if not group[1:].any():
+                    continue
+                copy_deal(hands[row], no_won, line, won)
+                leader = mano
+                for t in range(cards):  # the line, a trick at a time
+                    row_bids[0, bidder] = cards + 1
+                    state, leader = play_deal(0, line, trump_card[row], leader, 1, state, on_line, True)
+                    if leader == bidder and group[won[0, bidder]]:  # its bid of won[0, bidder] branches off, made
+                        copy_deal(line, won[0], branch, branch_won)
+                        row_bids[0, bidder] = won[0, bidder]
+                        state, _ = play_deal(0, branch, trump_card[row], leader, cards - 1 - t, state, on_branch, True)
+                        counts[d, won[0, bidder], branch_won[0, bidder]] += weight
+                for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
+                    if group[bid]:
+                        counts[d, bid, won[0, bidder]] += weight
