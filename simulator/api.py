@@ -521,7 +521,7 @@ def advise(
     bids: str | Sequence[int] = (),
     bid: int | None = None,
     samples: int = 10_000,
-    assume: str = "expected",
+    assume: str = "table",
     sharpness: float = DEFAULT_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),

@@ -553,7 +553,7 @@ def advise(
             help="How the others are assumed to bid (a strategy spec): the earlier bids are read through it, "
             "the later bidders bid by it.",
         ),
-    ] = "expected",
+    ] = "table",
     sharpness: Annotated[
         float,
         typer.Option(

@@ -11,10 +11,11 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.strategies.base import BidContext, Strategy, best_legal
-from pocha.strategies.heuristics import Expected
 from pocha.strategies.playouts import DEFAULT_SHARPNESS, expected_points, play_outs
+from pocha.strategies.table import TableStrategy
 
 DEFAULT_SAMPLES = 32
+DEFAULT_OVERSAMPLE = 4  # measured (README)
 ROLLOUTS = ("greedy", "random")  # play-out policies: fast ones (pimc in every play-out would be far too slow)
 
 
@@ -24,31 +25,34 @@ class MonteCarlo:
 
     The unseen cards are dealt at random ``samples`` ways; with ``sharpness`` above 0 each sampled
     world counts as much as it makes the earlier bids likely, were those bidders to bid about as the
-    ``assume`` strategy would (inference from the bids; 0 ignores them); later bidders bid as the
-    ``assume`` strategy would on their sampled hands; every sample is played out once per bid 0..k with every
-    seat playing ``rollout`` (greedy or random; the bidder plays to the bid it considers), whatever
-    policy the seat itself plays with.
+    ``assume`` strategy would (inference from the bids), and the later bidders bid as ``assume`` would
+    on their sampled hands, answering each candidate bid (0: the montecarlo of before, which ignores
+    the earlier bids and shows the later ones ``assume``'s bid in its place). Reading, it draws
+    ``oversample`` worlds per play-out and plays out the ones the bids make likely (``play_outs``).
+    Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy or
+    random; the bidder plays to the bid it considers), whatever policy the seat itself plays with.
     """
 
     name: ClassVar[str] = "montecarlo"
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
-    assume: Strategy = Expected()  # how the bidder expects later bidders to bid, as a strategy spec
+    assume: Strategy = TableStrategy()  # how the others bid (read before, predicted after), as a strategy spec
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy or random
-    sharpness: float = (
-        DEFAULT_SHARPNESS  # how sharply the earlier bids are read as the assume strategy's: 0 ignores them
-    )
+    sharpness: float = DEFAULT_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
+    oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise PochaError(f"montecarlo: samples must be at least 1, not {self.samples}")
         if self.rollout not in ROLLOUTS:
             raise PochaError(f"montecarlo: rollout must be {' or '.join(ROLLOUTS)}, not '{self.rollout}'")
+        if self.oversample < 1:
+            raise PochaError(f"montecarlo: oversample must be at least 1, not {self.oversample}")
         if not self.sharpness >= 0:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
     def trick_counts(self, ctx: BidContext) -> np.ndarray:
         """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``play_outs``)."""
-        return play_outs(ctx, self.samples, self.assume, self.rollout, self.sharpness).counts
+        return play_outs(ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample).counts
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         return best_legal(expected_points(self.trick_counts(ctx), ctx.rules, ctx.cards), ctx.forbidden)

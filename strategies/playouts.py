@@ -24,7 +24,7 @@ from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
-DEFAULT_SHARPNESS = 3.0  # reading the bids: measured best of 1, 3 and 8 on 2..8-card hands (README)
+DEFAULT_SHARPNESS = 1.5  # reading the bids through ``table``: its best log score of montecarlo's bids (README)
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 
 
@@ -42,7 +42,12 @@ class Playouts(NamedTuple):
 
 
 def play_outs(
-    ctx: BidContext, samples: int, assumed: Strategy, rollout: str = "greedy", sharpness: float = 0.0
+    ctx: BidContext,
+    samples: int,
+    assumed: Strategy,
+    rollout: str = "greedy",
+    sharpness: float = 0.0,
+    oversample: int = 1,
 ) -> Playouts:
     """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
 
@@ -50,32 +55,35 @@ def play_outs(
     play-outs estimate the tricks, they are not the play. sharpness: 0 plays today's montecarlo
     (every sample counts once; the later bidders see the assumed strategy's bid in the bidder's
     place); above 0 a sample counts by ``bid_likelihood`` of the earlier bids in its world, and the
-    later bidders answer each candidate bid.
+    later bidders answer each candidate bid. oversample: above 1 (when reading), ``oversample`` times
+    as many worlds are drawn and weighed, and ``samples`` of them are picked by their weights
+    (systematic resampling) to be played out, each counting once: the play-outs, the costly part,
+    go to the worlds the bids make likely.
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
     counts = np.zeros((ctx.size, k + 1, k + 1))
     effective = np.zeros(ctx.size)
     deal_rules = DealRules.of(rules, k)
     reading = sharpness > 0
+    drawn = samples * oversample if reading else samples  # worlds drawn per deal
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
-        rows = np.repeat(np.arange(block.size), samples)  # sampled deal -> its deal in the block
+        rows = np.repeat(np.arange(block.size), drawn)  # sampled deal -> its deal in the block
         hands = np.empty((len(rows), players), np.uint64)
         sample_completions(ctx.seed, k, block.numbers, position, block.hands, block.trump_card, rules.deck(), hands)
         dealt = block.numbers[rows]  # each sample's deal number: its dealer, so its seats' positions
         held = np.empty((players, len(rows)), np.uint64)
         seats_to_positions(hands, dealt, held)
-        trump_card = block.trump_card[rows]
         worlds = BidContext(
             rules=rules,
             cards=k,
             position=position,
             hands=held[position],
-            trump_card=trump_card,
+            trump_card=block.trump_card[rows],
             earlier_bids=np.empty((len(rows), 0), np.int64),
             forbidden=np.full(len(rows), -1),
             seed=ctx.seed ^ ASSUMED_SEED_SALT,
-            numbers=dealt * samples + np.tile(np.arange(samples), block.size),
+            numbers=dealt * drawn + np.tile(np.arange(drawn), block.size),
             policy=ctx.policy,
         )
         by_position = np.zeros((players, len(rows)), np.int64)
@@ -85,9 +93,13 @@ def play_outs(
             for earlier in range(position):
                 model, forbidden = assumed_bids(assumed, replace(worlds, position=earlier), held, by_position)
                 weights *= bid_likelihood(by_position[earlier], model, k, forbidden, sharpness)
+        if drawn > samples:
+            picked = systematic_resample(weights.reshape(block.size, drawn), samples, block.uniform()[:, 0])
+            hands, dealt, held, by_position = hands[picked], dealt[picked], held[:, picked], by_position[:, picked]
+            worlds, weights = worlds.subset(picked), np.ones(len(picked))
         candidates = range(k + 1) if reading else [None]  # None: the assumed strategy's bid stands for them all
-        bids = np.empty((len(rows), len(candidates), players), np.int64)
-        seat_bids = np.empty((len(rows), players), np.int64)
+        bids = np.empty((len(dealt), len(candidates), players), np.int64)
+        seat_bids = np.empty((len(dealt), players), np.int64)
         for c, candidate in enumerate(candidates):
             if candidate is None:
                 by_position[position] = checked_bids(assumed_label(assumed), assumed, block)[rows]
@@ -99,7 +111,7 @@ def play_outs(
             bids[:, c] = seat_bids
         rollout_counts(
             ctx.seed,
-            Chunk(k, dealt, hands, trump_card, bids),
+            Chunk(k, dealt, hands, worlds.trump_card, bids),
             position,
             deal_rules,
             POLICIES[rollout],
@@ -109,6 +121,22 @@ def play_outs(
         by_deal = weights.reshape(block.size, samples)
         effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
     return Playouts(counts, effective)
+
+
+def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:
+    """int64[deal * samples]: ``samples`` rows of each deal's worlds (weights float64[deal, world]), as flat indices.
+
+    Systematic resampling: the points (u + j) / samples, j = 0..samples-1, one uniform u per deal, fall
+    on the cumulative normalised weights; a world of weight w is picked about w * samples times, never
+    further from it than one, which keeps the noise lower than drawing the samples independently.
+    """
+    deals, drawn = weights.shape
+    cumulative = np.cumsum(weights, axis=1)
+    cumulative /= cumulative[:, -1:]
+    cumulative[:, -1] = 1.0  # exactly, so a point never falls past its own deal
+    points = (uniform[:, None] + np.arange(samples)[None, :]) / samples
+    offsets = np.arange(deals)[:, None]
+    return np.searchsorted((cumulative + offsets).ravel(), (points + offsets).ravel(), side="right")
 
 
 def assumed_bids(

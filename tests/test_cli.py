@@ -328,6 +328,7 @@ def test_advise_json():
         (["--hand", "1O 3O", "--trump", "7O", "--position", "3", "--bids", "1,0,0", "--bid", "1"], "forbidden"),
         (["--hand", "1O 3O", "--trump", "7O", "--bid", "5"], "5 is not a bid with 2 cards"),
         (["--hand", "1O 3O", "--trump", "7O", "--samples", "1"], "samples: must be from 2 to 10,000,000"),
+        (["--hand", "1O 3O", "--trump", "7O", "--sharpness", "-1"], "sharpness: must be 0 or more"),
     ],
 )
 def test_advise_bad_input(args, message):
@@ -379,7 +380,7 @@ def test_strategies_lists_names_parameters_and_defaults():
         "expected  (built-in)",
         "    bias: float = 0.0  (added to the estimate",
         "    samples: int = 32",
-        "    assume: Strategy = expected",
+        "    assume: Strategy = table",
         "    path: str = ''",
         "file.py:Class",
     )

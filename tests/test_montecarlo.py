@@ -21,6 +21,8 @@ from pocha.strategies import registry
 from pocha.strategies.base import best_legal
 from pocha.strategies.heuristics import Expected, FairShare
 from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.playouts import systematic_resample
+from pocha.strategies.table import TableStrategy
 
 
 @pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])
@@ -112,6 +114,18 @@ def last_winner(tricks: list[tuple[int, list[int]]], trump: int) -> int:
     return (leader + reference.trick_winner(trick, trump)) % len(trick)
 
 
+def test_systematic_resampling_picks_each_world_about_as_often_as_its_weight_says():
+    weights = np.array([[0.0, 1.0, 0.0, 3.0], [1.0, 1.0, 1.0, 1.0], [5.0, 0.0, 0.0, 0.0]])
+    picked = systematic_resample(weights, 4, np.array([0.1, 0.5, 0.99]))
+    assert picked.tolist() == [1, 3, 3, 3, 4, 5, 6, 7, 8, 8, 8, 8]  # flat indices: deal d's worlds are 4 d ..
+    rng = np.random.default_rng(0)
+    weights = rng.random((50, 40)) ** 4
+    picked = systematic_resample(weights, 16, rng.random(50))
+    times = np.bincount(picked, minlength=weights.size).reshape(weights.shape)
+    share = 16 * weights / weights.sum(axis=1, keepdims=True)
+    assert np.all(np.abs(times - share) < 1) and np.all(times.sum(axis=1) == 16)
+
+
 def test_best_bid_skips_the_forbidden_one():
     points = np.array([[1.0, 5.0, 3.0], [2.0, 1.0, 0.0]])
     assert best_legal(points, np.array([-1, -1])).tolist() == [1, 0]
@@ -135,9 +149,13 @@ def test_montecarlo_on_clear_hands():
 def test_montecarlo_parameters():
     with pytest.raises(PochaError, match="samples must be at least 1"):
         MonteCarlo(samples=0)
+    with pytest.raises(PochaError, match="oversample must be at least 1"):
+        MonteCarlo(oversample=0)
+    with pytest.raises(PochaError, match="sharpness must be 0 or more"):
+        MonteCarlo(sharpness=-1)
     with pytest.raises(PochaError, match="unknown name 'psychic'"):
         registry.load("montecarlo:assume=psychic")
-    assert isinstance(MonteCarlo().assume, Expected)
+    assert isinstance(MonteCarlo().assume, TableStrategy)
     label, strategy = registry.load("montecarlo:assume=fair-share,samples=8")
     assert label == "montecarlo:samples=8,assume=fair-share"
     assert strategy == MonteCarlo(samples=8, assume=FairShare())
@@ -208,7 +226,7 @@ def test_reading_the_earlier_bids_reaches_the_exact_one_card_best_response(playe
 
     without, reading = (value(best_bids(rules, table[:dealer], inference)) for inference in (False, True))
     plain, read = (
-        value(strategy_policy(rules, MonteCarlo(samples=256, sharpness=sharpness), [dealer])[dealer])
+        value(strategy_policy(rules, MonteCarlo(samples=256, assume=Expected(), sharpness=sharpness), [dealer])[dealer])
         for sharpness in (0, 8)
     )
     assert abs(plain - without) < 0.05 and abs(read - reading) < 0.05

@@ -289,9 +289,10 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
     )
     assert [p[:3] for p in found["montecarlo"].parameters] == [
         ("samples", "int", "32"),
-        ("assume", "Strategy", "expected"),
+        ("assume", "Strategy", "table"),
         ("rollout", "str", "'greedy'"),
-        ("sharpness", "float", "0.0"),
+        ("sharpness", "float", "1.5"),
+        ("oversample", "int", "4"),
     ]
     assert found["expected"].description.startswith("Bids the sum over the hand")
     assert (
