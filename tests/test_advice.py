@@ -17,18 +17,21 @@ from pocha.game.cards import mask_of
 from pocha.game.rules import forbidden_bids
 from pocha.kernels.codes import POLICY_GREEDY
 from pocha.kernels.play import Chunk, DealRules, Outcome, Policies, play_batch_plain
-from pocha.strategies.base import BidContext
+from pocha.strategies.base import BidContext, Strategy
 from pocha.strategies.heuristics import Expected
+from pocha.strategies.table import TableStrategy
 
-SHARPNESS = 3.0
-MODEL = Expected()
+MODELS = {
+    "expected": (Expected(), 3.0),
+    "table": (TableStrategy(), 1.5),
+}  # (model, sharpness): a sharp one, the default
 
 
-def model_bids(situation, hands: np.ndarray, position: int, earlier: np.ndarray) -> np.ndarray:
+def model_bids(situation, model: Strategy, hands: np.ndarray, position: int, earlier: np.ndarray) -> np.ndarray:
     """The model's bid at ``position`` in every dealt world (hands uint64[world, position])."""
     rules, k = situation.rules, situation.cards
     worlds = len(hands)
-    return MODEL.bid(
+    return model.bid(
         BidContext(
             rules=rules,
             cards=k,
@@ -43,8 +46,9 @@ def model_bids(situation, hands: np.ndarray, position: int, earlier: np.ndarray)
     )
 
 
-def simulated(situation, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+def simulated(situation, assume: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
     """(mean points, their standard errors) per candidate bid, and the deals kept, at a table bidding by the model."""
+    model, sharpness = MODELS[assume]
     rules, k, position, players = situation.rules, situation.cards, situation.position, situation.rules.players
     rng = np.random.default_rng(seed)
     unseen = np.array([c for c in rules.deck() if c not in situation.hand and c != situation.trump_card])
@@ -58,8 +62,8 @@ def simulated(situation, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     bids = np.zeros((deals, players), np.int64)
     kept = np.ones(deals, bool)
     for j, told in enumerate(situation.bids):  # each earlier bidder draws its bid from the model's form
-        model = model_bids(situation, hands, j, bids)
-        weight = np.exp(-SHARPNESS * np.abs(np.arange(k + 1)[None, :] - model[:, None]))
+        bid = model_bids(situation, model, hands, j, bids)
+        weight = np.exp(-sharpness * np.abs(np.arange(k + 1)[None, :] - bid[:, None]))
         drawn_bid = (weight.cumsum(axis=1) / weight.sum(axis=1, keepdims=True) > rng.random((deals, 1))).argmax(axis=1)
         kept &= drawn_bid == told
         bids[:, j] = told
@@ -68,7 +72,7 @@ def simulated(situation, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     for candidate in range(k + 1):
         bids[:, position] = candidate
         for later in range(position + 1, players):
-            bids[:, later] = model_bids(situation, hands, later, bids)
+            bids[:, later] = model_bids(situation, model, hands, later, bids)
         numbers = np.full(len(hands), players - 1, np.int64)  # the dealer is the last seat
         chunk = Chunk(k, numbers, hands.copy(), np.full(len(hands), situation.trump_card, np.int64), bids.copy())
         outcome = Outcome(np.zeros((len(hands), players), np.int64), np.zeros((len(hands), players), np.int64))
@@ -78,6 +82,7 @@ def simulated(situation, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     return points.mean(axis=1), points.std(axis=1) / np.sqrt(len(hands)), len(hands)
 
 
+@pytest.mark.parametrize("assume", list(MODELS))
 @pytest.mark.parametrize(
     ("hand", "trump", "position", "bids"),
     [
@@ -87,15 +92,16 @@ def simulated(situation, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray,
         ("3O 12E 10B", "4O", 1, "2"),  # after a strong bid
     ],
 )
-def test_advice_matches_a_table_that_bids_by_its_model(hand, trump, position, bids):
+def test_advice_matches_a_table_that_bids_by_its_model(hand, trump, position, bids, assume):
     """Each legal bid's expected points agree with the simulated table within the two 95% intervals combined.
 
     A margin of 1.7 on the combined half-width (3.3 standard errors: a miss one time in a thousand per bid),
     as a handful of bids are checked at once; not reading the bids misses by more than 5 (the next test).
     """
     situation = read_situation(LUDOTEKA, hand, trump, position, bids)
-    advice = advise(situation, samples=6000, seed=1, rollout="greedy", assume=("expected", MODEL), sharpness=SHARPNESS)
-    mean, error, kept = simulated(situation, 60_000, seed=2)
+    model, sharpness = MODELS[assume]
+    advice = advise(situation, samples=6000, seed=1, rollout="greedy", assume=(assume, model), sharpness=sharpness)
+    mean, error, kept = simulated(situation, assume, 60_000, seed=2)
     assert kept > 1000
     legal = ~np.isnan(advice.points)
     allowed = 1.7 * np.hypot(advice.points_error, Z95 * error)
@@ -105,6 +111,6 @@ def test_advice_matches_a_table_that_bids_by_its_model(hand, trump, position, bi
 def test_advice_not_reading_the_bids_misses_that_table():
     """The check has teeth: advice that ignores the bids (sharpness 0, the advise of before) is far outside it."""
     situation = read_situation(LUDOTEKA, "1C", "7O", 3, "0,0,0")
-    advice = advise(situation, samples=6000, seed=1, rollout="greedy", assume=("expected", MODEL), sharpness=0)
-    mean, error, _ = simulated(situation, 60_000, seed=2)
+    advice = advise(situation, samples=6000, seed=1, rollout="greedy", assume=("expected", Expected()), sharpness=0)
+    mean, error, _ = simulated(situation, "expected", 60_000, seed=2)
     assert np.all(np.abs(advice.points - mean) > 5 * np.hypot(advice.points_error, Z95 * error))
