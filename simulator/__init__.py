@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import play_games as play_games
     from pocha.api import report as report
     from pocha.api import rules_info as rules_info
+    from pocha.api import score_models as score_models
     from pocha.api import simulate as simulate
     from pocha.api import train as train
     from pocha.errors import PochaError as PochaError
@@ -50,6 +51,7 @@ _HOMES = {
     "train": "pocha.api",
     "report": "pocha.api",
     "rules_info": "pocha.api",
+    "score_models": "pocha.api",
     "bench": "pocha.api",
     "RuleOptions": "pocha.options",
     "RunOptions": "pocha.options",

@@ -25,6 +25,7 @@ from pocha.engine.advice import advise as advise_situation
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
+from pocha.engine.models import ModelsRequest, record_bids
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
@@ -45,8 +46,18 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pocha.engine.bench import Benchmark, Measurement
+    from pocha.reports.models import ModelsRun
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
+MODELLED_TABLE = "montecarlo"  # the strong bidder at every seat whose bids ``score_models`` predicts
+DEFAULT_MODELS = {  # each a family: its best fitting spec stands for it
+    "expected": ("expected",),
+    "expected, bias fitted": tuple(f"expected:bias={step / 20:g}" for step in range(-20, 9)),  # -1 .. 0.4
+    "aces-trumps": ("aces-trumps",),
+    "table": ("table",),
+    "fair-share": ("fair-share",),
+    "random": ("random",),  # fitted, a uniform choice among the legal bids: the baseline
+}
 MAX_COMPARED = 8
 STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
@@ -551,6 +562,96 @@ def advise(
         sharpness=sharpness,
         asked=bid,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class ModelsResult:
+    """A ``score_models`` run: what it played, and how well each model predicts the table's bids."""
+
+    played: "ModelsRun"
+    scores: "pd.DataFrame"  # one row per model and hand size, with ``all`` (see ``pocha.reports.models``)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run played every deal (else Ctrl-C stopped it, and the scores cover the deals finished)."""
+        return self.played.complete
+
+    def to_frame(self) -> "pd.DataFrame":
+        """The scores: one row per model and hand size, with ``all``."""
+        return self.scores
+
+
+@with_flat_options
+def score_models(
+    strategies: Spec | Sequence[Spec] | None = None,
+    *,
+    models: Sequence[Spec] | None = None,
+    cards: str | int | Sequence[int] = "all",
+    deals: int = 2_000,
+    rules: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
+    progress: Progress | None = None,
+) -> ModelsResult:
+    """Which model of a bidder predicts a table's bids best: the mean log score of the bids made, under each model.
+
+    strategies: the table whose bids are predicted (one spec for every seat, or one per seat;
+    default ``montecarlo`` at every seat). models: the candidate models, specs (default
+    ``DEFAULT_MODELS``, among them ``expected`` with its bias fitted). Every model bids each hand
+    after the same earlier bids and is read as montecarlo reads its ``assume`` strategy
+    (``bid_likelihood``), at the sharpness that fits best (``pocha.reports.models``).
+    """
+    from pocha.reports.models import ModelsRun, model_table
+
+    preset, chosen = rules.resolve()
+    sizes = hand_sizes(cards, chosen)
+    lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
+    given = (
+        [(name, spec) for name, members in DEFAULT_MODELS.items() for spec in members]
+        if models is None
+        else [(None, spec) for spec in models]
+    )
+    seats = [model_seat(spec) for _, spec in given]
+    labels = [seat.label for seat in seats]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise PochaError(f"model: {', '.join(repeated)} given more than once")
+    families: dict[str, list[str]] = {}
+    for (name, _), label in zip(given, labels, strict=True):
+        families.setdefault(name or label, []).append(label)
+    check_amount("deals", deals, MOST_DEALS)
+    recorded = record_bids(
+        ModelsRequest(
+            rules=chosen,
+            lineup=lineup,
+            models=tuple(seats),
+            sizes=sizes,
+            deals=deals,
+            seed=run.seed,
+            policy=run.policy,
+            chunk_size=run.chunk_size,
+            backend=run.make_backend(),
+            progress=counter(progress, deals * len(sizes)),
+        )
+    )
+    played = ModelsRun(
+        rules=chosen,
+        preset=preset,
+        strategies=tuple(seat.label for seat in lineup.seats),
+        policy=run.policy.label,
+        sizes=tuple(sizes),
+        deals=deals,
+        seed=run.seed,
+        complete=recorded.complete,
+    )
+    return ModelsResult(played, model_table(recorded.total, labels, families, chosen.players))
+
+
+def model_seat(spec: Spec) -> Seat:
+    """A candidate model: a bidding strategy, which plays no card (so ``BID@PLAY`` is refused)."""
+    seat = Seat.of(spec)
+    if seat.policy is not None:
+        raise PochaError(f"model: '{spec}' names a card play; a model only bids, give its bidding strategy")
+    return seat
 
 
 @with_flat_options

@@ -596,6 +596,76 @@ def advise(
 
 
 @app.command(
+    short_help="Which cheap model predicts a strong table's bids best.",
+    epilog=examples(
+        "pocha models",
+        "pocha models -p 3 -k 1,3,5,8 -n 4000 --threads 1",
+        "pocha models -s table --model expected --model expected:bias=-0.1 --model aces-trumps",
+        "pocha models -k 5 --format csv > scores.csv",
+    ),
+)
+@with_options
+def models(
+    *,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="SPEC",
+            help="The table whose bids are predicted: once for every seat or once per seat, as for simulate. "
+            "Default: montecarlo at every seat.",
+        ),
+    ] = None,
+    model: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--model",
+            "-m",
+            metavar="SPEC",
+            help="A model to score (a bidding strategy spec), once per model. Default: expected, expected with its "
+            "bias fitted, aces-trumps, table, fair-share and random.",
+        ),
+    ] = None,
+    cards: Cards = "all",
+    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 2_000,
+    rules: options.RuleOptions,
+    scoring: Scoring = None,
+    run: Run,
+    output_format: Format = "table",
+) -> None:
+    """Score models of a bidder by how well they predict the bids a table makes (mean log score, sharpness fitted).
+
+    Every model bids each hand after the same earlier bids and is read as montecarlo reads its assume
+    strategy: a bid d away from the model's weighs e^(-sharpness d). The best model suits
+    montecarlo:assume=SPEC.
+    """
+    from pocha.reports.tables import to_json
+    from pocha.reports.text import models_text
+
+    with running() as progress:
+        check_format(output_format, FORMATS)
+        result = api.score_models(
+            strategy,
+            models=model,
+            cards=cards,
+            deals=deals,
+            rules=replace(rules, scoring=scoring),
+            run=run,
+            progress=progress,
+        )
+    if output_format == "csv":
+        typer.echo(result.scores.to_csv(index=False, lineterminator="\n"), nl=False)
+    elif output_format == "json":
+        typer.echo(to_json(result.played, {"scores": result.scores}))
+    else:
+        typer.echo(models_text(result.played, result.scores))
+    if not result.complete:
+        typer.echo("Interrupted: the scores above cover the finished deals only.", err=True)
+        raise typer.Exit(130)
+
+
+@app.command(
     short_help="Learn a trick table for the table strategy.",
     epilog=examples(
         "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",

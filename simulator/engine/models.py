@@ -1,0 +1,166 @@
+"""``pocha models``: the bids a table makes, and what each candidate model of a bidder bids in their place.
+
+Every deal is dealt and bid by the line-up as in a run of deals; no card is played, since a bid
+depends only on the deal and the bids before it. At each bidding position every model bids the
+same hand after the same real earlier bids, under the same hook rule, with random streams apart
+from the table's (the seed salted as montecarlo salts its assumed bidders').
+``pocha.reports.models`` scores the models on these rows.
+Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from pocha.engine.chunk import check_run, collect_bids, deal_chunk
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.runner import RunTotal, run
+from pocha.engine.seating import Lineup, Seat
+from pocha.engine.simulate import DealChunks
+from pocha.engine.workload import Part, Request
+from pocha.errors import PochaError
+from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.seats import seats_to_positions
+from pocha.strategies.base import BidContext, checked_bids
+from pocha.strategies.playouts import ASSUMED_SEED_SALT
+
+
+@dataclass(frozen=True)
+class BidRows:
+    """One row per hand bid: where it was bid, the bid made, the bid the hook forbade, and each model's bid."""
+
+    cards: np.ndarray  # int64[row]: the hand size
+    numbers: np.ndarray  # int64[row]: the deal number within its hand size
+    position: np.ndarray  # int64[row]: 0 = the first bidder
+    bid: np.ndarray  # int64[row]: the bid the table made
+    forbidden: np.ndarray  # int64[row]: the bid the hook rule forbade, -1 for none
+    model_bids: np.ndarray  # int64[row, model]: each model's bid in the same place
+
+    @classmethod
+    def empty(cls, models: int) -> "BidRows":
+        """No row yet."""
+        none = np.empty(0, np.int64)
+        return cls(none, none, none, none, none, np.empty((0, models), np.int64))
+
+    def __len__(self) -> int:
+        return len(self.bid)
+
+    def joined(self, other: "BidRows") -> "BidRows":
+        """The rows of both."""
+        return BidRows(
+            *(np.concatenate([getattr(self, item.name), getattr(other, item.name)]) for item in fields(self))
+        )
+
+    def take(self, rows: np.ndarray) -> "BidRows":
+        """Some of the rows: a boolean mask or row indexes."""
+        return BidRows(*(getattr(self, item.name)[rows] for item in fields(self)))
+
+    def in_order(self) -> "BidRows":
+        """The rows by hand size, deal and position: the same whatever order the parts came in."""
+        return self.take(np.lexsort((self.position, self.numbers, self.cards)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelsRequest(Request):
+    """The bids of ``lineup`` on ``deals`` deals of each size in ``sizes``, and the ``models``' bids beside them."""
+
+    lineup: Lineup
+    models: Sequence[Seat]
+    sizes: Sequence[int]
+    deals: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelBids(DealChunks):
+    """The workload of ``pocha models``: its total is the ``BidRows`` of every deal."""
+
+    rules: Rules
+    lineup: Lineup
+    models: tuple[Seat, ...]
+    seed: int
+    policy: PlayPolicy  # of the seats that name none: what the bidders bid for
+
+    def run(self, index: int) -> Part[BidRows]:
+        """Deal and bid chunk ``index``; ask every model for its bid at every position."""
+        task = self.task(index)
+        rules, cards, players = self.rules, self.sizes[task.size_index], self.rules.players
+        numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
+        dealt = deal_chunk(rules, self.seed, cards, numbers)
+        seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
+        collect_bids(rules, self.lineup.players(self.policy), seating, self.seed, dealt)
+        hands, bids = np.empty((players, task.count), np.uint64), np.empty((players, task.count), np.int64)
+        seats_to_positions(dealt.hands, numbers, hands)
+        seats_to_positions(dealt.bids, numbers, bids)
+        forbidden = np.empty((players, task.count), np.int64)
+        model_bids = np.empty((players, task.count, len(self.models)), np.int64)
+        for position in range(players):
+            earlier = np.ascontiguousarray(bids[:position].T)
+            forbidden[position] = forbidden_bids(rules, cards, earlier)
+            ctx = BidContext(
+                rules=rules,
+                cards=cards,
+                position=position,
+                hands=hands[position],
+                trump_card=dealt.trump_card,
+                earlier_bids=earlier,
+                forbidden=forbidden[position],
+                seed=self.seed ^ ASSUMED_SEED_SALT,
+                numbers=numbers,
+                policy=self.policy.label,
+            )
+            for m, model in enumerate(self.models):
+                model_bids[position, :, m] = checked_bids(model.label, model.strategy, replace(ctx, _draws=0))
+        rows = BidRows(
+            cards=np.full(players * task.count, cards, np.int64),
+            numbers=np.tile(numbers, players),
+            position=np.repeat(np.arange(players, dtype=np.int64), task.count),
+            bid=bids.ravel(),
+            forbidden=forbidden.ravel(),
+            model_bids=model_bids.reshape(-1, len(self.models)),
+        )
+        return Part(rows)
+
+    def empty(self) -> BidRows:
+        """No row yet."""
+        return BidRows.empty(len(self.models))
+
+    def merge(self, total: BidRows, part: BidRows) -> BidRows:
+        """Both parts' rows (``in_order`` sorts them once the run is done)."""
+        return total.joined(part)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The options as plain data."""
+        return {
+            "rules": self.rules.to_dict(),
+            "strategies": [seat.label for seat in self.lineup.seats],
+            "models": [model.label for model in self.models],
+            "sizes": list(self.sizes),
+            "deals": self.deals,
+            "seed": self.seed,
+            "policy": self.policy.label,
+            "chunk_size": self.chunk_size,
+        }
+
+
+def record_bids(request: ModelsRequest) -> RunTotal[BidRows]:
+    """Deal and bid the request's deals, each model bidding beside the table; Ctrl-C keeps the chunks finished."""
+    if request.deals < 1:
+        raise PochaError(f"deals: must be at least 1, not {request.deals}")
+    if not request.models:
+        raise PochaError("model: give at least one model to score")
+    chunk_size = request.chunk_size_for(request.deals, len(request.sizes))
+    check_run(request.rules, request.lineup, request.sizes, chunk_size)
+    workload = ModelBids(
+        sizes=tuple(request.sizes),
+        deals=request.deals,
+        chunk_size=chunk_size,
+        rules=request.rules,
+        lineup=request.lineup,
+        models=tuple(request.models),
+        seed=request.seed,
+        policy=request.policy,
+    )
+    recorded = run(workload, request.backend, progress=request.progress)
+    return RunTotal(recorded.total.in_order(), recorded.complete)
