@@ -18,13 +18,14 @@ import numpy as np
 
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import POLICIES
-from pocha.kernels.play import Chunk, DealRules
+from pocha.kernels.play import Chunk, DealRules, Policies
 from pocha.kernels.playouts import rollout_counts, sample_completions
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
 DEFAULT_SHARPNESS = 1.5  # reading the bids through ``table``: its best log score of montecarlo's bids (README)
+PIMC_ROLLOUT_SAMPLES = 2  # worlds per card of a pimc play-out: the seats' own 8 would cost four times as much
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 
 
@@ -114,13 +115,19 @@ def play_outs(
             Chunk(k, dealt, hands, worlds.trump_card, bids),
             position,
             deal_rules,
-            POLICIES[rollout],
+            rollout_policies(rollout, players),
             weights,
             counts[start : start + block.size],
         )
         by_deal = weights.reshape(block.size, samples)
         effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
     return Playouts(counts, effective)
+
+
+def rollout_policies(rollout: str, players: int) -> Policies:
+    """Every seat of a play-out playing ``rollout``: greedy, random, or pimc (``PIMC_ROLLOUT_SAMPLES`` worlds each)."""
+    samples = PIMC_ROLLOUT_SAMPLES if rollout == "pimc" else 0
+    return Policies(np.full((1, players), POLICIES[rollout]), np.full((1, players), samples))
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:

@@ -13,7 +13,6 @@ from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import make_rules
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_RANDOM
 from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import rollout_counts, sample_completions
 from pocha.reports.stats import summary
@@ -21,7 +20,7 @@ from pocha.strategies import registry
 from pocha.strategies.base import best_legal
 from pocha.strategies.heuristics import Expected, FairShare
 from pocha.strategies.montecarlo import MonteCarlo
-from pocha.strategies.playouts import systematic_resample
+from pocha.strategies.playouts import rollout_policies, systematic_resample
 from pocha.strategies.table import TableStrategy
 
 
@@ -61,9 +60,9 @@ def test_play_outs_count_every_sample_for_every_bid():
     sample_completions(1, 4, chunk.numbers, 0, own, chunk.trump_card, rules.deck(), hands)
     bids = np.ones((6 * samples, 1, 4), np.int64)
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
-    for policy in (POLICY_GREEDY, POLICY_RANDOM):
+    for policy in ("greedy", "pimc", "random"):
         counts = np.zeros((6, 5, 5))
-        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), policy, np.ones(6 * samples), counts)
+        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), rollout_policies(policy, 4), np.ones(6 * samples), counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
@@ -94,7 +93,15 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     )
     counts = np.zeros((deals, cards + 1, cards + 1))
     sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
-    rollout_counts(3, sampled, position, DealRules.of(rules, cards), POLICY_GREEDY, np.ones(deals * samples), counts)
+    rollout_counts(
+        3,
+        sampled,
+        position,
+        DealRules.of(rules, cards),
+        rollout_policies("greedy", players),
+        np.ones(deals * samples),
+        counts,
+    )
     expected = np.zeros_like(counts)
     for row in range(deals * samples):
         d, bidder = row // samples, int(bidders[row // samples])

@@ -3,10 +3,10 @@
 import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO
-from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
+from pocha.kernels.codes import POLICY_PIMC, POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
-from pocha.kernels.play import Batch, Policies, no_log, play_deal
+from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
 
 
@@ -75,18 +75,20 @@ def same_bids(bids, row, a, b, bidder):
 
 
 @jit
-def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
+def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
     (their deal number and trump card repeated) and whose bids are int64[row, candidate, seat]: the
     table's bids when the bidder bids each candidate 0..k (the later bidders answer it), or one set
     for every candidate (a candidate axis of 1); the bidder's own entry is replaced by the candidate.
-    deal_rules: ``DealRules``; policy: random or greedy. weights float64[row]: what each sample counts
+    deal_rules: ``DealRules``; rollout: ``Policies`` of one row, every seat random, greedy or pimc (with
+    its worlds per card). weights float64[row]: what each sample counts
     for (1 each, or how likely the sampled world makes the bids seen so far). counts float64[deal, bid,
     tricks] gets, per deal and candidate bid 0..k, the weight of the samples the bidder took each
     number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
+    Under pimc every candidate is played out whole (a pimc seat's view starts with the deal).
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
     as one that made it from then on: so the candidates the table bids alike for (all of them, unless
     a later bidder answers the candidate) share one line of play (bid above k), each bid branching
@@ -100,10 +102,10 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
     line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
     won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
-    policies = Policies(np.full((1, players), policy, np.int64), np.zeros((1, players), np.int64))
+    policy = rollout.codes[0, 0]
     work = scratch()
-    on_line = Batch(deal_rules, policies, row_bids, won, no_log(), work)
-    on_branch = Batch(deal_rules, policies, row_bids, branch_won, no_log(), work)
+    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), work)
+    on_branch = Batch(deal_rules, rollout, row_bids, branch_won, no_log(), work)
     no_won = np.zeros(players, np.int64)
     group = np.empty(cards + 1, np.bool_)  # the candidates the line being played counts for
     done = np.empty(cards + 1, np.bool_)
@@ -122,6 +124,15 @@ def rollout_counts(seed, chunk, position, deal_rules, policy, weights, counts):
                 state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
                 for every in range(cards + 1):
                     counts[d, every, won[0, bidder]] += weight
+                continue
+            if policy == POLICY_PIMC:
+                for bid in range(cards + 1):
+                    for seat in range(players):
+                        row_bids[0, seat] = bids[row, bid if per_candidate else 0, seat]
+                    copy_deal(hands[row], no_won, line, won)
+                    row_bids[0, bidder] = bid
+                    state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, False)
+                    counts[d, bid, won[0, bidder]] += weight
                 continue
             done[:] = False
             for lead in range(cards + 1):  # one line per group of candidates the table bids alike for
