@@ -111,7 +111,10 @@ Play = Annotated[
     ),
 ]
 Rollout = Annotated[
-    str, typer.Option("--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy or random.")
+    str,
+    typer.Option(
+        "--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy, random or pimc (slow)."
+    ),
 ]
 Seed = Annotated[
     int, typer.Option(metavar="N", help="Seed: the same seed and options give the same results, byte for byte.")

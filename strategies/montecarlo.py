@@ -29,14 +29,14 @@ class MonteCarlo:
     on their sampled hands, answering each candidate bid (0: the montecarlo of before, which ignores
     the earlier bids and shows the later ones ``assume``'s bid in its place). Reading, it draws
     ``oversample`` worlds per play-out and plays out the ones the bids make likely (``play_outs``).
-    Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy or
-    random; the bidder plays to the bid it considers), whatever policy the seat itself plays with.
+    Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy, random
+    or pimc; the bidder plays to the bid it considers), whatever policy the seat itself plays with.
     """
 
     name: ClassVar[str] = "montecarlo"
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = TableStrategy()  # how the others bid (read before, predicted after), as a strategy spec
-    rollout: str = "greedy"  # how every seat plays in the play-outs: greedy or random
+    rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random or pimc (slow)
     sharpness: float = DEFAULT_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
     oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
 
