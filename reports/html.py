@@ -15,6 +15,7 @@ import pandas as pd
 
 from pocha.game.rules import PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
+from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, is_duplicate
 from pocha.reports.stats import verdict
 from pocha.reports.tables import headline
@@ -169,6 +170,31 @@ def games_table(games: pd.DataFrame) -> str:
     )
 
 
+def prediction_section(predictions: pd.DataFrame) -> list[str]:
+    """What the predicting strategies expected of their bids, against what their hands took."""
+    bias = prediction_bias(predictions)
+    return [
+        "<h2>Predictions</h2>",
+        "<p>What each predicting strategy expected of its bids, per hand, against what its hands took. "
+        "The bias is the mean predicted minus the mean realised, with its 95% interval; an interval that "
+        "holds 0 means no bias was detected. The calibration figure shows it across the range of predictions.</p>",
+        table(
+            ["Strategy", "Predicts", "Predicted", "Realised", "Bias", "Hands"],
+            [
+                [
+                    r.strategy,
+                    r.quantity,
+                    f"{r.predicted:.2f}",
+                    f"{r.realised:.2f}",
+                    points(r.bias, r.ci_low, r.ci_high),
+                    f"{r.hands:,}",
+                ]
+                for r in bias.itertuples()
+            ],
+        ),
+    ]
+
+
 def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer first: the verdicts (or who wins games), then the table per strategy."""
     parts = ["<h2>Summary</h2>"]
@@ -231,6 +257,8 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
     ]
     if "pairs" in tables and tables["pairs"].cards.nunique() > 1:
         parts += ["<h2>Pairs by hand size</h2>", pairs_table(tables["pairs"])]
+    if "predictions" in tables:
+        parts += prediction_section(tables["predictions"])
     parts.append("<h2>Figures</h2>")
     for name, png in figures.items():
         data = base64.b64encode(png).decode("ascii")
@@ -244,6 +272,7 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
         "<footer>The full tables are the CSV files beside this page (results.csv, "
         + ("pairs.csv, " if "pairs" in tables else "")
         + ("games.csv, " if "games" in tables else "")
+        + ("predictions.csv, " if "predictions" in tables else "")
         + f"errors.csv); run.json holds the run record. Written by pocha {text(run.version)}.</footer>",
     ]
     return (

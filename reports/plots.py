@@ -19,6 +19,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
+from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import GameRun, RunRecord, is_duplicate  # noqa: E402
 from pocha.reports.tables import headline  # noqa: E402
 
@@ -294,6 +295,44 @@ def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
+def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
+    """Predicted against realised, a panel per quantity (tricks, points), a line per strategy, the diagonal.
+
+    Each point is a tenth of a strategy's hands, by their prediction: its mean prediction against
+    what those hands took, with its 95% interval; the legend gives each strategy's bias.
+    """
+    if "predictions" not in tables:
+        return None
+    bins, bias = calibration(tables["predictions"]), prediction_bias(tables["predictions"])
+    quantities = list(dict.fromkeys(bins.quantity))
+    strategies = list(dict.fromkeys(run.strategies))  # colours as in the other figures
+    figure, grid = plt.subplots(
+        1, len(quantities), figsize=(5.4 * len(quantities) + 1.0, 6.2), layout="constrained", squeeze=False
+    )
+    _titles(figure, "Predictions against outcomes: each point a tenth of the hands (95% intervals)", run)
+    for axes, quantity in zip(grid.flat, quantities, strict=True):
+        rows = bins[bins.quantity == quantity]
+        span = [min(rows.predicted.min(), rows.ci_low.min()), max(rows.predicted.max(), rows.ci_high.max())]
+        axes.plot(span, span, color="0.4", linestyle="--", linewidth=1, label="predicted = realised")
+        for strategy, mine in rows.groupby("strategy", sort=False):
+            (row,) = bias[(bias.strategy == strategy) & (bias.quantity == quantity)].itertuples()
+            axes.errorbar(
+                mine.predicted,
+                mine.realised,
+                yerr=[mine.realised - mine.ci_low, mine.ci_high - mine.realised],
+                marker="o",
+                markersize=4,
+                capsize=3,
+                color=COLORS[strategies.index(strategy) % len(COLORS)],
+                label=f"{label(str(strategy), 24)}: bias {row.bias:+.2f} ± {row.ci_high - row.bias:.2f}",
+            )
+        axes.set_xlabel(f"predicted {quantity} per hand (mean of the tenth)")
+        axes.set_ylabel(f"{quantity} the hands took (mean, 95% interval)")
+        axes.grid(alpha=0.3)
+        axes.legend(loc="upper left", frameon=False, fontsize=8, title="bias: predicted - realised", title_fontsize=8)
+    return figure
+
+
 FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "points_by_size": points_by_size,
     "exact_rate_by_size": exact_rate_by_size,
@@ -302,6 +341,7 @@ FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "pair_matrix": pair_matrix,
     "pairs_by_size": pairs_by_size,
     "win_probability": win_probability,
+    "calibration": calibration_plot,
 }
 CAPTIONS = {  # what to read from each figure
     "points_by_size": "Which strategy scores more at each hand size; bands that do not overlap mean a clear gap.",
@@ -312,6 +352,8 @@ CAPTIONS = {  # what to read from each figure
     "difference detected.",
     "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead.",
     "win_probability": "Each strategy's chance of winning a whole game, against the fair share of a seat.",
+    "calibration": "Whether predictions come true: each point is a tenth of a strategy's hands, by their prediction; "
+    "on the dashed diagonal the hands took what was predicted, above it more.",
 }
 
 

@@ -5,6 +5,7 @@ Files:
   errors.csv   hands per value of won - bid (``pocha.reports.stats.error_distribution``)
   pairs.csv    paired differences, ``pocha compare`` (``pocha.reports.stats.pair_differences``)
   games.csv    whole-game results, ``pocha game`` (``pocha.reports.game_stats.game_summary``)
+  predictions.csv  the recorded predictions, one row per hand (``pocha.reports.predictions``)
   *.png        figures (``--plot``, ``pocha report``), report.html (``pocha report``)
   run.json     the run record (``pocha.reports.record``), its ``files`` naming every file above
                with each table's number of data rows
@@ -24,11 +25,18 @@ import pandas as pd
 from pocha.engine.atomic import check_folder_writable, together
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
+from pocha.reports.predictions import PREDICTION_COLUMNS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
 
 RECORD = "run.json"
-TABLE_COLUMNS = {"results": RESULT_COLUMNS, "pairs": PAIR_COLUMNS, "errors": ERROR_COLUMNS, "games": GAME_COLUMNS}
+TABLE_COLUMNS = {
+    "results": RESULT_COLUMNS,
+    "pairs": PAIR_COLUMNS,
+    "errors": ERROR_COLUMNS,
+    "games": GAME_COLUMNS,
+    "predictions": PREDICTION_COLUMNS,
+}
 LABEL_COLUMNS = {"cards": str, "position": str, "play": str}  # "all" beside numbers, policy specs: read as text
 TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", *LABEL_COLUMNS}
 NEEDED = {"simulate": ("results",), "compare": ("results", "pairs"), "game": ("games", "results")}

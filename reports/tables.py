@@ -43,6 +43,22 @@ def terminal_table(frame: pd.DataFrame, by: str) -> str:
     return shown.to_string(index=False, justify="right")
 
 
+def bias_table(bias: pd.DataFrame) -> str:
+    """Each predicting strategy's mean prediction, what its hands took, and the bias with its 95% half-width."""
+    shown = pd.DataFrame(
+        {
+            "strategy": bias.strategy,
+            "predicts": bias.quantity,
+            "hands": bias.hands.map("{:,}".format),
+            "predicted": bias.predicted.map(_number("{:.2f}")),
+            "realised": bias.realised.map(_number("{:.2f}")),
+            "bias": bias.bias.map(_number("{:+.2f}")),
+            "±95%": (bias.ci_high - bias.bias).map(_number("{:.2f}")),
+        }
+    )
+    return shown.to_string(index=False, justify="right")
+
+
 def verdicts(pairs: pd.DataFrame) -> str:
     """One plain sentence per pair of strategies (all hand sizes)."""
     return "\n".join(verdict(row) for _, row in headline(pairs).iterrows())

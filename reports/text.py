@@ -13,8 +13,9 @@ from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.models import ModelsRun
+from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
-from pocha.reports.tables import game_table, pair_size_table, terminal_table, verdicts
+from pocha.reports.tables import bias_table, game_table, pair_size_table, terminal_table, verdicts
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
@@ -86,8 +87,23 @@ def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
 
 
 def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha simulate``: per strategy, then by position and by hand size."""
-    return per_strategy(run, tables["results"]) + _position_and_size_tables(run, tables["results"])
+    """``pocha simulate``: per strategy, the predictions' bias when recorded, then by position and by hand size."""
+    return [
+        *per_strategy(run, tables["results"]),
+        *prediction_section(run, tables),
+        *_position_and_size_tables(run, tables["results"]),
+    ]
+
+
+def prediction_section(run: RunRecord, tables: Tables) -> list[str]:
+    """The bias of each recorded prediction (none unless the run recorded some)."""
+    bias = prediction_bias(tables["predictions"]) if "predictions" in tables else None
+    if bias is None or bias.empty:
+        return []
+    return [
+        f"\nPredictions ({_sizes_text(run)}; bias: mean predicted - realised per hand, ±95%: its half-width):",
+        bias_table(bias),
+    ]
 
 
 def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:

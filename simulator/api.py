@@ -26,6 +26,7 @@ from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable,
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.models import ModelsRequest, record_bids
+from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
@@ -36,7 +37,7 @@ from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, parse_sizes
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
 from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
-from pocha.strategies.base import Strategy
+from pocha.strategies.base import Predicts, Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
 from pocha.strategies.playouts import DEFAULT_SHARPNESS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
@@ -159,7 +160,7 @@ class SimulationResult:
 
     record: RunRecord
     tally: Tally
-    tables: dict[str, "pd.DataFrame"]  # by CSV file name: results, pairs (compare) and errors
+    tables: dict[str, "pd.DataFrame"]  # by CSV file name: results, pairs (compare), errors, predictions (if recorded)
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
 
     @property
@@ -316,6 +317,7 @@ def simulate(
     saving: CheckpointOptions = CheckpointOptions(),
     trace: str | Path | None = None,
     trace_deals: int | None = None,
+    predictions: bool = False,
     progress: Progress | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
@@ -324,7 +326,8 @@ def simulate(
     strategies: one spec for every seat, or one per seat (default: expected, aces-trumps, fair-share,
     random, zero in turn). The option groups may also be given as plain keywords (``players=5,
     seed=2, out="run1"``). trace: a pocha-trace/2 file of the first ``trace_deals`` deals (all when
-    None).
+    None). predictions: record what the predicting strategies expect of each bid (the table
+    ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
     preset, chosen = rules.resolve()
     sizes = hand_sizes(cards, chosen)
@@ -332,6 +335,8 @@ def simulate(
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
+    if predictions:
+        check_predictions(lineup, saving)
     section = DealsRun(cards=tuple(sizes), deals_per_size=deals)
     record = RunRecord(
         command="simulate",
@@ -341,7 +346,25 @@ def simulate(
         section=section,
         command_line=command_line,
     )
-    return _deal(record, lineup, run, output, saving, trace=trace, trace_deals=trace_deals, progress=progress)
+    return _deal(
+        record,
+        lineup,
+        run,
+        output,
+        saving,
+        trace=trace,
+        trace_deals=trace_deals,
+        predictions=predictions,
+        progress=progress,
+    )
+
+
+def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
+    """Refuse predictions no strategy of the line-up makes, or that a resumed run would lack for the deals it skips."""
+    if not any(isinstance(seat.strategy, Predicts) for seat in lineup.seats):
+        raise PochaError("predictions: no strategy of the line-up predicts; montecarlo, expected and table do")
+    if saving.resume is not None:
+        raise PochaError("predictions: a resumed run cannot record the deals it skips; record a fresh run")
 
 
 @recorded
@@ -426,6 +449,7 @@ def _deal(
     duplicate: bool = False,
     trace: str | Path | None = None,
     trace_deals: int | None = None,
+    predictions: bool = False,
     progress: Progress | None = None,
 ) -> SimulationResult:
     """Check the options every dealing run shares, play the run (simulate or compare) and write its outputs."""
@@ -434,6 +458,7 @@ def _deal(
     check_amount("deals", deals, MOST_DEALS)
     output.check()
     where = run.make_backend()
+    rows: list[Rows] | None = [] if predictions else None
     with _trace_file(trace) as stream:
         played = simulate_deals(
             DealsRequest(
@@ -449,6 +474,7 @@ def _deal(
                 progress=counter(progress, deals * len(sizes)),
                 trace=stream,
                 trace_deals=trace_deals,
+                predictions=rows,
                 checkpoint=saving.make_checkpoint(),
             )
         )
@@ -456,6 +482,10 @@ def _deal(
             raise _Stopped
     record = ended(record, played.complete, int(played.total.boards.sum()))
     tables = deal_tables(record, played.total)
+    if rows is not None:
+        from pocha.reports.predictions import prediction_table
+
+        tables["predictions"] = prediction_table(rows, lineup.labels)
     return SimulationResult(record, played.total, tables, write_outputs(record, tables, output))
 
 

@@ -366,6 +366,7 @@ def examples(*lines: str) -> str:
         "pocha simulate -s expected:bias=0.3 --deals 1000000 --out results.csv",
         "pocha simulate --out run1 --plot",
         "pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100",
+        "pocha simulate -s montecarlo --cards 5 --deals 2000 --predictions --out run2",
     ),
 )
 @with_options
@@ -385,6 +386,14 @@ def simulate(
     trace_deals: Annotated[
         int | None, typer.Option(metavar="N", help="Trace only the first N deals of the run.")
     ] = None,
+    predictions: Annotated[
+        bool,
+        typer.Option(
+            "--predictions",
+            help="Record what the predicting strategies (montecarlo, expected, table) expect of each bid: their bias "
+            "is shown, --out FOLDER gets predictions.csv (one row per hand), --trace lines carry them.",
+        ),
+    ] = False,
     saving: options.CheckpointOptions,
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
@@ -400,6 +409,7 @@ def simulate(
             saving=saving,
             trace=trace,
             trace_deals=trace_deals,
+            predictions=predictions,
             progress=progress,
             command_line=command_line(),
         )

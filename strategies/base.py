@@ -1,13 +1,16 @@
 """The bidding contract: what a strategy sees (``BidContext``) and what it returns.
 
 A strategy bids for one bidding position of a whole chunk of deals at once: ``bid(ctx)`` returns
-one bid per deal (int64 array). The engine checks every bid; nothing is silently fixed.
+one bid per deal (int64 array). The engine checks every bid; nothing is silently fixed. A strategy
+that predicts may also say what it expects of the bids it chose (``Predicts``), so anyone can check
+its predictions against what the hands took.
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -19,6 +22,7 @@ from pocha.kernels.expected import suit_lanes, unseen_lanes
 from pocha.kernels.streams import uniform_batch
 
 _LANE = np.uint64(0xFFFF)
+T = TypeVar("T")
 
 
 @dataclass
@@ -139,10 +143,42 @@ def where(label: str, ctx: BidContext) -> str:
     return f"strategy '{label}' at position {ctx.position + 1} with {ctx.cards} card{'s' * (ctx.cards != 1)}"
 
 
-def bids_of(label: str, strategy: Strategy, ctx: BidContext) -> object:
-    """The strategy's answer; an exception in it (a plug-in's bug) becomes one line, unless POCHA_DEBUG is set."""
+@dataclass(frozen=True)
+class Prediction:
+    """What a strategy expects of the bids it chose, per deal; None for what it does not predict."""
+
+    tricks: np.ndarray | None = None  # float64[m]: the tricks it expects to take (a mean)
+    points: np.ndarray | None = None  # float64[m]: the points it expects to score (a mean)
+
+
+@runtime_checkable
+class Predicts(Protocol):
+    """Optional beside ``Strategy``: a strategy that can say what it expects of its bids.
+
+    The engine asks only when predictions are recorded, after the bids of ``ctx``, with those bids.
+    """
+
+    def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
+        """The expected tricks and/or points of ``bids`` (int64[m], the strategy's own bids for ``ctx``)."""
+        ...
+
+
+def bid_outcome(counts: np.ndarray, bids: np.ndarray, ctx: BidContext) -> tuple[np.ndarray, np.ndarray]:
+    """float64[deal] mean tricks and expected points of each deal's bid, from (weighted) counts of its tricks.
+
+    counts[deal, tricks]; a deal whose counts are all 0 gets NaN.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        chances = counts / counts.sum(axis=1, keepdims=True)
+    tricks = (chances * np.arange(chances.shape[1])).sum(axis=1)  # not a matrix product: its rounding depends on m
+    points = (chances * ctx.rules.scoring.points_grid(ctx.cards)[bids]).sum(axis=1)
+    return tricks, points
+
+
+def answer_of(label: str, ctx: BidContext, ask: Callable[[], T]) -> T:
+    """A strategy's answer; an exception in it (a plug-in's bug) becomes one line, unless POCHA_DEBUG is set."""
     try:
-        return strategy.bid(ctx)
+        return ask()
     except (PochaError, KeyboardInterrupt):
         raise
     except Exception as error:
@@ -158,7 +194,7 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
 
     The engine calls every strategy through here: nothing a strategy returns is silently fixed.
     """
-    array = np.asarray(bids_of(label, strategy, ctx))
+    array = np.asarray(answer_of(label, ctx, lambda: strategy.bid(ctx)))
     if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
         raise StrategyError(
             f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
@@ -175,6 +211,28 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
             f"forbids (the bids would sum to the {ctx.cards} tricks)"
         )
     return bids
+
+
+def checked_prediction(label: str, strategy: Strategy, ctx: BidContext, bids: np.ndarray) -> Prediction:
+    """What a predicting strategy expects of its bids, each part None or float64[m]; nothing for one that does not.
+
+    A part of another shape is refused with one line (a plug-in's bug), as a bid would be.
+    """
+    if not isinstance(strategy, Predicts):
+        return Prediction()
+
+    def ask() -> dict[str, np.ndarray | None]:
+        prediction = strategy.predict(ctx, bids)
+        parts = {name: getattr(prediction, name, None) for name in ("tricks", "points")}
+        return {name: None if part is None else np.asarray(part, np.float64) for name, part in parts.items()}
+
+    parts = answer_of(label, ctx, ask)
+    for name, part in parts.items():
+        if part is not None and part.shape != (ctx.size,):
+            raise StrategyError(
+                f"{where(label, ctx)} predicted {name} of shape {part.shape}; expected one per deal ({ctx.size})"
+            )
+    return Prediction(**parts)
 
 
 def nearest_legal(estimate: np.ndarray, ctx: BidContext) -> np.ndarray:

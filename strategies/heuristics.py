@@ -10,7 +10,7 @@ import numpy as np
 from pocha.kernels.bidding import random_bids, trumps_and_side_aces
 from pocha.kernels.bits import LANES
 from pocha.kernels.expected import expected_sums
-from pocha.strategies.base import BidContext, nearest_legal
+from pocha.strategies.base import BidContext, Prediction, nearest_legal
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,13 @@ class Expected:
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         return nearest_legal(expected_tricks(ctx) + self.bias, ctx)
+
+    def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
+        """The estimate of the tricks, ``bias`` left out (it moves the bid, not the cards); no points.
+
+        The sum is a mean number of tricks, not a distribution, so it cannot say what a bid scores.
+        """
+        return Prediction(tricks=expected_tricks(ctx))
 
 
 @lru_cache(maxsize=256)

@@ -32,8 +32,8 @@ import numpy as np
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.bidding import Bidder, hand_features
-from pocha.strategies.base import BidContext, best_legal
-from pocha.strategies.heuristics import Expected
+from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome
+from pocha.strategies.heuristics import Expected, expected_tricks
 
 FEATURES = ("cards", "position", "high_trumps", "low_trumps", "side_aces", "side_seconds", "voids", "bids_so_far")
 CAPS = {"high_trumps": 3, "low_trumps": 4, "side_aces": 3, "side_seconds": 2, "voids": 2, "bids_so_far": 2}
@@ -169,10 +169,15 @@ class TableStrategy:
     name: ClassVar[str] = "table"
     path: str = ""  # a .npz table; empty: the shipped one for the player count
 
-    def bid(self, ctx: BidContext) -> np.ndarray:
+    def trick_table(self, ctx: BidContext) -> TrickTable:
+        """The table this strategy reads for ``ctx``'s rules (refused if learned under others)."""
         source = self.path or f"players-{ctx.rules.players}"
         table = load_table(source)
         table.check_fits(ctx.rules, f"'{source}'")
+        return table
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        table = self.trick_table(ctx)
         points, found = table.expected_points(ctx.rules, ctx.cards)
         cell = table.cell_index(features(ctx))
         bids = best_legal(points[cell], ctx.forbidden)
@@ -180,6 +185,16 @@ class TableStrategy:
         if thin.any():
             bids[thin] = Expected().bid(ctx.subset(thin))
         return bids
+
+    def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
+        """The cell's mean tricks and the bid's expected points; a thin cell predicts as ``expected`` (tricks only)."""
+        chances, found = self.trick_table(ctx).distributions(features(ctx), ctx.cards)
+        tricks, points = bid_outcome(chances, bids, ctx)
+        thin = ~found
+        if thin.any():
+            tricks[thin] = expected_tricks(ctx.subset(thin))
+            points[thin] = np.nan
+        return Prediction(tricks, points)
 
 
 def describe(table: TrickTable) -> dict[str, Any]:

@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pocha.strategies.base import BidContext, nearest_legal
+from pocha.strategies.base import BidContext, Prediction, bid_outcome, nearest_legal
+from pocha.strategies.montecarlo import MonteCarlo
 
 
 @dataclass(frozen=True)
@@ -58,3 +59,25 @@ class Interrupting:
         if self.calls == self.after:
             raise KeyboardInterrupt
         return nearest_legal(np.zeros(ctx.size), ctx)
+
+
+@dataclass(frozen=True)
+class InSample(MonteCarlo):
+    """``montecarlo`` predicting from the play-outs that chose its bid: the winner's curse left in."""
+
+    name = "in-sample"
+
+    def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
+        counts = self.trick_counts(ctx)
+        return Prediction(*bid_outcome(counts[np.arange(ctx.size), bids], bids, ctx))
+
+
+@dataclass(frozen=True)
+class Foretelling(Cautious):
+    """``cautious`` with a prediction of ``length`` tricks per deal (the engine refuses one of the wrong length)."""
+
+    name = "foretelling"
+    length: int = -1  # -1: one per deal
+
+    def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
+        return Prediction(tricks=np.zeros(ctx.size if self.length < 0 else self.length))

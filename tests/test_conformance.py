@@ -12,6 +12,7 @@ from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.training import TrainingRequest, train_table
 from pocha.game.cards import parse_card, parse_cards
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
+from pocha.strategies.base import Predicts
 from pocha.strategies.registry import BUILTIN
 
 
@@ -48,6 +49,10 @@ def check_deal(rules: Rules, deal: dict) -> None:
         won[leader] += 1
     assert deal["won"] == won and sum(won) == cards
     assert deal["points"] == [reference.score(b, w, rules.scoring) for b, w in zip(bids, won, strict=True)]
+    worst, best = rules.scoring.points_grid(cards).min(), rules.scoring.points_grid(cards).max()
+    for tricks, points in zip(deal.get("predicted_tricks", []), deal.get("predicted_points", []), strict=True):
+        assert tricks is None or -1e-9 <= tricks <= cards + 1e-9
+        assert points is None or worst - 1e-9 <= points <= best + 1e-9
 
 
 @pytest.mark.parametrize("strategy", sorted(BUILTIN))
@@ -65,14 +70,23 @@ def test_conformance(preset, strategy, tmp_path):
             train_table(TrainingRequest(rules=rules, deals=50, policy=policy)).save(tmp_path / f"{policy.name}.npz")
             spec = f"table:path={tmp_path / f'{policy.name}.npz'}"
         seats = lineup(*[spec] * players)
+        predicts = isinstance(seats.seats[0].strategy, Predicts)
         simulate(
             DealsRequest(
-                rules=rules, lineup=seats, sizes=sizes, deals=25, seed=len(preset), policy=policy, trace=stream
+                rules=rules,
+                lineup=seats,
+                sizes=sizes,
+                deals=25,
+                seed=len(preset),
+                policy=policy,
+                trace=stream,
+                predictions=[] if predicts else None,  # recorded (and checked) for every strategy that predicts
             )
         )
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     deals = [line for line in lines if "format" not in line]
     assert len(deals) == len(policies) * 4 * 25
+    assert all(("predicted_tricks" in deal) == predicts for deal in deals)
     for deal in deals:
         check_deal(rules, deal)
 

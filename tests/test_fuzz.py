@@ -105,6 +105,7 @@ COMMANDS = {
         "-s": SPECS,
         "--trace": PATHS,
         "--trace-deals": NUMBERS,
+        "--predictions": st.just(None),
     },
     "compare": {
         **RULE_OPTIONS,

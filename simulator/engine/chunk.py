@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pocha.engine.policies import PlayPolicy
+from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Lineup, Player
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
@@ -16,7 +17,7 @@ from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
 from pocha.kernels.deal import deal_batch
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
-from pocha.strategies.base import BidContext, checked_bids
+from pocha.strategies.base import BidContext, checked_bids, checked_prediction
 
 PLAY_CODES = PLAY_CODES
 
@@ -30,10 +31,18 @@ def deal_chunk(rules: Rules, seed: int, cards: int, numbers: np.ndarray) -> Chun
     return Chunk(cards, numbers, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 
-def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray, seed: int, chunk: Chunk) -> None:
+def collect_bids(
+    rules: Rules,
+    strategies: Sequence[Player],
+    seating: np.ndarray,
+    seed: int,
+    chunk: Chunk,
+    predicted: Predicted | None = None,
+) -> None:
     """Ask each position's strategies for their bids, in bidding order, and check them into ``chunk.bids``.
 
     strategies: the players by index; seating: int64[deal, seat], the strategy index at each seat.
+    predicted: where the predicting strategies' predictions of their bids go, when they are recorded.
     """
     players, cards = rules.players, chunk.cards
     size = len(chunk.hands)
@@ -62,6 +71,9 @@ def collect_bids(rules: Rules, strategies: Sequence[Player], seating: np.ndarray
             )
             if ctx.size:
                 bids[position, picked] = checked_bids(player.label, player.strategy, ctx)
+                if predicted is not None:
+                    chosen = bids[position, picked]
+                    predicted.add(position, picked, checked_prediction(player.label, player.strategy, ctx, chosen))
     positions_to_seats(bids, chunk.numbers, chunk.bids)
 
 

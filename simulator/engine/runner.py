@@ -14,6 +14,7 @@ from pocha.engine import trace as traces
 from pocha.engine.backends import Backend
 from pocha.engine.checkpoint import Checkpoint
 from pocha.engine.memory import keep_freed_memory
+from pocha.engine.predictions import Rows
 from pocha.engine.workload import Part, Workload
 
 T = TypeVar("T")
@@ -39,13 +40,15 @@ def run(
     *,
     progress: Callable[[int], None] | None = None,
     trace: IO[str] | None = None,
+    predictions: list[Rows] | None = None,
     checkpoint: Checkpoint | None = None,
 ) -> RunTotal[T]:
     """Play every task of ``workload`` (those a resumed checkpoint holds excepted) and merge the parts.
 
     progress: called with each finished task's count (and first with the resumed tasks'). trace:
-    where the parts' trace lines go, as they come. checkpoint: saves the finished tasks now and
-    then and at the end, and may resume a run (its total must be a ``Tally``).
+    where the parts' trace lines go, as they come. predictions: where the parts' rows of recorded
+    predictions go, as they come (in any order). checkpoint: saves the finished tasks now and then
+    and at the end, and may resume a run (its total must be a ``Tally``).
     """
     total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
     if progress is not None and done:
@@ -56,6 +59,8 @@ def run(
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
                 traces.write_lines(trace, part.lines)
+            if predictions is not None and part.predictions is not None:
+                predictions.append(part.predictions)
             done_now = state[1] | {index} if checkpoint else state[1]  # only a checkpoint needs them
             state = workload.merge(state[0], part.value), done_now  # one assignment: Ctrl-C safe
             if checkpoint:

@@ -16,6 +16,7 @@ from pocha.engine import trace as traces
 from pocha.engine.checkpoint import Checkpoint
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import PlayPolicy
+from pocha.engine.predictions import Predicted, Rows, prediction_rows
 from pocha.engine.runner import RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import Tally
@@ -30,7 +31,9 @@ class DealsRequest(Request):
 
     duplicate: play every deal once per rotation of the seating. trace: where to write
     ``pocha-trace/2`` lines (header included) for the first ``trace_deals`` deals of the run (all
-    when None; plain seating, ordered backends only). checkpoint: saves the finished chunks now and
+    when None; plain seating, ordered backends only). predictions: where each chunk's rows of the
+    predicting strategies' predictions go (``pocha.engine.predictions``; plain seating), None to
+    record none; the trace lines then carry them too. checkpoint: saves the finished chunks now and
     then and on Ctrl-C, and may resume a run (whose chunk size is then the default).
     """
 
@@ -40,6 +43,7 @@ class DealsRequest(Request):
     duplicate: bool = False
     trace: IO[str] | None = None
     trace_deals: int | None = None
+    predictions: list[Rows] | None = None
     checkpoint: Checkpoint | None = None
 
 
@@ -92,6 +96,7 @@ class Deals(DealChunks):
     policy: PlayPolicy  # of the seats that name none
     duplicate: bool
     trace_deals: int = 0  # deals to trace, run-wide numbers from 0
+    predict: bool = False  # record the predicting strategies' predictions
 
     def run(self, index: int) -> Part[Tally]:
         """Deal, bid, play and tally chunk ``index`` (in every rotation of the seating, in duplicate)."""
@@ -105,19 +110,23 @@ class Deals(DealChunks):
         tally = self.empty()
         board = tally.board_sums(task.count)
         lines: list[dict[str, Any]] = []
+        predicted = Predicted.empty(rules.players, task.count) if self.predict else None
         for rotation in range(rules.players if self.duplicate else 1):
             seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
-            collect_bids(rules, strategies, seating, self.seed, chunk)
+            collect_bids(rules, strategies, seating, self.seed, chunk, predicted)
             policies = seat_policies(strategies, lineup.seating(rotation)[None, :])
             won, points, plays, leaders = play_chunk(rules, self.seed, chunk, policies, traced)
             tally.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
             if traced:
                 shown = min(task.count, self.trace_deals - number)
                 lines = traces.deal_lines(
-                    rules, range(number, number + shown), chunk, plays, leaders, won, points, shown
+                    rules, range(number, number + shown), chunk, plays, leaders, won, points, shown, predicted=predicted
                 )
         tally.add_boards(task.size_index, board)
-        return Part(tally, lines)
+        if predicted is None:
+            return Part(tally, lines)
+        deals = np.arange(number, number + task.count)
+        return Part(tally, lines, prediction_rows(deals, chunk, seating, predicted, won, points))
 
     def empty(self) -> Tally:
         """Zeroed accumulators for this run."""
@@ -152,6 +161,8 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
     check_run(request.rules, request.lineup, request.sizes, chunk_size)
     if stream is not None and (request.duplicate or not request.backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
+    if request.predictions is not None and request.duplicate:
+        raise PochaError("predictions: recorded in plain seating only (pocha simulate)")
     shown = request.deals * len(request.sizes) if request.trace_deals is None else request.trace_deals
     workload = Deals(
         sizes=tuple(request.sizes),
@@ -164,7 +175,15 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
         policy=request.policy,
         duplicate=request.duplicate,
         trace_deals=shown if stream is not None else 0,
+        predict=request.predictions is not None,
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(workload, request.backend, progress=request.progress, trace=stream, checkpoint=checkpoint)
+    return run(
+        workload,
+        request.backend,
+        progress=request.progress,
+        trace=stream,
+        predictions=request.predictions,
+        checkpoint=checkpoint,
+    )

@@ -9,6 +9,7 @@ import numpy as np
 
 from pocha.engine.chunk import Chunk
 from pocha.engine.policies import PlayPolicy
+from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Lineup
 from pocha.game.cards import SUITS, card_name, cards_of
 from pocha.game.rules import Rules
@@ -40,17 +41,20 @@ def deal_lines(
     won: np.ndarray,
     points: np.ndarray,
     count: int,
+    *,
+    predicted: Predicted | None = None,
 ) -> list[dict[str, Any]]:
     """Records of the first ``count`` deals of a played chunk (arrays as ``kernels.play_batch`` fills them).
 
     numbers: what each line calls its deal (the run-wide number). ``leaders[d, t]`` leads trick t;
-    ``leaders[d, k]`` won the last.
+    ``leaders[d, k]`` won the last. predicted: the chunk's recorded predictions, when there are any.
     """
     players = rules.players
 
     def name(card: int) -> str:
         return card_name(int(card), rules.ranks)
 
+    by_seat = () if predicted is None else predicted.by_seat(chunk.numbers)
     lines = []
     for d in range(count):
         tricks = [
@@ -72,6 +76,8 @@ def deal_lines(
                 "points": points[d].tolist(),
             }
         )
+        for key, part in zip(("predicted_tricks", "predicted_points"), by_seat, strict=False):
+            lines[-1][key] = [None if np.isnan(value) else float(value) for value in part[d]]
     return lines
 
 

@@ -12,6 +12,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pocha.engine.backends import Backend, Threads, auto_chunk
 from pocha.engine.policies import GREEDY, PlayPolicy
+from pocha.engine.predictions import Rows
 from pocha.game.rules import Rules
 
 T = TypeVar("T")
@@ -19,10 +20,14 @@ T = TypeVar("T")
 
 @dataclass
 class Part(Generic[T]):
-    """A played task: its share of the total and, in a traced run, its trace lines (in play order)."""
+    """A played task: its share of the total and, in a traced run, its trace lines (in play order).
+
+    predictions: its rows of recorded predictions (``pocha.engine.predictions``), when they are recorded.
+    """
 
     value: T
     lines: Sequence[dict[str, Any]] = field(default=(), repr=False)
+    predictions: Rows | None = field(default=None, repr=False)
 
 
 class Workload(Protocol[T]):
