@@ -84,3 +84,10 @@ def test_a_game_report_in_a_browser(tmp_path):
     pocha.play_games(["expected", "zero", "random", "fair-share"], games=60, out=folder)
     pocha.report(folder)
     check_in_browser(folder, tmp_path, "won the most games")
+
+
+def test_a_report_of_predictions_in_a_browser(tmp_path):
+    folder = tmp_path / "predictions"
+    pocha.simulate(["table", "expected", "zero", "random"], cards=[2, 5], deals=400, predictions=True, out=folder)
+    pocha.report(folder)
+    check_in_browser(folder, tmp_path, "What each predicting strategy expected of its bids")

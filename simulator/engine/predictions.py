@@ -63,8 +63,8 @@ def prediction_rows(
     deals: the run-wide deal numbers (as the trace calls them); seating: int64[deal, seat], the
     strategy index at each seat; won, points: int64[deal, seat], what the hands took.
     """
-    tricks, expected = predicted.by_seat(chunk.numbers)
-    deal, seat = np.nonzero(~(np.isnan(tricks) & np.isnan(expected)))
+    tricks, expected_points = predicted.by_seat(chunk.numbers)
+    deal, seat = np.nonzero(~(np.isnan(tricks) & np.isnan(expected_points)))
     players = chunk.hands.shape[1]
     return {
         "deal": deals[deal],
@@ -74,7 +74,7 @@ def prediction_rows(
         "strategy": seating[deal, seat],
         "bid": chunk.bids[deal, seat],
         "predicted_tricks": tricks[deal, seat],
-        "predicted_points": expected[deal, seat],
+        "predicted_points": expected_points[deal, seat],
         "won": won[deal, seat],
         "points": points[deal, seat],
     }
