@@ -12,10 +12,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from pocha.engine.predictions import COLUMNS, Rows
+from pocha.engine.predictions import PREDICTION_COLUMNS, Rows
 from pocha.reports.stats import Z95, ratio_and_error, stratified
 
-PREDICTION_COLUMNS = COLUMNS
 QUANTITIES = {"tricks": ("predicted_tricks", "won"), "points": ("predicted_points", "points")}  # predicted, realised
 BIAS_COLUMNS = ("strategy", "quantity", "hands", "predicted", "realised", "bias", "ci_low", "ci_high")
 CALIBRATION_COLUMNS = ("strategy", "quantity", "bin", "hands", "predicted", "realised", "ci_low", "ci_high")
@@ -27,8 +26,10 @@ def prediction_table(parts: Sequence[Rows], strategies: Sequence[str]) -> pd.Dat
 
     strategies: the line-up's labels, which the rows' ``strategy`` indexes.
     """
-    columns: Rows = {name: np.concatenate([part[name] for part in parts]) for name in COLUMNS} if parts else {}
-    frame = pd.DataFrame(columns, columns=list(COLUMNS))
+    columns: Rows = (
+        {name: np.concatenate([part[name] for part in parts]) for name in PREDICTION_COLUMNS} if parts else {}
+    )
+    frame = pd.DataFrame(columns, columns=list(PREDICTION_COLUMNS))
     frame["strategy"] = np.asarray(strategies, dtype=object)[frame.strategy.to_numpy(np.int64)]
     return frame.sort_values(["deal", "seat"], kind="stable", ignore_index=True)
 

@@ -23,9 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 from pocha.engine.atomic import check_folder_writable, together
+from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
-from pocha.reports.predictions import PREDICTION_COLUMNS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 import pocha
 from pocha.cli import app
+from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
-from pocha.reports.predictions import PREDICTION_COLUMNS, calibration, prediction_bias
+from pocha.reports.predictions import calibration, prediction_bias
 from pocha.reports.runs import load_run
 from pocha.strategies.base import StrategyError
 from pocha.strategies.heuristics import Expected, FairShare, expected_tricks

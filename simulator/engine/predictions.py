@@ -12,7 +12,7 @@ import numpy as np
 from pocha.kernels.play import Chunk
 from pocha.strategies.base import Prediction
 
-COLUMNS = (
+PREDICTION_COLUMNS = (
     "deal",
     "cards",
     "seat",

@@ -125,8 +125,8 @@ class Deals(DealChunks):
         tally.add_boards(task.size_index, board)
         if predicted is None:
             return Part(tally, lines)
-        deals = np.arange(number, number + task.count)
-        return Part(tally, lines, prediction_rows(deals, chunk, seating, predicted, won, points))
+        rows = prediction_rows(np.arange(number, number + task.count), chunk, seating, predicted, won, points)
+        return Part(tally, lines, rows)
 
     def empty(self) -> Tally:
         """Zeroed accumulators for this run."""
