@@ -1,5 +1,7 @@
 """Shared helpers: positions are written in card notation, under the default 4-player rules."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,20 @@ def lineup(*specs: str):
 def numbers(first: int, count: int) -> np.ndarray:
     """Deal numbers first..first+count-1."""
     return np.arange(first, first + count, dtype=np.int64)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory):
+    """The tables learned on first use go to a folder of this session's, not the user's cache.
+
+    Subprocesses keep the compiled kernels of the user's cache (POCHA_CACHE_DIR would move them too).
+    """
+    from pocha.kernels.cache import kernel_cache_dir
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NUMBA_CACHE_DIR", os.environ.get("NUMBA_CACHE_DIR") or kernel_cache_dir())
+        patch.setenv("POCHA_CACHE_DIR", str(tmp_path_factory.mktemp("pocha-cache")))
+        yield
 
 
 @pytest.fixture

@@ -43,12 +43,24 @@ def test_numba_cache_dir_wins_and_other_code_keeps_its_setting(monkeypatch, tmp_
 def test_without_numba_cache_dir_the_folder_is_keyed_under_the_user_cache(monkeypatch, tmp_path):
     monkeypatch.setattr(numba.config, "CACHE_DIR", "")
     monkeypatch.setattr(cache, "user_cache_root", lambda: tmp_path)
+    monkeypatch.delenv("POCHA_CACHE_DIR")
     cache.kernel_cache_dir.cache_clear()
     try:
         folder = cache.kernel_cache_dir()
     finally:
         cache.kernel_cache_dir.cache_clear()
     assert folder == str(tmp_path / "pocha" / "numba" / cache.source_key())
+
+
+def test_pocha_cache_dir_moves_the_whole_cache(monkeypatch, tmp_path):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path))
+    cache.kernel_cache_dir.cache_clear()
+    try:
+        folder = cache.kernel_cache_dir()
+    finally:
+        cache.kernel_cache_dir.cache_clear()
+    assert cache.pocha_cache_root() == tmp_path and folder == str(tmp_path / "numba" / cache.source_key())
 
 
 def test_folders_unused_for_a_month_are_pruned(tmp_path):

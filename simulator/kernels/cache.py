@@ -1,4 +1,6 @@
-"""Where numba keeps the compiled kernels: a per-user cache folder, never the installed package.
+"""pocha's per-user cache folder (``POCHA_CACHE_DIR``, else the platform's): compiled kernels and learned tables.
+
+numba keeps the compiled kernels in it, never in the installed package.
 
 numba's default puts its cache files beside the source, in ``__pycache__``: inside site-packages for
 an installed copy, where an uninstall leaves them behind (and the leftover folder can then shadow a
@@ -6,6 +8,7 @@ later install). pocha's kernels go to the platform's cache folder instead, under
 version and a hash of the package's source files, so two installs or versions never read each
 other's compiled code, and a kernel calling a changed kernel in another file is never stale.
 ``NUMBA_CACHE_DIR``, when set, wins (as numba documents); the choice applies to pocha's kernels only.
+The ``table`` strategy keeps the tables it learns on first use beside them (``pocha.strategies.table``).
 """
 
 import contextlib
@@ -38,6 +41,11 @@ def user_cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
+def pocha_cache_root() -> Path:
+    """The cache folder of pocha: ``POCHA_CACHE_DIR`` if set, else ``pocha`` in the user's cache folder."""
+    return Path(os.environ.get("POCHA_CACHE_DIR") or user_cache_root() / "pocha")
+
+
 def source_files() -> list[Path]:
     """Every Python file of the package, wherever its sub-packages live (an editable install maps folders)."""
     folders = [Path(__file__).parent.parent]  # simulator/, the package root, with game/, kernels/, engine/
@@ -67,7 +75,7 @@ def prune(parent: Path) -> None:
 
 @cache
 def kernel_cache_dir() -> str:
-    """The folder for pocha's compiled kernels: ``NUMBA_CACHE_DIR`` if set, else a keyed per-user folder.
+    """The folder for pocha's compiled kernels: ``NUMBA_CACHE_DIR`` if set, else a keyed folder in pocha's cache.
 
     Falls back to the temporary folder when the user's cache folder cannot be written.
     """
@@ -75,8 +83,8 @@ def kernel_cache_dir() -> str:
         return str(numba.config.CACHE_DIR)
     key = source_key()
     user = getattr(os, "getuid", lambda: "")()
-    for root in (user_cache_root(), Path(tempfile.gettempdir()) / f"pocha-cache-{user}"):
-        folder = root / "pocha" / "numba" / key
+    for root in (pocha_cache_root(), Path(tempfile.gettempdir()) / f"pocha-cache-{user}" / "pocha"):
+        folder = root / "numba" / key
         try:
             folder.mkdir(parents=True, exist_ok=True)
             os.utime(folder)  # in use: kept from pruning
