@@ -277,9 +277,9 @@ def training_text(table: TrickTable, path: str) -> str:
     """What ``pocha train`` learned and where it wrote it."""
     facts = describe(table)
     return (
-        f"wrote {path}: {facts['hands']:,} hands of {table.rules.players} players ({table.deals_per_size:,} deals per "
-        f"hand size), {facts['cells_used']:,} feature cells seen, {facts['cells_with_min_hands']:,} with enough hands "
-        "to stand alone"
+        f"wrote {path}: {facts['hands']:,} hands of {table.rules.players} players under {table.policy} play "
+        f"({table.deals_per_size:,} deals per hand size), {facts['cells_used']:,} feature cells seen, "
+        f"{facts['cells_with_min_hands']:,} with enough hands to stand alone"
     )
 
 

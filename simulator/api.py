@@ -14,7 +14,8 @@ nothing is written.
 import contextlib
 import functools
 import inspect
-from collections.abc import Callable, Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,16 +24,18 @@ from typing import IO, TYPE_CHECKING, Any
 from pocha.engine.advice import Advice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
+from pocha.engine.backends import Backend
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.models import ModelsRequest, record_bids
+from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
-from pocha.engine.training import TrainingRequest, train_table
+from pocha.engine.training import TrainingRequest, learn_default, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, parse_sizes
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
@@ -41,7 +44,7 @@ from pocha.strategies.base import Predicts, Strategy
 from pocha.strategies.montecarlo import ROLLOUTS
 from pocha.strategies.playouts import DEFAULT_SHARPNESS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
-from pocha.strategies.table import TrickTable, is_table_file
+from pocha.strategies.table import DefaultTable, TrickTable, default_table, is_table_file, table_strategies
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -286,6 +289,59 @@ def check_trace(trace: str | Path | None, count: int | None, option: str) -> Non
         check_writable(trace, "trace", is_trace, "pocha trace")
 
 
+# --- default trick tables ----------------------------------------------------------------------
+
+
+def say(line: str) -> None:
+    """One line for the person running pocha, on stderr (the results go to stdout)."""
+    print(line, file=sys.stderr)
+
+
+def learn_tables(
+    players: Iterable[tuple[Strategy, PlayPolicy]], rules: Rules, where: Backend, progress: Progress | None
+) -> None:
+    """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
+
+    players: each bidding strategy with its play policy. Each table learned is announced in one line,
+    then ``progress`` counts its training deals; pimc play bidding from the greedy table is said too.
+    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
+    """
+    needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
+    for strategy, policy in players:
+        for table in table_strategies(strategy):
+            if not table.path:
+                default = default_table(rules, policy.label, table.deals)
+                needed.setdefault(default.path, (default, policy))
+    for default, policy in needed.values():
+        if default.play != policy.name:
+            say(
+                f"table: no {policy.name}-play table fits these rules; {policy.label} play bids from the "
+                f"{default.play}-play table (pocha train --play {policy.name} learns one, for table:path=FILE)"
+            )
+        if default.shipped or is_cached(default):
+            continue
+        say(
+            f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
+            f"per hand size, once (kept in {default.path.parent})"
+        )
+        if learn_default(default, where, counter(progress, default.deals * rules.full_deal)) is None:
+            raise KeyboardInterrupt
+
+
+def is_cached(default: DefaultTable) -> bool:
+    """Whether pocha's cache holds the default table, readable and fitting (else it says why it learns it again)."""
+    if not default.path.is_file():
+        return False
+    try:
+        fits = TrickTable.load(default.path).fits(default.rules, default.play)
+    except PochaError as error:
+        say(f"{error}; learning it again")
+        return False
+    if not fits:
+        say(f"table: '{default.path}' holds a table of other rules; learning it again")
+    return fits
+
+
 # --- runs ----------------------------------------------------------------------------------------
 
 
@@ -406,6 +462,11 @@ def compare(
     return _deal(record, lineup, run, output, saving, duplicate=duplicate, progress=progress)
 
 
+def player_policies(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
+    """Each bidding strategy of a line-up with its play policy."""
+    return [(player.strategy, player.policy) for player in lineup.players(run.policy)]
+
+
 def seats_of(lineup: Lineup, run: RunOptions) -> dict[str, Any]:
     """What a run record says of the seats: strategies, play policies, seed."""
     policies = tuple((seat.policy or run.policy).label for seat in lineup.seats)
@@ -458,6 +519,7 @@ def _deal(
     check_amount("deals", deals, MOST_DEALS)
     output.check()
     where = run.make_backend()
+    learn_tables(player_policies(lineup, run), record.rules, where, progress)
     rows: list[Rows] | None = [] if predictions else None
     with _trace_file(trace) as stream:
         played = simulate_deals(
@@ -517,6 +579,7 @@ def play_games(
     output.check()
     check_trace(trace, trace_games, "trace-games")
     where = run.make_backend()
+    learn_tables(player_policies(lineup, run), chosen, where, progress)
     with _trace_file(trace) as stream:
         played = play_whole_games(
             GamesRequest(
@@ -583,12 +646,14 @@ def advise(
     situation = read_situation(chosen, hand_text, trump, position, bids_text)
     if bid is not None:
         situation.check_bid(bid)
+    assumed = load(assume)[1]
+    learn_tables([(assumed, run.policy)], chosen, run.make_backend(), None)
     return advise_situation(
         situation,
         samples=samples,
         seed=run.seed,
         rollout=run.policy.name,
-        assume=(assume, load(assume)[1]),
+        assume=(assume, assumed),
         sharpness=sharpness,
         asked=bid,
     )
@@ -649,6 +714,9 @@ def score_models(
     for (name, _), label in zip(given, labels, strict=True):
         families.setdefault(name or label, []).append(label)
     check_amount("deals", deals, MOST_DEALS)
+    where = run.make_backend()
+    models_too = [(seat.strategy, run.policy) for seat in seats]  # a model bids for the run's play
+    learn_tables(player_policies(lineup, run) + models_too, chosen, where, progress)
     recorded = record_bids(
         ModelsRequest(
             rules=chosen,
@@ -659,7 +727,7 @@ def score_models(
             seed=run.seed,
             policy=run.policy,
             chunk_size=run.chunk_size,
-            backend=run.make_backend(),
+            backend=where,
             progress=counter(progress, deals * len(sizes)),
         )
     )
@@ -693,7 +761,7 @@ def train(
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
 ) -> TrainingResult:
-    """Learn a trick table for the ``table`` strategy (every seat bidding ``expected``) and write it to ``out``."""
+    """Learn a trick table for ``table`` (every seat bidding ``expected``, playing ``run.play``), written to ``out``."""
     _, chosen = rules.resolve()
     check_amount("deals", deals, MOST_DEALS)
     check_writable(out, "out", is_table_file, "pocha trick table")

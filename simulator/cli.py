@@ -259,9 +259,15 @@ class ProgressBar:
     def __init__(self, unit: str = "deals") -> None:
         self.total, self.unit, self.done, self.start = 0, unit, 0, time.monotonic()
         self.bar: Any = None  # a rich Progress once shown
+        self.task: Any = None  # its task
 
     def __call__(self, done: int, total: int) -> None:
-        """Show ``done`` of ``total``; start the bar once the run has lasted a second."""
+        """Show ``done`` of ``total``; start the bar once the run has lasted a second; a new total starts it again.
+
+        (A new total: the run itself, after a trick table it learned first.)
+        """
+        if self.bar is not None and total != self.total:
+            self.bar.reset(self.task, total=total)
         self.done, self.total = done, total
         if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
             from rich.console import Console
@@ -291,6 +297,9 @@ def running(unit: str = "deals") -> Iterator[ProgressBar]:
     try:
         with user_errors():
             yield progress
+    except KeyboardInterrupt:  # before the run's own deals: while a trick table was learned
+        typer.echo("Interrupted: nothing was written.", err=True)
+        raise typer.Exit(130) from None
     finally:
         progress.close()
         signal.signal(signal.SIGTERM, previous)
@@ -682,6 +691,7 @@ def models(
     short_help="Learn a trick table for the table strategy.",
     epilog=examples(
         "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",
+        "pocha train --players 4 --play pimc --deals 200000 --out strategies/tables/players-4-pimc.npz",
         "pocha train --players 6 --deals 200000 --out six.npz   (then: -s table:path=six.npz)",
     ),
 )
@@ -698,7 +708,7 @@ def train(
     chunk_size: ChunkSize = None,
     threads: ThreadCount = None,
 ) -> None:
-    """Learn a trick table for the table strategy from simulated deals (every seat bidding expected)."""
+    """Learn a trick table for the table strategy from simulated deals (every seat bidding expected, playing --play)."""
     from pocha.reports.text import training_text
 
     with running() as progress:

@@ -17,11 +17,17 @@ The strategy reads the distribution of tricks for the hand's cell and bids the l
 the most expected points under the scoring. A cell seen fewer than MIN_HANDS times falls back to
 coarser cells, dropping features in the order of BACKOFF (their counts summed); if even the
 coarsest cell is too thin, the hand is bid as ``expected`` would.
+
+Without a path the strategy bids from the default table of the run's rules and play
+(``default_table``): a shipped one where it fits, else one learned on first use and kept in pocha's
+cache folder. A table fits rules whose ``conditions`` equal its own.
 """
 
+import hashlib
 import json
 import zipfile
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -32,20 +38,48 @@ import numpy as np
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.bidding import Bidder, hand_features
+from pocha.kernels.cache import pocha_cache_root
 from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome
 from pocha.strategies.heuristics import Expected, expected_tricks
+from pocha.version import __version__
 
 FEATURES = ("cards", "position", "high_trumps", "low_trumps", "side_aces", "side_seconds", "voids", "bids_so_far")
 CAPS = {"high_trumps": 3, "low_trumps": 4, "side_aces": 3, "side_seconds": 2, "voids": 2, "bids_so_far": 2}
 BACKOFF = ("bids_so_far", "voids", "side_seconds", "position", "side_aces", "low_trumps")
 MIN_HANDS = 50
-SHIPPED = files("pocha.strategies") / "tables"  # default tables, one per player count: players-N.npz
+SHIPPED = files("pocha.strategies") / "tables"  # players-N.npz (greedy play) and players-N-pimc.npz, default rules
+LEARNED_PLAYS = ("greedy", "random")  # cheap enough to learn a table under on first use; pimc is not (README)
+LEARN_DEALS = 300_000  # deals per hand size of a table learned on first use: past the measured knee (README)
+LEARN_SEED = 0  # a learned table depends on the rules and play, not on the seed of the run that needed it
 
 
 def table_shape(rules: Rules) -> tuple[int, ...]:
     """Axes of the count array: the features, then tricks taken 0..full deal."""
     top = rules.full_deal
     return (top, rules.players, *(CAPS[name] + 1 for name in FEATURES[2:]), top + 1)
+
+
+def conditions(rules: Rules, play: str) -> dict[str, Any]:
+    """What a table's counts depend on besides chance, under ``rules`` and a play policy spec.
+
+    The features read the player count and the ranks (deck size and order). The tricks taken depend
+    on the play rule, on whether the dealer is hooked in hands of two cards or more (one card plays
+    itself, so "always" and "except-one-card" learn the same counts), on the play policy (by name:
+    pimc's samples are not told apart) and, under pimc, which plays for points, on the scoring. The
+    schedule and the tie-break play no part.
+    """
+    name = play.partition(":")[0]
+    found: dict[str, Any] = {
+        "players": rules.players,
+        "ranks": " ".join(map(str, rules.ranks)),
+        "play rule": rules.play_rule,
+        "hook": "never" if rules.hook == "never" else "beyond one card",
+        "play": name,
+    }
+    if name == "pimc":
+        scoring = rules.scoring
+        found["scoring"] = f"{scoring.exact},{scoring.per_trick},{scoring.miss_per_trick}"
+    return found
 
 
 def features(ctx: BidContext) -> np.ndarray:
@@ -96,14 +130,18 @@ class TrickTable:
             raise PochaError(f"table: '{path}' holds counts of shape {counts.shape}, not {table_shape(rules)}")
         return cls(rules, meta["policy"], counts, meta["deals_per_size"])
 
+    def fits(self, rules: Rules, play: str | None = None) -> bool:
+        """Whether the counts hold under ``rules`` and ``play`` (default: the play it was learned under)."""
+        return conditions(rules, play or self.policy) == conditions(self.rules, self.policy)
+
     def check_fits(self, rules: Rules, source: str) -> None:
-        """Refuse a table learned under other rules (its trick counts are those of its own play policy)."""
-        mine = (self.rules.players, self.rules.ranks, self.rules.play_rule)
-        if mine != (rules.players, rules.ranks, rules.play_rule):
+        """Refuse a table learned under other rules (it is taken to be played as it was learned: its policy)."""
+        if not self.fits(rules):
+            mine, theirs = conditions(self.rules, self.policy), conditions(rules, self.policy)
+            differ = [name for name in mine if mine[name] != theirs[name]]
             raise PochaError(
-                f"table: {source} was learned for {self.rules.players} players, ranks {list(self.rules.ranks)}, "
-                f"play rule {self.rules.play_rule}; this run has {rules.players} players, ranks "
-                f"{list(rules.ranks)}, play rule {rules.play_rule} (train one with pocha train)"
+                f"table: {source} was learned for {', '.join(f'{name} {mine[name]}' for name in differ)}; this run "
+                f"has {', '.join(f'{name} {theirs[name]}' for name in differ)} (train one with pocha train)"
             )
 
     def distributions(self, cells: np.ndarray, cards: int) -> tuple[np.ndarray, np.ndarray]:
@@ -146,33 +184,66 @@ def is_table_file(path: Path) -> bool:
     return True
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def load_table(path: str) -> TrickTable:
-    """A table from a file, or the shipped one when ``path`` is "players-N" (cached)."""
-    if path.startswith("players-"):
-        shipped = SHIPPED / f"{path}.npz"
-        if not shipped.is_file():
-            players = path.removeprefix("players-")
-            raise PochaError(f"table: no shipped table for {players} players (3, 4, 5); give table:path=FILE")
-        return TrickTable.load(str(shipped))
+    """A table from a file (kept for the next call)."""
     return TrickTable.load(path)
+
+
+@dataclass(frozen=True)
+class DefaultTable:
+    """The table ``table`` bids from when given no path, for one rule set and play: shipped, or learned on first use."""
+
+    rules: Rules
+    play: str  # the play policy it is learned under: the run's, or greedy for pimc where no pimc table fits
+    deals: int  # deals per hand size, when learned
+    path: Path
+    shipped: bool
+
+
+def learned_path(rules: Rules, play: str, deals: int) -> Path:
+    """Where a table learned on first use is kept: pocha's cache folder, by version, named by what it fits."""
+    key = json.dumps({**conditions(rules, play), "deals": deals, "seed": LEARN_SEED}, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return pocha_cache_root() / "tables" / __version__ / f"players-{rules.players}-{play}-{digest}.npz"
+
+
+def default_table(rules: Rules, play: str, deals: int = LEARN_DEALS) -> DefaultTable:
+    """The shipped table that fits the rules and the play, else one learned on first use under the play.
+
+    pimc is too slow to learn a better table on first use than greedy's (README): where no pimc
+    table ships for the rules, pimc play bids from the greedy table.
+    """
+    name = play.partition(":")[0]
+    learned = name if name in LEARNED_PLAYS else "greedy"
+    for candidate in dict.fromkeys((name, learned)):
+        shipped = SHIPPED / f"players-{rules.players}{'' if candidate == 'greedy' else '-' + candidate}.npz"
+        if shipped.is_file() and load_table(str(shipped)).fits(rules, candidate):
+            return DefaultTable(rules, candidate, deals, Path(str(shipped)), shipped=True)
+    return DefaultTable(rules, learned, deals, learned_path(rules, learned, deals), shipped=False)
 
 
 @dataclass(frozen=True)
 class TableStrategy:
     """Bids the legal value with the most expected points under a learned trick distribution.
 
-    ``path``: a table written by ``pocha train``; empty for the shipped table of the player count
-    (3, 4 or 5 players, default rules). See the module docstring for the features and fall-backs.
+    ``path``: a table written by ``pocha train``; empty for the default table of the rules and play
+    (``default_table``: shipped for 3, 4 and 5 players under the default rules, else learned on first
+    use from ``deals`` deals per hand size). See the module docstring for the features and fall-backs.
     """
 
     name: ClassVar[str] = "table"
-    path: str = ""  # a .npz table; empty: the shipped one for the player count
+    path: str = ""  # a .npz table from pocha train; empty: the default one of the rules and play
+    deals: int = LEARN_DEALS  # deals per hand size when the default table is learned on first use
 
     def trick_table(self, ctx: BidContext) -> TrickTable:
-        """The table this strategy reads for ``ctx``'s rules (refused if learned under others)."""
-        source = self.path or f"players-{ctx.rules.players}"
-        table = load_table(source)
+        """The table this strategy reads for ``ctx``'s rules and play, checked to fit them."""
+        source = Path(self.path) if self.path else default_table(ctx.rules, ctx.policy, self.deals).path
+        if not self.path and not source.is_file():
+            raise PochaError(
+                f"table: no table learned yet for these rules and {ctx.policy} play (pocha runs learn it on first use)"
+            )
+        table = load_table(str(source))
         table.check_fits(ctx.rules, f"'{source}'")
         return table
 
@@ -195,6 +266,15 @@ class TableStrategy:
             tricks[thin] = expected_tricks(ctx.subset(thin))
             points[thin] = np.nan
         return Prediction(tricks, points)
+
+
+def table_strategies(strategy: object) -> Iterator[TableStrategy]:
+    """The ``table`` strategies a strategy bids with: itself, or one inside it (``montecarlo:assume=table``)."""
+    if isinstance(strategy, TableStrategy):
+        yield strategy
+    elif is_dataclass(strategy) and not isinstance(strategy, type):
+        for item in fields(strategy):
+            yield from table_strategies(getattr(strategy, item.name))
 
 
 def describe(table: TrickTable) -> dict[str, Any]:

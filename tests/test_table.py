@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import reference
@@ -10,10 +12,22 @@ from pocha.engine.backends import Threads
 from pocha.engine.chunk import deal_chunk
 from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, forbidden_bids, make_rules
+from pocha.game.rules import PRESETS, Scoring, forbidden_bids, make_rules
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
-from pocha.strategies.table import CAPS, FEATURES, MIN_HANDS, TableStrategy, TrickTable, features, load_table
+from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.table import (
+    CAPS,
+    FEATURES,
+    MIN_HANDS,
+    TableStrategy,
+    TrickTable,
+    conditions,
+    default_table,
+    features,
+    load_table,
+    table_strategies,
+)
 
 
 def feature(ctx, name):
@@ -149,22 +163,51 @@ def test_the_shipped_tables_load_and_are_used(players):
     rules = make_rules(players=players)
     hand = "1O 3O 12O 11O 10O 7O"
     ctx = context([hand, "4C 4E 5B 6C 7E 10B"], "5O", rules=rules)  # no twos: 3 players play without them
-    table = load_table(f"players-{players}")
-    assert table.rules.players == players and table.counts.sum() > 1_000_000
-    assert table.distributions(features(ctx), 6)[1].all()  # both hands have a cell with enough data
-    bids = TableStrategy().bid(ctx)
-    assert bids[0] >= 4 and bids[1] <= 1
+    for play, name in (("greedy", f"players-{players}.npz"), ("pimc:samples=16", f"players-{players}-pimc.npz")):
+        default = default_table(rules, play)
+        assert default.shipped and default.path.name == name and default.play == play.partition(":")[0]
+        table = load_table(str(default.path))
+        assert table.rules.players == players and table.counts.sum() > 1_000_000 and table.fits(rules, play)
+        assert table.distributions(features(ctx), 6)[1].all()  # both hands have a cell with enough data
+        bids = TableStrategy().bid(replace(ctx, policy=play))
+        assert bids[0] >= 4 and bids[1] <= 1
 
 
 def test_a_table_for_other_rules_is_refused(small_table):
     _, path = small_table
     ctx = context(["1O 12O 11O"], "2O", rules=make_rules("italian"))
-    with pytest.raises(PochaError, match="learned for 4 players"):
+    with pytest.raises(PochaError, match="learned for ranks 1 3 12 11 10 7 6 5 4 2; this run has ranks 1 12 11"):
         TableStrategy(str(path)).bid(ctx)
-    with pytest.raises(PochaError, match="no shipped table for 6 players"):
+    with pytest.raises(PochaError, match="learned for hook beyond one card; this run has hook never"):
+        TableStrategy(str(path)).bid(context(["1O 12O 11O"], "2O", rules=make_rules(hook="never")))
+    with pytest.raises(PochaError, match="no table learned yet for these rules and greedy play"):
         TableStrategy().bid(context(["1O 3O"], "4O", rules=make_rules(players=6)))
     with pytest.raises(PochaError, match="cannot read"):
         TableStrategy("no-such-table.npz").bid(context(["1O 3O"], "2O"))
+
+
+def test_the_hook_matters_only_beyond_one_card_and_the_scoring_only_to_pimc(small_table):
+    table, _ = small_table  # ludoteka: hook except-one-card
+    portuguese = make_rules("portuguese", players=4)  # hook always, another tie-break: the same deals learned
+    assert np.array_equal(train_table(TrainingRequest(rules=portuguese, deals=300, seed=5)).counts, table.counts)
+    assert table.fits(portuguese) and not table.fits(make_rules(hook="never"))
+    other_scoring = make_rules(scoring=Scoring(10, 2, -10))
+    assert table.fits(other_scoring) and not table.fits(LUDOTEKA, "pimc")
+    assert conditions(LUDOTEKA, "pimc") != conditions(other_scoring, "pimc:samples=4")
+    assert conditions(LUDOTEKA, "pimc") == conditions(portuguese, "pimc:samples=4")
+
+
+def test_pimc_bids_from_the_greedy_table_where_no_pimc_table_ships():
+    italian = make_rules("italian", players=4)
+    assert default_table(italian, "pimc").play == "greedy" and not default_table(italian, "pimc").shipped
+    assert default_table(italian, "random").play == "random"
+    assert default_table(make_rules(players=4, hook="never"), "pimc").path.name.startswith("players-4-greedy-")
+
+
+def test_the_table_strategies_inside_a_strategy_are_found():
+    inner = TableStrategy(deals=7)
+    assert list(table_strategies(MonteCarlo(assume=inner))) == [inner]
+    assert list(table_strategies(Expected())) == []
 
 
 def test_training_checks_its_arguments():

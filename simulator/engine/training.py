@@ -1,27 +1,31 @@
-"""``pocha train``: learn a trick table (see ``pocha.strategies.table``) from simulated deals.
+"""``pocha train``: learn a trick table (see ``pocha.strategies.table``) from simulated deals, or one on first use.
 
 The deals are cut into chunks like a run's (``DealChunks``) and played by the runner; each chunk
 returns integer counts, so the table is the same for any backend, thread count or chunk size.
 Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pocha.engine.atomic import atomic_path, check_folder_writable
+from pocha.engine.backends import Backend
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, same_policy
-from pocha.engine.policies import PlayPolicy
+from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.runner import run
 from pocha.engine.seating import Lineup, Player, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.cache import prune
 from pocha.kernels.seats import seats_to_positions
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
-from pocha.strategies.table import TrickTable, features, table_shape
+from pocha.strategies.table import LEARN_SEED, DefaultTable, TrickTable, features, table_shape
 
 TRAINING_BIDDER = "expected"  # every seat bids so while the table learns
 
@@ -109,3 +113,30 @@ def train_table(request: TrainingRequest) -> TrickTable | None:
     if not counted.complete:
         return None
     return TrickTable(rules, request.policy.label, counted.total.reshape(table_shape(rules)), request.deals)
+
+
+def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[int], None] | None) -> TrickTable | None:
+    """Learn a default table into pocha's cache folder, written whole (``DefaultTable``); None after Ctrl-C."""
+    folder = default.path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PochaError(
+            f"table: cannot make the cache folder '{folder}' ({error.strerror or error}); "
+            "set POCHA_CACHE_DIR to a folder you can write"
+        ) from None
+    check_folder_writable(folder, "table cache (POCHA_CACHE_DIR)")
+    prune(folder.parent)  # other versions' tables, unused for a month
+    request = TrainingRequest(
+        rules=default.rules,
+        deals=default.deals,
+        seed=LEARN_SEED,
+        policy=parse_policy(default.play),
+        backend=backend,
+        progress=progress,
+    )
+    table = train_table(request)
+    if table is not None:
+        with atomic_path(default.path) as temporary:
+            table.save(temporary)
+    return table

@@ -1,0 +1,110 @@
+"""`table` without a path: the shipped table where one fits, else one learned on first use into pocha's cache.
+
+The tables learned here are test-sized (``table:deals=N``); the session's cache folder is its own (conftest).
+"""
+
+import shlex
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import pocha
+from pocha.cli import app
+from pocha.errors import PochaError
+from pocha.game.rules import PRESETS, make_rules
+from pocha.strategies.table import TrickTable, default_table
+
+TINY = 20  # deals per hand size of a test's learned table
+
+
+def invoke(command: str):
+    return CliRunner().invoke(app, shlex.split(command))
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [(preset, players) for preset in sorted(PRESETS) for players in PRESETS[preset].decks]
+)
+def test_table_bids_under_every_preset_and_player_count(preset, players, capsys):
+    rules = make_rules(preset, players=players)
+    result = pocha.simulate(f"table:deals={TINY}", rules=rules, cards=[1, rules.full_deal], deals=3)
+    assert result.complete and result.to_frame().hands.sum() > 0
+    default = default_table(rules, "greedy", TINY)
+    said = capsys.readouterr().err
+    if default.shipped:  # the default rules' 3 to 5 players, which polish and portuguese share
+        assert said == "" and preset in ("ludoteka", "polish", "portuguese") and 3 <= players <= 5
+    else:
+        assert said in (
+            "",
+            f"table: learning the trick table of these rules under greedy play from {TINY} deals "
+            f"per hand size, once (kept in {default.path.parent})\n",
+        )  # "": another preset learned it
+        assert default.path.is_file()
+
+
+def test_a_learned_table_is_kept_and_read_again_without_learning(capsys):
+    rules = make_rules("turkish", players=5)
+    default = default_table(rules, "greedy", 30)
+    pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5)
+    assert "table: learning the trick table of these rules under greedy play from 30 deals" in capsys.readouterr().err
+    written = default.path.stat().st_mtime_ns
+    again = pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5)
+    assert capsys.readouterr().err == "" and default.path.stat().st_mtime_ns == written and again.complete
+    assert TrickTable.load(default.path).rules == rules and not list(default.path.parent.glob("*.part"))
+
+
+def test_a_damaged_or_foreign_table_in_the_cache_is_learned_again(capsys):
+    rules = make_rules("oh-hell", players=4)
+    default = default_table(rules, "greedy", 31)
+    default.path.parent.mkdir(parents=True, exist_ok=True)
+    default.path.write_bytes(b"half a table")
+    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5)
+    said = capsys.readouterr().err.splitlines()
+    assert (
+        said[0].startswith(f"table: cannot read '{default.path}' as a trick table") and "learning it again" in said[0]
+    )
+    assert said[1].startswith("table: learning") and TrickTable.load(default.path).fits(rules)
+    ludoteka = TrickTable.load(default_table(make_rules(players=4), "greedy").path)  # the play rule differs
+    TrickTable(ludoteka.rules, "greedy", np.zeros_like(ludoteka.counts)).save(default.path)
+    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5)
+    assert "holds a table of other rules; learning it again" in capsys.readouterr().err
+
+
+def test_a_cache_folder_that_cannot_be_made_is_one_clear_line(monkeypatch, tmp_path):
+    (tmp_path / "a file").write_text("not a folder")
+    monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path / "a file"))
+    with pytest.raises(PochaError, match="cannot make the cache folder .* set POCHA_CACHE_DIR to a folder you can"):
+        pocha.simulate("table:deals=5", rules=make_rules("italian", players=5), cards=1, deals=2)
+
+
+def test_ctrl_c_while_learning_keeps_no_table_and_plays_nothing(monkeypatch):
+    from pocha.engine.training import Training
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Training, "run", interrupted)
+    result = invoke("simulate -s table:deals=40 --preset italian -p 6 -k 2 -n 5")
+    assert result.exit_code == 130 and "Interrupted: nothing was written." in result.stderr
+    assert "table: learning" in result.stderr and result.stdout == ""
+    default = default_table(make_rules("italian", players=6), "greedy", 40)
+    assert not default.path.exists() and not list(default.path.parent.glob("*.part"))
+
+
+def test_pimc_play_says_which_table_it_bids_from():
+    result = invoke("compare table:deals=25@pimc expected --preset italian -p 2 -k 1,2 -n 3")
+    assert result.exit_code == 0, result.output
+    said = result.stderr.splitlines()
+    assert said[0].startswith("table: no pimc-play table fits these rules; pimc play bids from the greedy-play table")
+    shipped = invoke("simulate -s table@pimc -k 2 -n 3")  # 4 players, default rules: the shipped pimc table
+    assert shipped.exit_code == 0 and shipped.stderr == ""
+
+
+def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
+    trained = pocha.train(tmp_path / "pimc.npz", players=3, deals=2, play="pimc:samples=2")
+    table = TrickTable.load(trained.path)
+    assert table.policy == "pimc:samples=2" and table.counts.sum() == 2 * 12 * 3
+    assert table.fits(make_rules(players=3), "pimc") and not table.fits(make_rules(players=3), "greedy")
+    result = invoke(f"train -p 3 -n 2 --play pimc --out {tmp_path / 'cli.npz'}")
+    assert result.exit_code == 0 and "under pimc play" in result.stdout
+    assert TrickTable.load(tmp_path / "cli.npz").policy == "pimc"
