@@ -201,11 +201,11 @@ class DefaultTable:
     shipped: bool
 
 
-def learned_path(rules: Rules, play: str, deals: int) -> Path:
-    """Where a table learned on first use is kept: pocha's cache folder, by version, named by what it fits."""
+def learned_path(rules: Rules, play: str, deals: int, cache: Path) -> Path:
+    """Where a table learned on first use is kept in pocha's ``cache`` folder: by version, named by what it fits."""
     key = json.dumps({**conditions(rules, play), "deals": deals, "seed": LEARN_SEED}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    return pocha_cache_root() / "tables" / __version__ / f"players-{rules.players}-{play}-{digest}.npz"
+    return cache / "tables" / __version__ / f"players-{rules.players}-{play}-{digest}.npz"
 
 
 def default_table(rules: Rules, play: str, deals: int = LEARN_DEALS) -> DefaultTable:
@@ -214,13 +214,18 @@ def default_table(rules: Rules, play: str, deals: int = LEARN_DEALS) -> DefaultT
     pimc is too slow to learn a better table on first use than greedy's (README): where no pimc
     table ships for the rules, pimc play bids from the greedy table.
     """
-    name = play.partition(":")[0]
-    learned = name if name in LEARNED_PLAYS else "greedy"
-    for candidate in dict.fromkeys((name, learned)):
+    return find_default_table(rules, play.partition(":")[0], deals, pocha_cache_root())
+
+
+@lru_cache(maxsize=64)
+def find_default_table(rules: Rules, play: str, deals: int, cache: Path) -> DefaultTable:
+    """``default_table`` of a play policy's name, kept for the next bid."""
+    learned = play if play in LEARNED_PLAYS else "greedy"
+    for candidate in dict.fromkeys((play, learned)):
         shipped = SHIPPED / f"players-{rules.players}{'' if candidate == 'greedy' else '-' + candidate}.npz"
         if shipped.is_file() and load_table(str(shipped)).fits(rules, candidate):
             return DefaultTable(rules, candidate, deals, Path(str(shipped)), shipped=True)
-    return DefaultTable(rules, learned, deals, learned_path(rules, learned, deals), shipped=False)
+    return DefaultTable(rules, learned, deals, learned_path(rules, learned, deals, cache), shipped=False)
 
 
 @dataclass(frozen=True)

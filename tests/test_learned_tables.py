@@ -11,6 +11,9 @@ from typer.testing import CliRunner
 
 import pocha
 from pocha.cli import app
+from pocha.engine.backends import Threads
+from pocha.engine.policies import parse_policy
+from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, make_rules
 from pocha.strategies.table import TrickTable, default_table
@@ -105,6 +108,9 @@ def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
     table = TrickTable.load(trained.path)
     assert table.policy == "pimc:samples=2" and table.counts.sum() == 2 * 12 * 3
     assert table.fits(make_rules(players=3), "pimc") and not table.fits(make_rules(players=3), "greedy")
+    policy = parse_policy("pimc:samples=2")
+    again = train_table(TrainingRequest(rules=make_rules(players=3), deals=2, policy=policy, backend=Threads(2)))
+    assert np.array_equal(again.counts, table.counts)  # whatever the thread count
     result = invoke(f"train -p 3 -n 2 --play pimc --out {tmp_path / 'cli.npz'}")
     assert result.exit_code == 0 and "under pimc play" in result.stdout
     assert TrickTable.load(tmp_path / "cli.npz").policy == "pimc"
