@@ -16,7 +16,8 @@ from pocha.engine.policies import parse_policy
 from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, make_rules
-from pocha.strategies.table import TrickTable, default_table
+from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.table import TableStrategy, TrickTable, default_table
 
 TINY = 20  # deals per hand size of a test's learned table
 
@@ -43,6 +44,14 @@ def test_table_bids_under_every_preset_and_player_count(preset, players, capsys)
             f"per hand size, once (kept in {default.path.parent})\n",
         )  # "": another preset learned it
         assert default.path.is_file()
+
+
+def test_montecarlo_reading_the_bids_through_table_gets_its_table_too(capsys):
+    rules = make_rules("turkish", players=3)
+    bidder = MonteCarlo(samples=2, assume=TableStrategy(deals=21))
+    result = pocha.simulate(bidder, rules=rules, cards=2, deals=3)
+    assert result.complete and "table: learning the trick table" in capsys.readouterr().err
+    assert default_table(rules, "greedy", 21).path.is_file()
 
 
 def test_a_learned_table_is_kept_and_read_again_without_learning(capsys):
