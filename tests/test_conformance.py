@@ -13,7 +13,9 @@ from pocha.engine.training import TrainingRequest, train_table
 from pocha.game.cards import parse_card, parse_cards
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.base import Predicts
+from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.registry import BUILTIN
+from pocha.strategies.table import TableStrategy
 
 
 def check_deal(rules: Rules, deal: dict) -> None:
@@ -65,10 +67,12 @@ def test_conformance(preset, strategy, tmp_path):
     policies = ("random", "greedy", "pimc:samples=2")
     for name in policies:
         policy = parse_policy(name)
-        spec = {"montecarlo": "montecarlo:samples=4"}.get(strategy, strategy)
-        if strategy == "table":  # a small table learned for these rules and this policy
-            train_table(TrainingRequest(rules=rules, deals=50, policy=policy)).save(tmp_path / f"{policy.name}.npz")
-            spec = f"table:path={tmp_path / f'{policy.name}.npz'}"
+        spec: str | MonteCarlo = strategy
+        if strategy in ("table", "montecarlo"):  # a small table for these rules and policy (montecarlo reads by it)
+            path = tmp_path / f"{policy.name}.npz"
+            train_table(TrainingRequest(rules=rules, deals=50, policy=policy)).save(path)
+            read = TableStrategy(str(path))
+            spec = f"table:path={path}" if strategy == "table" else MonteCarlo(samples=4, assume=read)
         seats = lineup(*[spec] * players)
         predicts = isinstance(seats.seats[0].strategy, Predicts)
         simulate(
