@@ -77,6 +77,35 @@ def collect_bids(
     positions_to_seats(bids, chunk.numbers, chunk.bids)
 
 
+def position_contexts(rules: Rules, chunk: Chunk, seed: int, policy: str) -> list[BidContext]:
+    """What each bidding position saw when it bid: its hand and the real earlier bids (``chunk.bids`` made).
+
+    For asking other strategies what they would have bid in the same place (training, bid models).
+    """
+    players, size = rules.players, len(chunk.hands)
+    hands, bids = np.empty((players, size), np.uint64), np.empty((players, size), np.int64)
+    seats_to_positions(chunk.hands, chunk.numbers, hands)
+    seats_to_positions(chunk.bids, chunk.numbers, bids)
+    contexts = []
+    for position in range(players):
+        earlier = np.ascontiguousarray(bids[:position].T)
+        contexts.append(
+            BidContext(
+                rules=rules,
+                cards=chunk.cards,
+                position=position,
+                hands=hands[position],
+                trump_card=chunk.trump_card,
+                earlier_bids=earlier,
+                forbidden=forbidden_bids(rules, chunk.cards, earlier),
+                seed=seed,
+                numbers=chunk.numbers,
+                policy=policy,
+            )
+        )
+    return contexts
+
+
 def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies:
     """The play policies of the strategies at each seat.
 

@@ -14,16 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.chunk import check_run, collect_bids, deal_chunk
+from pocha.engine.chunk import check_run, collect_bids, deal_chunk, position_contexts
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import RunTotal, run
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
-from pocha.game.rules import Rules, forbidden_bids
+from pocha.game.rules import Rules
 from pocha.kernels.seats import seats_to_positions
-from pocha.strategies.base import BidContext, checked_bids
+from pocha.strategies.base import checked_bids
 from pocha.strategies.playouts import ASSUMED_SEED_SALT
 
 
@@ -90,26 +90,12 @@ class ModelBids(DealChunks):
         dealt = deal_chunk(rules, self.seed, cards, numbers)
         seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
         collect_bids(rules, self.lineup.players(self.policy), seating, self.seed, dealt)
-        hands, bids = np.empty((players, task.count), np.uint64), np.empty((players, task.count), np.int64)
-        seats_to_positions(dealt.hands, numbers, hands)
+        bids = np.empty((players, task.count), np.int64)
         seats_to_positions(dealt.bids, numbers, bids)
-        forbidden = np.empty((players, task.count), np.int64)
+        contexts = position_contexts(rules, dealt, self.seed ^ ASSUMED_SEED_SALT, self.policy.label)
+        forbidden = np.array([ctx.forbidden for ctx in contexts])
         model_bids = np.empty((players, task.count, len(self.models)), np.int64)
-        for position in range(players):
-            earlier = np.ascontiguousarray(bids[:position].T)
-            forbidden[position] = forbidden_bids(rules, cards, earlier)
-            ctx = BidContext(
-                rules=rules,
-                cards=cards,
-                position=position,
-                hands=hands[position],
-                trump_card=dealt.trump_card,
-                earlier_bids=earlier,
-                forbidden=forbidden[position],
-                seed=self.seed ^ ASSUMED_SEED_SALT,
-                numbers=numbers,
-                policy=self.policy.label,
-            )
+        for position, ctx in enumerate(contexts):
             for m, model in enumerate(self.models):
                 model_bids[position, :, m] = checked_bids(model.label, model.strategy, replace(ctx, _draws=0))
         rows = BidRows(

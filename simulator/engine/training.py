@@ -13,17 +13,16 @@ import numpy as np
 
 from pocha.engine.atomic import atomic_path, check_folder_writable
 from pocha.engine.backends import Backend
-from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, same_policy
+from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.runner import run
 from pocha.engine.seating import Lineup, Player, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
-from pocha.game.rules import Rules, forbidden_bids
+from pocha.game.rules import Rules
 from pocha.kernels.cache import prune
 from pocha.kernels.seats import seats_to_positions
-from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.table import LEARN_SEED, DefaultTable, TrickTable, features, table_shape
 
@@ -55,27 +54,13 @@ class Training(DealChunks):
         bidder = Player(TRAINING_BIDDER, Expected(), policy)
         collect_bids(rules, [bidder], np.zeros(dealt.hands.shape, np.int64), seed, dealt)
         won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
-        by_position = [np.empty((players, task.count), dtype) for dtype in (np.uint64, np.int64, np.int64)]
-        for by_seat, out in zip((dealt.hands, dealt.bids, won), by_position, strict=True):
-            seats_to_positions(by_seat, numbers, out)
-        hands, bids, tricks = by_position
+        tricks = np.empty((players, task.count), np.int64)
+        seats_to_positions(won, numbers, tricks)
         shape = table_shape(rules)
-        cells = []
-        for position in range(players):
-            earlier = np.ascontiguousarray(bids[:position].T)
-            ctx = BidContext(
-                rules=rules,
-                cards=cards,
-                position=position,
-                hands=hands[position],
-                trump_card=dealt.trump_card,
-                earlier_bids=earlier,
-                forbidden=forbidden_bids(rules, cards, earlier),
-                seed=seed,
-                numbers=numbers,
-                policy=policy.label,
-            )
-            cells.append(np.ravel_multi_index(np.column_stack([features(ctx), tricks[position]]).T, shape))
+        cells = [
+            np.ravel_multi_index(np.column_stack([features(ctx), tricks[ctx.position]]).T, shape)
+            for ctx in position_contexts(rules, dealt, seed, policy.label)
+        ]
         return Part(np.bincount(np.concatenate(cells), minlength=int(np.prod(shape))).astype(np.int64))
 
     def empty(self) -> np.ndarray:
