@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from pocha.game.rules import Rules
 from pocha.kernels.bidding import random_bids, trumps_and_side_aces
 from pocha.kernels.bits import LANES
 from pocha.kernels.expected import expected_sums
@@ -110,11 +111,16 @@ def _not_ruffed_table(ranks: int, unseen: int, cards: int, opponents: int) -> np
 
 def expected_tricks(ctx: BidContext) -> np.ndarray:
     """float64[m]: the ``expected`` strategy's estimate of the tricks the hand takes (see ``Expected``)."""
-    rules, k = ctx.rules, ctx.cards
-    opponents = rules.players - 1
-    unseen = rules.deck_size - k - (k * rules.players < rules.deck_size)
-    survive = _survival_table(min(1.0, opponents * k / unseen))
-    not_ruffed = _not_ruffed_table(len(rules.ranks), unseen, k, opponents)
     total = np.empty(ctx.size)
-    expected_sums(ctx.lanes, ctx.unseen, ctx.trump, survive, not_ruffed, total)
+    expected_sums(ctx.lanes, ctx.unseen, ctx.trump, *expected_tables(ctx.rules, ctx.cards), total)
     return total
+
+
+def expected_tables(rules: Rules, cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(survive, not_ruffed)``: the ``expected`` strategy's chances at a hand size, as ``expected_sum`` takes them."""
+    opponents = rules.players - 1
+    unseen = rules.deck_size - cards - (cards * rules.players < rules.deck_size)
+    return (
+        _survival_table(min(1.0, opponents * cards / unseen)),
+        _not_ruffed_table(len(rules.ranks), unseen, cards, opponents),
+    )

@@ -33,18 +33,22 @@ def trumps_and_side_aces(hands, trump_card, aces, out):
 
 
 @jit
+def nearest_legal_bid(estimate, cards, forbidden):
+    """``nearest_legal`` of one estimate (float64, not NaN) under 0..cards and ``forbidden`` (-1: none)."""
+    bid = np.int64(min(max(np.floor(estimate + 0.5), 0.0), np.float64(cards)))
+    if bid == forbidden:
+        step = 1 if estimate >= bid else -1
+        bid = bid - step if not 0 <= bid + step <= cards else bid + step
+    return bid
+
+
+@jit
 def nearest_legal_bids(estimates, cards, forbidden, out):
     """out[deal] = ``nearest_legal`` of estimates[deal] (float64) under 0..cards and forbidden[deal]; -1 for NaN."""
     for d in range(out.shape[0]):
         estimate = estimates[d]
-        if np.isnan(estimate):  # no bid: the engine's check reports it
-            out[d] = -1
-            continue
-        bid = np.int64(min(max(np.floor(estimate + 0.5), 0.0), np.float64(cards)))
-        if bid == forbidden[d]:
-            step = 1 if estimate >= bid else -1
-            bid = bid - step if not 0 <= bid + step <= cards else bid + step
-        out[d] = bid
+        # NaN: no bid, which the engine's check reports
+        out[d] = -1 if np.isnan(estimate) else nearest_legal_bid(estimate, cards, forbidden[d])
 
 
 @jit

@@ -35,34 +35,43 @@ def spread_by_four(lane16):
 
 
 @jit
-def expected_sums(lanes, unseen, trump, survive, not_ruffed, out):
-    """out[deal] = sum over the held cards of survive[stronger unseen, guards] * (its suit's chance not to be ruffed).
+def expected_sum(hand, unseen, trump, survive, not_ruffed):
+    """The sum over the held cards of survive[stronger unseen, guards] * (its suit's chance not to be ruffed).
 
-    lanes, unseen uint64[deal, suit]: strength masks of the hand and of the unseen cards; trump
-    int64[deal]: the trump suit; survive float64[h, g]; not_ruffed float64[unseen of the suit,
-    unseen trumps] for the plain suits (1 for trumps). The terms are added as numpy added them,
-    suits in order within a strength, then strengths in order, so bids match to the last bit. A
-    card not held added 0.0 there, so only the held cards are visited, in that order.
+    hand, unseen uint64: the hand and the cards its holder does not see; trump: the trump suit;
+    survive float64[h, g]; not_ruffed float64[unseen of the suit, unseen trumps] for the plain suits
+    (1 for trumps). The terms are added as numpy added them, suits in order within a strength, then
+    strengths in order, so bids match to the last bit. A card not held added 0.0 there, so only the
+    held cards are visited, in that order.
     """
-    factors = np.empty(4)
+    trumps_unseen = popcount(lane(unseen, trump))
+    held = ZERO  # the hand in strength-major order: bit 4 * strength + suit
+    for suit in range(4):
+        held |= spread_by_four(lane(hand, suit)) << np.uint64(suit)
+    total = row = 0.0
+    current = 0
+    while held:  # the held cards, strengths in order and suits in order within one
+        index = lowest_bit(held)
+        held &= held - ONE
+        strength, suit = index >> 2, index & 3
+        if strength != current:  # a strength's terms are summed, then added to the total
+            total += row
+            row = 0.0
+            current = strength
+        shift = np.uint64(strength)
+        others = lane(unseen, suit)
+        stronger = popcount(others >> (shift + ONE))
+        guards = popcount(lane(hand, suit) & ((ONE << shift) - ONE))
+        row += survive[stronger, guards] * (1.0 if suit == trump else not_ruffed[popcount(others), trumps_unseen])
+    return total + row
+
+
+@jit
+def expected_sums(lanes, unseen, trump, survive, not_ruffed, out):
+    """out[deal] = ``expected_sum`` of each deal's hand; lanes, unseen uint64[deal, suit] are its strength masks."""
     for d in range(lanes.shape[0]):
-        trumps_unseen = popcount(unseen[d, trump[d]])
-        held = ZERO  # the hand in strength-major order: bit 4 * strength + suit
+        hand = seen = ZERO
         for suit in range(4):
-            factors[suit] = 1.0 if suit == trump[d] else not_ruffed[popcount(unseen[d, suit]), trumps_unseen]
-            held |= spread_by_four(lanes[d, suit]) << np.uint64(suit)
-        total = row = 0.0
-        current = 0
-        while held:  # the held cards, strengths in order and suits in order within one
-            index = lowest_bit(held)
-            held &= held - ONE
-            strength, suit = index >> 2, index & 3
-            if strength != current:  # a strength's terms are summed, then added to the total
-                total += row
-                row = 0.0
-                current = strength
-            shift = np.uint64(strength)
-            stronger = popcount(unseen[d, suit] >> (shift + ONE))
-            guards = popcount(lanes[d, suit] & ((ONE << shift) - ONE))
-            row += survive[stronger, guards] * factors[suit]
-        out[d] = total + row
+            hand |= lanes[d, suit] << np.uint64(16 * suit)
+            seen |= unseen[d, suit] << np.uint64(16 * suit)
+        out[d] = expected_sum(hand, seen, trump[d], survive, not_ruffed)
