@@ -107,7 +107,7 @@ Play = Annotated[
     typer.Option(
         metavar="POLICY",
         help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, or pimc "
-        "(sampling, strong; pimc:samples=N).",
+        "(sampling, strong, reads the bids; pimc:samples=N,sharpness=S).",
     ),
 ]
 Rollout = Annotated[

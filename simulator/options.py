@@ -90,7 +90,7 @@ class RuleOptions:
 class RunOptions:
     """How a run plays and where its chunks run."""
 
-    # the seats' card play as named (greedy, random, pimc[:samples=N]); values compare by the parsed policy
+    # the seats' card play as named (greedy, random, pimc[:samples=N,sharpness=S]); values compare by the parsed policy
     play: str = field(default="greedy", compare=False)
     seed: int = 0  # the same seed and options give the same results, byte for byte
     chunk_size: int | None = None  # deals per task; None: the engine's choice (results do not change)

@@ -7,7 +7,7 @@ from conftest import LUDOTEKA, numbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
+from pocha.engine.chunk import PLAY_CODES, SeatPolicies, deal_chunk, play_chunk, same_policy
 from pocha.engine.policies import parse_policy
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import PRESETS, make_rules
@@ -105,7 +105,9 @@ def test_plain_play_is_the_recorded_play(players, play_rule):
         chunk = deal_chunk(rules, seed=5, cards=cards, numbers=numbers(0, 300))
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
         for row in rows:
-            policies = Policies(row[None, :].astype(np.int64), np.zeros((1, players), np.int64))
+            policies = SeatPolicies(
+                row[None, :].astype(np.int64), np.zeros((1, players), np.int64), np.zeros((1, players))
+            )
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, traced=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))

@@ -1,5 +1,9 @@
 """The pimc play policy: what each play reveals, worlds that never contradict it, legal and sensible cards."""
 
+import io
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 import reference
@@ -8,15 +12,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
-from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PlayPolicy, parse_policy
+from pocha.engine.policies import DEFAULT_SAMPLES, DEFAULT_SHARPNESS, GREEDY, PlayPolicy, parse_policy
 from pocha.engine.seating import Seat
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import SUITS, card_name, cards_of
-from pocha.game.rules import make_rules
-from pocha.kernels.pimc import sample_world, scratch
+from pocha.game.rules import forbidden_bids, make_rules
+from pocha.kernels.pimc import (
+    Reading,
+    View,
+    bid_log_weights,
+    bids_log_likelihood,
+    hook_forbidden,
+    model_bid,
+    sample_world,
+    scratch,
+)
+from pocha.kernels.play import DealRules
+from pocha.kernels.seats import seats_to_positions
 from pocha.kernels.trick import revealed
 from pocha.reports.stats import pair_differences
+from pocha.strategies.base import BidContext
+from pocha.strategies.heuristics import Expected, expected_tables
+from pocha.strategies.playouts import bid_likelihood
 
 
 def ruled_out(card: str, trick: str, trump: str, play_rule: str) -> set[str]:
@@ -121,8 +139,8 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, ca
     need = np.array([0 if s == seat else len(held[s]) - (s == holder) for s in range(players)], np.int64)
     allowed = np.array([0 if s == seat else may_hold[s] & int(unseen) for s in range(players)], np.uint64)
     world = np.array([own if s == seat else (shown if s == holder else 0) for s in range(players)], np.uint64)
-    ints, masks = scratch()
-    sample_world(unseen, need, allowed, world, np.uint64(seed), ints, masks[0])
+    work = scratch()
+    sample_world(unseen, need, allowed, world, np.uint64(seed), work.ints, work.masks[0])
     dealt = [set(cards_of(int(w))) for w in world]
     assert dealt[seat] == held[seat]
     assert all(len(dealt[s]) == len(held[s]) for s in range(players))
@@ -166,12 +184,14 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
 
 def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     seat = Seat.of("montecarlo:samples=4@pimc:samples=12")
-    assert seat.label == "montecarlo:samples=4@pimc:samples=12" and seat.policy == PlayPolicy("pimc", 12)
-    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES) and Seat.of("expected").policy is None
+    assert seat.label == "montecarlo:samples=4@pimc:samples=12"
+    assert seat.policy == PlayPolicy("pimc", 12, DEFAULT_SHARPNESS)
+    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES, DEFAULT_SHARPNESS)
+    assert Seat.of("expected").policy is None
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
         ("pimc:samples=0", "samples must be"),
-        ("pimc:depth=2", "pimc takes samples"),
+        ("pimc:depth=2", "pimc takes samples=N and sharpness=S, not 'depth=2'"),
         ("greedy:x=1", "takes no parameters"),
         ("clever", "unknown 'clever'"),
     ):
@@ -179,5 +199,166 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
             parse_policy(bad)
 
 
+def test_the_sharpness_is_named_when_it_is_not_the_default():
+    assert parse_policy(f"pimc:samples={DEFAULT_SAMPLES},sharpness={DEFAULT_SHARPNESS}").label == "pimc"
+    assert parse_policy("pimc:sharpness=0").label == "pimc:sharpness=0.0" == parse_policy("pimc:sharpness=-0").label
+    assert parse_policy("pimc: samples = 3 , sharpness = 1.5").label == "pimc:samples=3,sharpness=1.5"
+    for policy in ("pimc:sharpness=0.0", "pimc:samples=3,sharpness=1.5", "pimc:sharpness=1000"):
+        assert parse_policy(parse_policy(policy).label) == parse_policy(policy)
+    assert parse_policy("greedy").sharpness == 0
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "nan", "inf", "1001", ""])
+def test_a_bad_sharpness_is_refused_with_one_line(value):
+    with pytest.raises(PochaError, match=f"^play: pimc sharpness must be a number from 0 .* to 1,000, not '{value}'$"):
+        parse_policy(f"pimc:sharpness={value}")
+
+
 def test_mask_helper_is_the_deck():
     assert int(LUDOTEKA.deck_mask) == int(mask(" ".join(f"{r}{s}" for s in SUITS for r in LUDOTEKA.ranks)))
+
+
+def reading_of(rules, cards):
+    """The rules of a deal of ``cards`` cards with its ``Reading`` (the sharpness is the kernels' argument)."""
+    return DealRules.of(rules, cards, Reading(np.zeros((1, rules.players)), *expected_tables(rules, cards)))
+
+
+def likelihood(world, view, deal_rules, sharpness):
+    """The chance of the other seats' bids in ``world`` as the kernels work it out."""
+    log_weights = np.empty((len(world), 65))
+    bid_log_weights(view, deal_rules, sharpness, np.empty(65), log_weights)
+    return np.exp(bids_log_likelihood(world, view, deal_rules, log_weights))
+
+
+def view_of(seat, hands, trump_card, dealer, bids, played=None):
+    """A seat's ``View`` at the start of a deal (nothing played unless ``played``: uint64[seat])."""
+    players = len(hands)
+    played = np.zeros(players, np.uint64) if played is None else played
+    return View(
+        seat, hands[seat], np.uint64(0), np.uint64(0), -1, np.zeros(players, np.uint64),
+        np.zeros(players, np.int64), np.asarray(bids, np.int64), dealer, trump_card, played,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "hook", "cards"),
+    [
+        ("ludoteka", 4, None, 5),
+        ("ludoteka", 4, None, 10),  # the whole deck: the dealer holds the trump card
+        ("ludoteka", 3, "always", 12),
+        ("ludoteka", 4, "always", 1),
+        ("oh-hell", 5, None, 7),
+        ("ludoteka", 8, "never", 6),  # 48 cards: the whole deck again
+    ],
+)
+def test_the_model_bidder_bids_as_the_expected_strategy_to_the_last_bit(preset, players, hook, cards):
+    rules = make_rules(preset, players, hook=hook)
+    numbers = np.arange(300, dtype=np.int64)
+    chunk = deal_chunk(rules, 4, cards, numbers)
+    bids = np.random.default_rng(cards).integers(0, cards + 1, (len(numbers), players))  # by seat
+    deal_rules = reading_of(rules, cards)
+    by_position = np.empty((players, len(numbers)), np.int64)
+    seats_to_positions(bids, numbers, by_position)
+    hands = np.empty((players, len(numbers)), np.uint64)
+    seats_to_positions(chunk.hands, numbers, hands)
+    hooked = 0
+    for position in range(players):
+        earlier = np.ascontiguousarray(by_position[:position].T)
+        forbidden = forbidden_bids(rules, cards, earlier)
+        hooked += (forbidden >= 0).sum()
+        ctx = BidContext(rules, cards, position, hands[position], chunk.trump_card, earlier, forbidden, 0, numbers)
+        expected = Expected().bid(ctx)
+        for d, number in enumerate(numbers):
+            dealer = number % players
+            seat = (dealer + 1 + position) % players
+            view = view_of(seat, chunk.hands[d], chunk.trump_card[d], dealer, bids[d])
+            assert model_bid(chunk.hands[d, seat], seat, view, deal_rules) == expected[d]
+            assert hook_forbidden(seat, cards, view, deal_rules) == forbidden[d]
+    assert hooked > 0 or not rules.hook_applies(cards)
+
+
+def slow_likelihood(rules, cards, hands, trump_card, dealer, bids, seat, sharpness):
+    """The chance of the other seats' bids in one world, worked out with the Python strategy and ``bid_likelihood``."""
+    chance = 1.0
+    for position in range(rules.players):
+        other = (dealer + 1 + position) % rules.players
+        earlier = np.array([[bids[(dealer + 1 + p) % rules.players] for p in range(position)]], np.int64)
+        forbidden = forbidden_bids(rules, cards, earlier.reshape(1, position))
+        ctx = BidContext(rules, cards, position, np.array([hands[other]], np.uint64), np.array([trump_card]),
+                         earlier.reshape(1, position), forbidden, 0, np.array([dealer]))  # fmt: skip
+        if other != seat:
+            chance *= bid_likelihood(np.array([bids[other]]), Expected().bid(ctx), cards, forbidden, sharpness)[0]
+    return chance
+
+
+def test_the_likelihood_of_a_world_is_the_product_of_each_bidder_s_bid_likelihood():
+    """Hand-built: 4 players, 3 cards, oros trump (the 4 turned), seat 2 the dealer under the hook, seat 0 to play
+    the second trick. Each other seat's hand as dealt is its cards now and the card it played."""
+    rules = make_rules(players=4, hook="always")
+    hands = [mask(h) for h in ("1O 5C 2E", "3O 12O 7E", "4B 5B 6C", "1C 3C 11E")]  # as dealt
+    played = np.array([mask("2E"), mask("7E"), mask("4B"), mask("11E")], np.uint64)  # the first trick
+    now = np.array([hands[s] & ~played[s] for s in range(4)], np.uint64)
+    bids, dealer, trump_card = [1, 2, 1, 0], 2, ids("4O")[0]  # bidding order 3, 0, 1, 2: the dealer may not bid 0
+    view = view_of(0, now, trump_card, dealer, bids, played)
+    deal_rules = reading_of(rules, 3)
+    assert model_bid(hands[2], 2, view, deal_rules) == 1 and hook_forbidden(2, 3, view, deal_rules) == 0
+    for sharpness in (0.5, 2.0, 7.0):
+        slow = slow_likelihood(rules, 3, hands, trump_card, dealer, bids, 0, sharpness)
+        assert np.isclose(likelihood(now, view, deal_rules, sharpness), slow, rtol=1e-12)
+    # another world: seat 1 dealt the low hand, seat 2 the trumps: both bids now far from the model's
+    swapped = now[[0, 2, 1, 3]]
+    swapped_played = played[[0, 2, 1, 3]]
+    view = view_of(0, swapped, trump_card, dealer, bids, swapped_played)
+    dealt = [hands[s] for s in (0, 2, 1, 3)]
+    slow = slow_likelihood(rules, 3, dealt, trump_card, dealer, bids, 0, 2.0)
+    assert np.isclose(likelihood(swapped, view, deal_rules, 2.0), slow, rtol=1e-12)
+    assert slow < 0.2 * slow_likelihood(rules, 3, hands, trump_card, dealer, bids, 0, 2.0)
+
+
+UNREAD = Path(__file__).parent / "pimc_traces"  # pimc before it read the bids (commit 9ca492d), traced as below
+UNREAD_RUNS = {
+    # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4 -s zero --play pimc -k 2,5,10 -n 8
+    #   --seed 5 --trace pimc_4_players.jsonl
+    "pimc_4_players.jsonl": dict(
+        rules=make_rules(players=4),
+        specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0", "zero"),
+        play="pimc:sharpness=0",
+        sizes=(2, 5, 10),
+        deals=8,
+        seed=5,
+    ),
+    # pocha simulate -p 3 --hook always -s expected -s fair-share -s random --play pimc:samples=3 -k 4,12 -n 6
+    #   --seed 2 --trace pimc_3_players_hook_always.jsonl
+    "pimc_3_players_hook_always.jsonl": dict(
+        rules=make_rules(players=3, hook="always"),
+        specs=("expected", "fair-share", "random"),
+        play="pimc:samples=3,sharpness=0",
+        sizes=(4, 12),
+        deals=6,
+        seed=2,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD_RUNS))
+def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
+    run = UNREAD_RUNS[name]
+    stream = io.StringIO()
+    request = DealsRequest(
+        rules=run["rules"],
+        lineup=lineup(*run["specs"]),
+        sizes=run["sizes"],
+        deals=run["deals"],
+        seed=run["seed"],
+        policy=parse_policy(run["play"]),
+        trace=stream,
+    )
+    simulate(request)
+    header, *lines = stream.getvalue().splitlines()
+    before_header, *before = (UNREAD / name).read_text().splitlines()
+    assert lines == before
+
+    def unnamed(line: str) -> dict:  # the header without the policies' names, which now say sharpness=0.0
+        return {key: value for key, value in json.loads(line).items() if key not in ("strategies", "policy")}
+
+    assert unnamed(header) == unnamed(before_header)

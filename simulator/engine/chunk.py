@@ -5,6 +5,7 @@ Deal number ``i`` of hand size ``k`` depends only on ``(seed, k, i)``; its deale
 """
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,9 +16,11 @@ from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
 from pocha.kernels.deal import deal_batch
+from pocha.kernels.pimc import Reading
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids, checked_prediction
+from pocha.strategies.heuristics import expected_tables
 
 PLAY_CODES = PLAY_CODES
 
@@ -106,38 +109,58 @@ def position_contexts(rules: Rules, chunk: Chunk, seed: int, policy: str) -> lis
     return contexts
 
 
-def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> Policies:
+class SeatPolicies(NamedTuple):
+    """Each seat's play policy as the kernels take it, [deal or 1, seat]: one row serves every deal seated alike."""
+
+    codes: np.ndarray  # int64: the policy (POLICIES)
+    samples: np.ndarray  # int64: a pimc seat's worlds per card
+    sharpness: np.ndarray  # float64: how sharply a pimc seat reads the bids (0: not at all)
+
+    def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
+        """The policies of some deals' seats."""
+        return SeatPolicies(*(np.ascontiguousarray(values[rows]) for values in self))
+
+
+def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> SeatPolicies:
     """The play policies of the strategies at each seat.
 
     seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).
     """
-    codes = np.array([player.policy.code for player in strategies], np.int64)
-    samples = np.array([player.policy.samples for player in strategies], np.int64)
-    return Policies(np.ascontiguousarray(codes[seating]), np.ascontiguousarray(samples[seating]))
+    policies = [player.policy for player in strategies]
+    return SeatPolicies(
+        np.array([policy.code for policy in policies], np.int64),
+        np.array([policy.samples for policy in policies], np.int64),
+        np.array([policy.sharpness for policy in policies], np.float64),
+    ).rows(seating)
 
 
-def same_policy(policy: PlayPolicy, chunk: Chunk) -> Policies:
+def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
     """Every seat of the chunk playing ``policy``."""
     row = (1, chunk.hands.shape[1])
-    return Policies(np.full(row, policy.code, np.int64), np.full(row, policy.samples, np.int64))
+    return SeatPolicies(
+        np.full(row, policy.code, np.int64), np.full(row, policy.samples, np.int64), np.full(row, policy.sharpness)
+    )
 
 
 def play_chunk(
-    rules: Rules, seed: int, chunk: Chunk, policies: Policies, traced: bool = False
+    rules: Rules, seed: int, chunk: Chunk, policies: SeatPolicies, traced: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play a bid chunk out, each seat by its policy (``seat_policies``): ``(won, points, plays, leaders)``.
 
-    plays and leaders (the ``PlayLog``) are empty unless ``traced``.
+    plays and leaders (the ``PlayLog``) are empty unless ``traced``. The pimc seats read the bids
+    through the ``expected`` strategy at this hand size (``kernels.pimc.Reading``).
     """
     size, players = chunk.hands.shape
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    deal_rules = DealRules.of(rules, chunk.cards)
-    if traced or (policies.codes == POLICY_PIMC).any():
-        play_batch(seed, chunk, deal_rules, policies, outcome, log)
+    codes, samples, sharpness = policies
+    reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
+    deal_rules = DealRules.of(rules, chunk.cards, reading)
+    if traced or (codes == POLICY_PIMC).any():
+        play_batch(seed, chunk, deal_rules, Policies(codes, samples), outcome, log)
     else:
-        play_batch_plain(seed, chunk, deal_rules, policies, outcome)
+        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples), outcome)
     return (*outcome, *log)
 
 

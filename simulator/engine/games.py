@@ -20,7 +20,7 @@ from typing import IO, Any
 import numpy as np
 
 from pocha.engine import trace as traces
-from pocha.engine.chunk import Chunk, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.chunk import Chunk, SeatPolicies, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import RunTotal, run
 from pocha.engine.seating import Lineup
@@ -29,7 +29,6 @@ from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.codes import STREAM_LOT
-from pocha.kernels.play import Policies
 from pocha.kernels.streams import uniform_batch
 
 MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given up (its first place shared)
@@ -206,7 +205,7 @@ class GameHands:
         return (self.numbers[rows] * stride + hand_index) * players + (self.first[rows] + hand_index) % players
 
     @cached_property
-    def policies(self) -> Policies:
+    def policies(self) -> SeatPolicies:
         """The play policies of every game's seats (``seat_policies``): the same at every hand."""
         return seat_policies(self.games.lineup.players(self.games.policy), self.seating)
 
@@ -224,9 +223,7 @@ class GameHands:
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, games.seed, chunk)
         traced = bool(numbers[0] < games.trace_games)  # the hand keeps its plays for the trace
-        codes, samples = self.policies
-        policies = Policies(np.ascontiguousarray(codes[rows]), np.ascontiguousarray(samples[rows]))
-        won, points, plays, leaders = play_chunk(rules, games.seed, chunk, policies, traced)
+        won, points, plays, leaders = play_chunk(rules, games.seed, chunk, self.policies.rows(rows), traced)
         if traced:
             shown = int(np.searchsorted(numbers, games.trace_games))
             dealt_lines = traces.deal_lines(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)

@@ -1,11 +1,13 @@
-"""Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32``.
+"""Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32,sharpness=1``.
 
 ``greedy`` and ``random`` are described in ``greedy_card`` and ``random_card``.
 ``pimc`` (perfect-information Monte Carlo, ``pimc_card``) samples the hidden cards ``samples``
 times consistently with what the player has seen (its hand, the trump card, the cards played and
 what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
 plays every legal card out in each sample with every seat greedy, and plays the card with the most
-expected points for itself given every bid. It does not read the bids as evidence about the hands.
+expected points for itself given every bid. It reads the bids as evidence about the hands: the
+samples are kept as often as they make the others' bids likely when the others bid like the
+``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
 """
 
 from dataclasses import dataclass
@@ -15,14 +17,17 @@ from pocha.kernels.codes import POLICIES
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
+DEFAULT_SHARPNESS = 2.0  # how sharply pimc reads the bids: the measured best (README, Strong play)
+MOST_SHARPNESS = 1_000.0
 
 
 @dataclass(frozen=True)
 class PlayPolicy:
-    """How a seat plays its cards: a policy of ``POLICIES`` and, for pimc, its samples."""
+    """How a seat plays its cards: a policy of ``POLICIES`` and, for pimc, its samples and sharpness."""
 
     name: str
-    samples: int = 0  # pimc: worlds sampled per decision
+    samples: int = 0  # pimc: worlds played per decision
+    sharpness: float = 0.0  # pimc: how sharply it reads the bids as the expected strategy's (0: not at all)
 
     @property
     def code(self) -> int:
@@ -31,33 +36,57 @@ class PlayPolicy:
 
     @property
     def label(self) -> str:
-        """The spec in canonical form (``pimc`` at the default samples, else ``pimc:samples=N``)."""
-        if self.name != "pimc" or self.samples == DEFAULT_SAMPLES:
-            return self.name
-        return f"{self.name}:samples={self.samples}"
+        """The spec in canonical form: the parameters that are not the defaults (``pimc``, ``pimc:sharpness=0.0``)."""
+        given = []
+        if self.name == "pimc" and self.samples != DEFAULT_SAMPLES:
+            given.append(f"samples={self.samples}")
+        if self.name == "pimc" and self.sharpness != DEFAULT_SHARPNESS:
+            given.append(f"sharpness={self.sharpness}")
+        return f"{self.name}:{','.join(given)}" if given else self.name
 
 
 GREEDY = PlayPolicy("greedy")
 
 
 def parse_policy(spec: str) -> PlayPolicy:
-    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N``."""
+    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S``."""
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
-        raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(POLICIES)} (pimc:samples=N)")
+        raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S)")
     if name != "pimc":
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
-    samples = DEFAULT_SAMPLES
+    samples, sharpness = DEFAULT_SAMPLES, DEFAULT_SHARPNESS
     for item in filter(None, (p.strip() for p in parameters.split(","))):
-        key, _, value = item.partition("=")
-        if key.strip() != "samples":
-            raise PochaError(f"play: pimc takes samples=N, not '{item}'")
-        if not value.strip().isdigit() or not 1 <= int(value) <= MOST_SAMPLES:
-            raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_SAMPLES:,}, not '{value}'")
-        samples = int(value)
-    return PlayPolicy("pimc", samples)
+        key, _, value = (part.strip() for part in item.partition("="))
+        if key == "samples":
+            samples = pimc_samples(value)
+        elif key == "sharpness":
+            sharpness = pimc_sharpness(value)
+        else:
+            raise PochaError(f"play: pimc takes samples=N and sharpness=S, not '{item}'")
+    return PlayPolicy("pimc", samples, sharpness)
+
+
+def pimc_samples(value: str) -> int:
+    """The worlds of ``samples=N``: a whole number from 1 to MOST_SAMPLES."""
+    if not value.isdigit() or not 1 <= int(value) <= MOST_SAMPLES:
+        raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_SAMPLES:,}, not '{value}'")
+    return int(value)
+
+
+def pimc_sharpness(value: str) -> float:
+    """The sharpness of ``sharpness=S``: a number from 0 (the bids not read) to MOST_SHARPNESS."""
+    try:
+        sharpness = float(value)
+    except ValueError:
+        sharpness = float("nan")
+    if not 0 <= sharpness <= MOST_SHARPNESS:
+        raise PochaError(
+            f"play: pimc sharpness must be a number from 0 (bids not read) to {MOST_SHARPNESS:,.0f}, not '{value}'"
+        )
+    return sharpness + 0.0  # -0.0 is 0
 
 
 def is_policy_spec(text: str) -> bool:

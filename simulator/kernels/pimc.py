@@ -1,13 +1,21 @@
-"""Sampling play (pimc): deal the unseen cards consistently with what the play has shown, play each world out."""
+"""Sampling play (pimc): deal the unseen cards consistently with what the play has shown, play each world out.
 
+A seat that reads the bids (``Reading``) draws more worlds than it plays and keeps them as often as
+their hands explain the bids: systematic resampling by each world's likelihood (``bids_log_likelihood``).
+"""
+
+import os
 from typing import NamedTuple
 
 import numpy as np
 
+from pocha.kernels.bidding import nearest_legal_bid
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, nth_card, popcount
 from pocha.kernels.choice import greedy_card
+from pocha.kernels.codes import POLICY_PIMC
+from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit
-from pocha.kernels.streams import below, next_state
+from pocha.kernels.streams import below, next_state, uniform
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card
 
 
@@ -117,13 +125,43 @@ def finish_greedy(hands, trick, won, bids, play_rule):
         placed, led, beat = 0, ZERO, ~ZERO
 
 
-@jit
-def scratch():
-    """Work arrays a batch of deals lends its pimc seats (no allocation per card): ``(ints, masks)``.
+class Work(NamedTuple):
+    """Work arrays a batch of deals lends its pimc seats (``scratch``): no allocation per card."""
 
-    ints int64[8, 64], masks uint64[5, 64]; ``sample_world`` and ``pimc_card`` share them out.
+    ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
+    masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
+    reals: np.ndarray  # float64[4 + seat, worlds or 65]: per world its weight and copies, per card its points, a
+    # bid's decay and per seat and model bid the log of its bid's chance (``bid_log_weights``)
+    worlds: np.ndarray  # uint64[world, seat]: the worlds of one choice
+
+
+@jit
+def scratch(worlds=0, players=0):
+    """The ``Work`` of a batch whose pimc seats draw up to ``worlds`` worlds per card at a table of ``players``."""
+    return Work(
+        np.empty((8, 64), np.int64),
+        np.empty((8, 64), np.uint64),
+        np.empty((4 + players, max(worlds, 65))),
+        np.empty((worlds, players), np.uint64),
+    )
+
+
+CANDIDATES = int(os.environ.get("PIMC_CANDIDATES", "4"))  # EXPERIMENT
+WEIGHTED = os.environ.get("PIMC_WEIGHTED", "") == "1"  # EXPERIMENT
+DISTINCT = os.environ.get("PIMC_DISTINCT", "") == "1"  # EXPERIMENT
+
+
+class Reading(NamedTuple):
+    """How the pimc seats read the bids as evidence about the hands: each seat's sharpness, and the model bidder.
+
+    The model bidder is the ``expected`` strategy: a seat's bid b has the chance exp(-sharpness * |b - m|)
+    over its legal bids (``bid_log_weight``), m the model's bid for the seat's hand as dealt, at its
+    bidding position after the bids before it (the hook rule's forbidden bid included).
     """
-    return np.empty((8, 64), np.int64), np.empty((5, 64), np.uint64)
+
+    sharpness: np.ndarray  # float64[deal or 1, seat], rows as ``Policies``: 0 reads nothing (pimc as it was)
+    survive: np.ndarray  # float64: the expected strategy's tables at this hand size (``expected_sum``)
+    not_ruffed: np.ndarray
 
 
 class View(NamedTuple):
@@ -132,7 +170,8 @@ class View(NamedTuple):
     seat, hand uint64: the seat and its cards; unseen uint64: the cards it has not seen (not in its
     hand, not played, not the turned-up trump); shown: the dealer's shown trump card in a full deal
     while the dealer (``holder``) still holds it, else 0 (holder -1); may_hold uint64[seat]: per
-    seat the cards its plays have not ruled out; won, bids int64[seat].
+    seat the cards its plays have not ruled out; won, bids int64[seat]; dealer; trump_card: the
+    turned card (the dealer's last in a full deal); played uint64[seat]: per seat the cards it has played.
     """
 
     seat: int
@@ -143,50 +182,191 @@ class View(NamedTuple):
     may_hold: np.ndarray
     won: np.ndarray
     bids: np.ndarray
+    dealer: int
+    trump_card: int
+    played: np.ndarray
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, state, work):
+def hook_forbidden(seat, cards, view, deal_rules):
+    """The bid the hook rule forbade ``seat`` after the bids before it (``view.bids``), -1 for none."""
+    dealer, bids = view.dealer, view.bids
+    players = bids.shape[0]
+    position = (seat - dealer - 1) % players
+    if not deal_rules.hook or position < players - 1:
+        return -1
+    earlier = 0
+    for before in range(position):
+        earlier += bids[(dealer + 1 + before) % players]
+    return cards - earlier if earlier <= cards else -1
+
+
+@jit
+def model_bid(dealt, seat, view, deal_rules):
+    """The ``Reading``'s model bidder's bid for ``seat`` dealt ``dealt`` (uint64): ``Expected().bid``'s.
+
+    That is for the hand at the seat's bidding position after the bids before it (``view.bids``).
+    """
+    cards = popcount(dealt)
+    turned = ZERO if deal_rules.full else ONE << np.uint64(view.trump_card)  # seen by every bidder
+    survive, not_ruffed = deal_rules.reading.survive, deal_rules.reading.not_ruffed
+    estimate = expected_sum(dealt, deal_rules.deck & ~(dealt | turned), view.trump_card >> 4, survive, not_ruffed)
+    return nearest_legal_bid(estimate, cards, hook_forbidden(seat, cards, view, deal_rules))
+
+
+@jit
+def bid_log_weights(view, deal_rules, sharpness, decay, out):
+    """out[seat, m]: the log of the chance of each seat's bid were m = 0..cards the model's bid.
+
+    The legal bid b (0..cards, not the hook's forbidden one) has weight exp(-sharpness * |b - m|),
+    normalised over the legal bids (``bid_likelihood`` of strategies.playouts). decay float64[cards + 1]
+    is scratch.
+    """
+    bids = view.bids
+    cards = popcount(view.hand | view.played[view.seat])
+    for j in range(cards + 1):
+        decay[j] = np.exp(-sharpness * j)
+    for seat in range(bids.shape[0]):
+        forbidden = hook_forbidden(seat, cards, view, deal_rules)
+        for model in range(cards + 1):
+            total = 0.0
+            for b in range(cards + 1):
+                if b != forbidden:
+                    total += decay[abs(b - model)]
+            out[seat, model] = -sharpness * abs(bids[seat] - model) - np.log(total)
+
+
+@jit
+def bids_log_likelihood(world, view, deal_rules, log_weights):
+    """The log of the chance the other seats bid as they did, were ``world`` (uint64[seat], the hands now) the deal.
+
+    Each other seat's hand as dealt (its cards in ``world`` and those it played) is bid by the
+    ``Reading``'s model (``model_bid``); the chances of the bids made (``bid_log_weights``) multiply.
+    """
+    total = 0.0
+    for other in range(world.shape[0]):
+        if other != view.seat:
+            total += log_weights[other, model_bid(world[other] | view.played[other], other, view, deal_rules)]
+    return total
+
+
+@jit
+def systematic_copies(weights, samples, u, copies):
+    """copies[world] = how often systematic resampling draws each world: ``samples`` draws by ``weights``.
+
+    The draws are the evenly spaced points (u + j) / samples, j = 0..samples-1, of the weights'
+    running sum scaled to 1 (u in [0, 1)): each world is drawn floor or ceil of samples times its
+    share, and the last world takes any draw rounding left over.
+    """
+    count = weights.shape[0]
+    total = 0.0
+    for i in range(count):
+        total += weights[i]
+    step = total / samples
+    point = u * step
+    running = 0.0
+    drawn = 0
+    for i in range(count):
+        running += weights[i]
+        copies[i] = 0.0
+        while drawn < samples and (point < running or i == count - 1):
+            copies[i] += 1.0
+            drawn += 1
+            point += step
+
+
+@jit
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
     unseen cards to the other seats (``sample_world``); each legal card is played in it and the
-    deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed. Ties
-    go to the lowest card id. work: ``scratch()``. Returns ``(card, state)``.
+    deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed.
+    sharpness above 0: ``CANDIDATES`` times as many worlds are drawn, and ``samples`` of them kept by
+    systematic resampling on how likely each makes the bids (``bids_log_likelihood``); a world kept
+    twice counts twice. Ties go to the lowest card id. work: ``scratch()``. Returns ``(card, state)``.
     """
-    seat, hand, unseen, shown, holder, may_hold, won, bids = view
+    seat, hand, unseen, shown, holder = view.seat, view.hand, view.unseen, view.shown, view.holder
+    won, bids = view.won, view.bids
     trumps, leader, placed = trick.trumps, trick.leader, trick.placed
-    ints, masks = work
+    ints, masks, reals, worlds = work
     players = won.shape[0]
     tricks_left = popcount(hand)
     choices = popcount(legal)
-    totals, need, outcome = ints[5], ints[6], ints[7]
-    held, allowed, world, hands = masks[0], masks[1], masks[2], masks[3]
+    need, outcome = ints[6], ints[7]
+    held, allowed, hands = masks[0], masks[1], masks[3]
+    weights, copies, totals = reals[0], reals[1], reals[2]
     for c in range(choices):
-        totals[c] = 0
+        totals[c] = 0.0
     for other in range(players):
         played_now = (other - leader) % players < placed
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
-        allowed[other] = ZERO if other == seat else may_hold[other] & unseen
-    for _ in range(samples):
+        allowed[other] = ZERO if other == seat else view.may_hold[other] & unseen
+    reads = sharpness > 0
+    count = samples * CANDIDATES if reads and not WEIGHTED else samples
+    for i in range(count):
+        world = worlds[i]
         for other in range(players):
             world[other] = hand if other == seat else (shown if other == holder else ZERO)
-        state = sample_world(unseen, need[:players], allowed[:players], world[:players], state, ints, held)
+        state = sample_world(unseen, need[:players], allowed[:players], world, state, ints, held)
+    if reads:
+        log_weights = reals[4 : 4 + players]
+        bid_log_weights(view, deal_rules, sharpness, reals[3], log_weights)
+        top = -np.inf
+        for i in range(count):
+            weights[i] = bids_log_likelihood(worlds[i], view, deal_rules, log_weights)
+            top = max(top, weights[i])
+        for i in range(count):
+            weights[i] = np.exp(weights[i] - top)
+        if WEIGHTED:
+            copies[:count] = weights[:count]
+        elif DISTINCT:  # Gumbel top-k: samples distinct worlds drawn without replacement by weight
+            for i in range(count):
+                state = next_state(state)
+                weights[i] = np.log(weights[i]) - np.log(-np.log(uniform(state) + 1e-300))
+                copies[i] = 0.0
+            for _ in range(samples):
+                best = -1
+                for i in range(count):
+                    if copies[i] == 0.0 and (best < 0 or weights[i] > weights[best]):
+                        best = i
+                copies[best] = 1.0
+        else:
+            state = next_state(state)
+            systematic_copies(weights[:count], samples, uniform(state), copies)
+    else:
+        copies[:count] = 1.0
+    for i in range(count):
+        if copies[i] == 0.0:
+            continue
         rest = legal
         for c in range(choices):
             card = lowest_bit(rest)
             rest &= rest - ONE
             for other in range(players):
-                hands[other] = world[other]
+                hands[other] = worlds[i, other]
                 outcome[other] = won[other]
             bit = ONE << np.uint64(card)
             hands[seat] ^= bit
             led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
             after = Trick(trumps, leader, placed + 1, led, beat, winner)
             finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
-            totals[c] += deal_rules.score[bids[seat], outcome[seat]]
+            totals[c] += copies[i] * deal_rules.score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
         if totals[c] > totals[best]:
             best = c
     return nth_card(legal, best), state
+
+
+@jit
+def worlds_drawn(policies, reading):
+    """The most worlds a pimc seat of these ``Policies`` draws for one card under this ``Reading``."""
+    codes, samples = policies
+    most = 0
+    for row in range(codes.shape[0]):
+        for seat in range(codes.shape[1]):
+            if codes[row, seat] == POLICY_PIMC:
+                reads = reading.sharpness[row, seat] > 0 and not WEIGHTED
+                most = max(most, samples[row, seat] * (CANDIDATES if reads else 1))
+    return most

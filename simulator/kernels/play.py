@@ -9,7 +9,7 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import View, pimc_card, scratch
+from pocha.kernels.pimc import Reading, View, pimc_card, scratch, worlds_drawn
 from pocha.kernels.streams import next_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, suit_cards
 
@@ -25,18 +25,23 @@ class Chunk(NamedTuple):
 
 
 class DealRules(NamedTuple):
-    """The rules as the kernels play a deal of one hand size under them (``of``)."""
+    """The rules as the kernels play a deal of one hand size under them (``of``), and how pimc seats read its bids."""
 
     deck: np.uint64  # the deck's cards as a mask
     full: bool  # the deal takes the whole deck (the dealer holds the turned-up trump card, shown)
     play_rule: int  # PLAY_CODES
     score: np.ndarray  # int64[bid, won]: the points of each bid and trick count (``Scoring.points_grid``)
+    hook: bool  # the hook rule binds the dealer at this hand size
+    reading: Reading  # how the pimc seats read the bids (``kernels.pimc.Reading``)
 
     @classmethod
-    def of(cls, rules: Rules, cards: int) -> "DealRules":
-        """A rule set's deal of ``cards`` cards a player."""
+    def of(cls, rules: Rules, cards: int, reading: Reading | None = None) -> "DealRules":
+        """A rule set's deal of ``cards`` cards a player; without a ``reading`` no seat reads the bids."""
         full = cards * rules.players == rules.deck_size
-        return cls(rules.deck_mask, full, PLAY_CODES[rules.play_rule], rules.scoring.points_grid(cards))
+        if reading is None:
+            reading = Reading(np.zeros((1, rules.players)), np.zeros((0, 0)), np.zeros((0, 0)))
+        score = rules.scoring.points_grid(cards)
+        return cls(rules.deck_mask, full, PLAY_CODES[rules.play_rule], score, rules.hook_applies(cards), reading)
 
 
 class Policies(NamedTuple):
@@ -68,7 +73,7 @@ class Batch(NamedTuple):
     bids: np.ndarray  # int64[deal, seat]
     won: np.ndarray  # int64[deal, seat]: the tricks are counted in
     log: PlayLog
-    work: tuple  # (ints, masks): ``scratch()``, lent to the pimc seats
+    work: tuple  # ``scratch``'s ``Work``, lent to the pimc seats
 
 
 @jit
@@ -84,10 +89,11 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     Tricks are counted into ``batch.won[d]``; a deal may be played in parts (greedy and random seats
     only: a pimc seat's view of the deal starts with the call).
 
-    Each seat plays by its policy (``batch.policies``). The public view a pimc seat reads is kept
-    as the play goes: the cards played, and per seat the cards its plays have ruled out
-    (``revealed``). The play is logged when ``batch.log`` is not empty (traced runs). Returns the
-    advanced random state and the next leader.
+    Each seat plays by its policy (``batch.policies``; a pimc seat reads the bids as
+    ``batch.deal_rules.reading`` says). The public view a pimc seat reads is kept as the play goes:
+    per seat the cards it played and the cards its plays have ruled out (``revealed``). The play is
+    logged when ``batch.log`` is not empty (traced runs). Returns the advanced random state and the
+    next leader.
 
     plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
@@ -101,11 +107,12 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     trump_bit = ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
-    may_hold = work[1][4]  # the last row of the masks: pimc_card uses the others
+    may_hold, played = work.masks[4], work.masks[5]  # pimc_card uses the rows before
     row = d if codes.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public view is kept only when a pimc seat reads it
     for seat in range(0 if plain else players):
         may_hold[seat] = deck
+        played[seat] = ZERO
         watched |= codes[row, seat] == POLICY_PIMC
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
@@ -125,15 +132,20 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                 else:
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
                     unseen = deck & ~(hand | gone | shown)
-                    view = View(seat, hand, unseen, shown, dealer if shown else -1, may_hold, won[d], bids[d])
+                    holder = dealer if shown else -1
+                    view = View(
+                        seat, hand, unseen, shown, holder, may_hold, won[d], bids[d], dealer, trump_card, played
+                    )
                     trick = Trick(trumps, leader, j, led, beat, winner)
-                    card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], state, work)
+                    sharpness = deal_rules.reading.sharpness[row, seat]
+                    card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work)
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)
             hands[seat] = hand ^ bit
             if watched:
                 gone |= bit
+                played[seat] |= bit
                 may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
             if logging:
                 plays[d, t, j] = card
@@ -153,7 +165,8 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    batch = Batch(deal_rules, policies, bids, won, log, scratch())
+    work = scratch(0 if plain else worlds_drawn(policies, deal_rules.reading), players)
+    batch = Batch(deal_rules, policies, bids, won, log, work)
     for d in range(hands.shape[0]):
         deal = numbers[d]
         for s in range(players):
