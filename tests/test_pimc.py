@@ -24,6 +24,7 @@ from pocha.kernels.pimc import (
     bid_log_weights,
     bids_log_likelihood,
     hook_forbidden,
+    likeliest_first,
     model_bid,
     sample_world,
     scratch,
@@ -362,3 +363,20 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
         return {key: value for key, value in json.loads(line).items() if key not in ("strategies", "policy")}
 
     assert unnamed(header) == unnamed(before_header)
+
+
+def test_the_likeliest_worlds_are_drawn_first_without_replacement():
+    """Gumbel top-k: each world's chance to be drawn first is its share of the likelihood; no world twice."""
+    likelihood = np.array([0.5, 0.3, 0.15, 0.05, 0.0])
+    with np.errstate(divide="ignore"):
+        log_likelihood = np.log(likelihood)
+    first = np.zeros(5)
+    state = np.uint64(7)
+    for _ in range(20_000):
+        worlds = np.arange(10, dtype=np.uint64).reshape(5, 2)
+        keys = log_likelihood.copy()
+        state = np.uint64(likeliest_first(worlds, keys, 3, state))
+        assert len({int(w) for w in worlds[:3, 0]}) == 3 and 8 not in worlds[:3, 0]  # distinct, never the impossible
+        assert all(worlds[i, 1] == worlds[i, 0] + 1 for i in range(5))  # a world moves whole
+        first[int(worlds[0, 0]) // 2] += 1
+    assert np.allclose(first / first.sum(), likelihood, atol=0.015)

@@ -1,10 +1,10 @@
 """Sampling play (pimc): deal the unseen cards consistently with what the play has shown, play each world out.
 
-A seat that reads the bids (``Reading``) draws more worlds than it plays and keeps them as often as
-their hands explain the bids: systematic resampling by each world's likelihood (``bids_log_likelihood``).
+A seat that reads the bids (``Reading``) draws ``CANDIDATES`` times more worlds than it plays and
+plays those that best explain the bids: drawn without replacement by each world's likelihood
+(``bids_log_likelihood``, ``likeliest_first``).
 """
 
-import os
 from typing import NamedTuple
 
 import numpy as np
@@ -130,9 +130,9 @@ class Work(NamedTuple):
 
     ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
     masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
-    reals: np.ndarray  # float64[4 + seat, worlds or 65]: per world its weight and copies, per card its points, a
-    # bid's decay and per seat and model bid the log of its bid's chance (``bid_log_weights``)
-    worlds: np.ndarray  # uint64[world, seat]: the worlds of one choice
+    worlds: np.ndarray  # uint64[world, seat]: the worlds drawn for one card
+    keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
+    reals: np.ndarray  # float64[1 + seat, 65]: a bid's decay, then per seat ``bid_log_weights``
 
 
 @jit
@@ -141,21 +141,20 @@ def scratch(worlds=0, players=0):
     return Work(
         np.empty((8, 64), np.int64),
         np.empty((8, 64), np.uint64),
-        np.empty((4 + players, max(worlds, 65))),
         np.empty((worlds, players), np.uint64),
+        np.empty(worlds),
+        np.empty((1 + players, 65)),
     )
 
 
-CANDIDATES = int(os.environ.get("PIMC_CANDIDATES", "4"))  # EXPERIMENT
-WEIGHTED = os.environ.get("PIMC_WEIGHTED", "") == "1"  # EXPERIMENT
-DISTINCT = os.environ.get("PIMC_DISTINCT", "") == "1"  # EXPERIMENT
+CANDIDATES = 2  # worlds drawn per world played by a seat that reads the bids (README: Strong card play)
 
 
 class Reading(NamedTuple):
     """How the pimc seats read the bids as evidence about the hands: each seat's sharpness, and the model bidder.
 
     The model bidder is the ``expected`` strategy: a seat's bid b has the chance exp(-sharpness * |b - m|)
-    over its legal bids (``bid_log_weight``), m the model's bid for the seat's hand as dealt, at its
+    over its legal bids (``bid_log_weights``), m the model's bid for the seat's hand as dealt, at its
     bidding position after the bids before it (the hook rule's forbidden bid included).
     """
 
@@ -251,28 +250,26 @@ def bids_log_likelihood(world, view, deal_rules, log_weights):
 
 
 @jit
-def systematic_copies(weights, samples, u, copies):
-    """copies[world] = how often systematic resampling draws each world: ``samples`` draws by ``weights``.
+def likeliest_first(worlds, keys, samples, state):
+    """Move ``samples`` worlds to the front of ``worlds``, drawn without replacement by their likelihood.
 
-    The draws are the evenly spaced points (u + j) / samples, j = 0..samples-1, of the weights'
-    running sum scaled to 1 (u in [0, 1)): each world is drawn floor or ceil of samples times its
-    share, and the last world takes any draw rounding left over.
+    keys float64[world]: each world's log likelihood on entry. Each gets a Gumbel draw added, and
+    the ``samples`` highest keys win: the Gumbel top-k trick, which draws without replacement with
+    chances proportional to the likelihoods (a world never counts twice). Returns the advanced state.
     """
-    count = weights.shape[0]
-    total = 0.0
+    count, players = worlds.shape
     for i in range(count):
-        total += weights[i]
-    step = total / samples
-    point = u * step
-    running = 0.0
-    drawn = 0
-    for i in range(count):
-        running += weights[i]
-        copies[i] = 0.0
-        while drawn < samples and (point < running or i == count - 1):
-            copies[i] += 1.0
-            drawn += 1
-            point += step
+        state = next_state(state)
+        keys[i] -= np.log(-np.log(uniform(state)))
+    for j in range(samples):  # a partial selection sort, keys and worlds alike
+        best = j
+        for i in range(j + 1, count):
+            if keys[i] > keys[best]:
+                best = i
+        keys[j], keys[best] = keys[best], keys[j]
+        for seat in range(players):
+            worlds[j, seat], worlds[best, seat] = worlds[best, seat], worlds[j, seat]
+    return state
 
 
 @jit
@@ -282,63 +279,40 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
     unseen cards to the other seats (``sample_world``); each legal card is played in it and the
     deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed.
-    sharpness above 0: ``CANDIDATES`` times as many worlds are drawn, and ``samples`` of them kept by
-    systematic resampling on how likely each makes the bids (``bids_log_likelihood``); a world kept
-    twice counts twice. Ties go to the lowest card id. work: ``scratch()``. Returns ``(card, state)``.
+    sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
+    ``samples`` played are drawn among them by how likely they make the others' bids
+    (``bids_log_likelihood``, ``likeliest_first``). Ties go to the lowest card id. work: ``scratch``'s.
+    Returns ``(card, state)``.
     """
     seat, hand, unseen, shown, holder = view.seat, view.hand, view.unseen, view.shown, view.holder
     won, bids = view.won, view.bids
     trumps, leader, placed = trick.trumps, trick.leader, trick.placed
-    ints, masks, reals, worlds = work
+    ints, masks, worlds, keys, reals = work
     players = won.shape[0]
     tricks_left = popcount(hand)
     choices = popcount(legal)
-    need, outcome = ints[6], ints[7]
+    totals, need, outcome = ints[5], ints[6], ints[7]
     held, allowed, hands = masks[0], masks[1], masks[3]
-    weights, copies, totals = reals[0], reals[1], reals[2]
     for c in range(choices):
-        totals[c] = 0.0
+        totals[c] = 0
     for other in range(players):
         played_now = (other - leader) % players < placed
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
         allowed[other] = ZERO if other == seat else view.may_hold[other] & unseen
     reads = sharpness > 0
-    count = samples * CANDIDATES if reads and not WEIGHTED else samples
-    for i in range(count):
+    drawn = samples * CANDIDATES if reads else samples
+    for i in range(drawn):
         world = worlds[i]
         for other in range(players):
             world[other] = hand if other == seat else (shown if other == holder else ZERO)
         state = sample_world(unseen, need[:players], allowed[:players], world, state, ints, held)
     if reads:
-        log_weights = reals[4 : 4 + players]
-        bid_log_weights(view, deal_rules, sharpness, reals[3], log_weights)
-        top = -np.inf
-        for i in range(count):
-            weights[i] = bids_log_likelihood(worlds[i], view, deal_rules, log_weights)
-            top = max(top, weights[i])
-        for i in range(count):
-            weights[i] = np.exp(weights[i] - top)
-        if WEIGHTED:
-            copies[:count] = weights[:count]
-        elif DISTINCT:  # Gumbel top-k: samples distinct worlds drawn without replacement by weight
-            for i in range(count):
-                state = next_state(state)
-                weights[i] = np.log(weights[i]) - np.log(-np.log(uniform(state) + 1e-300))
-                copies[i] = 0.0
-            for _ in range(samples):
-                best = -1
-                for i in range(count):
-                    if copies[i] == 0.0 and (best < 0 or weights[i] > weights[best]):
-                        best = i
-                copies[best] = 1.0
-        else:
-            state = next_state(state)
-            systematic_copies(weights[:count], samples, uniform(state), copies)
-    else:
-        copies[:count] = 1.0
-    for i in range(count):
-        if copies[i] == 0.0:
-            continue
+        log_weights = reals[1 : 1 + players]
+        bid_log_weights(view, deal_rules, sharpness, reals[0], log_weights)
+        for i in range(drawn):
+            keys[i] = bids_log_likelihood(worlds[i], view, deal_rules, log_weights)
+        state = likeliest_first(worlds[:drawn], keys[:drawn], samples, state)
+    for i in range(samples):
         rest = legal
         for c in range(choices):
             card = lowest_bit(rest)
@@ -351,7 +325,7 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
             led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
             after = Trick(trumps, leader, placed + 1, led, beat, winner)
             finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
-            totals[c] += copies[i] * deal_rules.score[bids[seat], outcome[seat]]
+            totals[c] += deal_rules.score[bids[seat], outcome[seat]]
     best = 0
     for c in range(1, choices):
         if totals[c] > totals[best]:
@@ -367,6 +341,6 @@ def worlds_drawn(policies, reading):
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):
             if codes[row, seat] == POLICY_PIMC:
-                reads = reading.sharpness[row, seat] > 0 and not WEIGHTED
+                reads = reading.sharpness[row, seat] > 0
                 most = max(most, samples[row, seat] * (CANDIDATES if reads else 1))
     return most
