@@ -232,13 +232,21 @@ def likelihood(world, view, deal_rules, sharpness):
 
 
 def view_of(seat, hands, trump_card, dealer, bids, played=None):
-    """A seat's ``View`` at the start of a deal (nothing played unless ``played``: uint64[seat])."""
+    """A seat's ``View`` (its unseen cards and what the play revealed do not matter to the model bidder)."""
     players = len(hands)
-    played = np.zeros(players, np.uint64) if played is None else played
     return View(
-        seat, hands[seat], np.uint64(0), np.uint64(0), -1, np.zeros(players, np.uint64),
-        np.zeros(players, np.int64), np.asarray(bids, np.int64), dealer, trump_card, played,
-    )  # fmt: skip
+        seat=seat,
+        hand=hands[seat],
+        unseen=np.uint64(0),
+        shown=np.uint64(0),
+        holder=-1,
+        may_hold=np.zeros(players, np.uint64),
+        won=np.zeros(players, np.int64),
+        bids=np.asarray(bids, np.int64),
+        dealer=dealer,
+        trump_card=trump_card,
+        played=np.zeros(players, np.uint64) if played is None else played,
+    )
 
 
 @pytest.mark.parametrize(
@@ -283,10 +291,10 @@ def slow_likelihood(rules, cards, hands, trump_card, dealer, bids, seat, sharpne
     chance = 1.0
     for position in range(rules.players):
         other = (dealer + 1 + position) % rules.players
-        earlier = np.array([[bids[(dealer + 1 + p) % rules.players] for p in range(position)]], np.int64)
-        forbidden = forbidden_bids(rules, cards, earlier.reshape(1, position))
-        ctx = BidContext(rules, cards, position, np.array([hands[other]], np.uint64), np.array([trump_card]),
-                         earlier.reshape(1, position), forbidden, 0, np.array([dealer]))  # fmt: skip
+        earlier = np.array([bids[(dealer + 1 + p) % rules.players] for p in range(position)], np.int64)[None, :]
+        forbidden = forbidden_bids(rules, cards, earlier)
+        hand, trump = np.array([hands[other]], np.uint64), np.array([trump_card])
+        ctx = BidContext(rules, cards, position, hand, trump, earlier, forbidden, 0, np.array([dealer]))
         if other != seat:
             chance *= bid_likelihood(np.array([bids[other]]), Expected().bid(ctx), cards, forbidden, sharpness)[0]
     return chance

@@ -17,7 +17,7 @@ from pocha.kernels.codes import POLICIES
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
-DEFAULT_SHARPNESS = 2.0  # how sharply pimc reads the bids: the measured best (README, Strong play)
+DEFAULT_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_SHARPNESS = 1_000.0
 
 

@@ -134,7 +134,17 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     unseen = deck & ~(hand | gone | shown)
                     holder = dealer if shown else -1
                     view = View(
-                        seat, hand, unseen, shown, holder, may_hold, won[d], bids[d], dealer, trump_card, played
+                        seat,
+                        hand,
+                        unseen,
+                        shown,
+                        holder,
+                        may_hold,
+                        won[d],
+                        bids[d],
+                        dealer=dealer,
+                        trump_card=trump_card,
+                        played=played,
                     )
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     sharpness = deal_rules.reading.sharpness[row, seat]
