@@ -130,7 +130,7 @@ class Work(NamedTuple):
 
     ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
     masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
-    worlds: np.ndarray  # uint64[world, seat]: the worlds drawn for one card
+    worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     reals: np.ndarray  # float64[1 + seat, 65]: a bid's decay, then per seat ``bid_log_weights``
 
@@ -250,6 +250,17 @@ def bids_log_likelihood(world, view, deal_rules, log_weights):
 
 
 @jit
+def deal_world(view, need, allowed, world, state, ints, held):
+    """A world for ``view``'s seat into ``world`` (uint64[seat]): the cards it knows where they are, the unseen dealt.
+
+    need, allowed, ints, held as ``sample_world`` takes them. Returns the advanced state.
+    """
+    for other in range(world.shape[0]):
+        world[other] = view.hand if other == view.seat else (view.shown if other == view.holder else ZERO)
+    return sample_world(view.unseen, need, allowed, world, state, ints, held)
+
+
+@jit
 def likeliest_first(worlds, keys, samples, state):
     """Move ``samples`` worlds to the front of ``worlds``, drawn without replacement by their likelihood.
 
@@ -284,8 +295,7 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     (``bids_log_likelihood``, ``likeliest_first``). Ties go to the lowest card id. work: ``scratch``'s.
     Returns ``(card, state)``.
     """
-    seat, hand, unseen, shown, holder = view.seat, view.hand, view.unseen, view.shown, view.holder
-    won, bids = view.won, view.bids
+    seat, hand, unseen, holder, won, bids = view.seat, view.hand, view.unseen, view.holder, view.won, view.bids
     trumps, leader, placed = trick.trumps, trick.leader, trick.placed
     ints, masks, worlds, keys, reals = work
     players = won.shape[0]
@@ -300,25 +310,25 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
         allowed[other] = ZERO if other == seat else view.may_hold[other] & unseen
     reads = sharpness > 0
-    drawn = samples * CANDIDATES if reads else samples
-    for i in range(drawn):
-        world = worlds[i]
-        for other in range(players):
-            world[other] = hand if other == seat else (shown if other == holder else ZERO)
-        state = sample_world(unseen, need[:players], allowed[:players], world, state, ints, held)
-    if reads:
+    if reads:  # every world drawn first, then the likeliest moved to the front
+        drawn = samples * CANDIDATES
+        for i in range(drawn):
+            state = deal_world(view, need[:players], allowed[:players], worlds[i], state, ints, held)
         log_weights = reals[1 : 1 + players]
         bid_log_weights(view, deal_rules, sharpness, reals[0], log_weights)
         for i in range(drawn):
             keys[i] = bids_log_likelihood(worlds[i], view, deal_rules, log_weights)
         state = likeliest_first(worlds[:drawn], keys[:drawn], samples, state)
     for i in range(samples):
+        world = worlds[i] if reads else masks[2][:players]
+        if not reads:  # each world drawn as it is played
+            state = deal_world(view, need[:players], allowed[:players], world, state, ints, held)
         rest = legal
         for c in range(choices):
             card = lowest_bit(rest)
             rest &= rest - ONE
             for other in range(players):
-                hands[other] = worlds[i, other]
+                hands[other] = world[other]
                 outcome[other] = won[other]
             bit = ONE << np.uint64(card)
             hands[seat] ^= bit
@@ -335,12 +345,11 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
 
 @jit
 def worlds_drawn(policies, reading):
-    """The most worlds a pimc seat of these ``Policies`` draws for one card under this ``Reading``."""
+    """The most worlds a pimc seat of these ``Policies`` draws before it plays one (a seat that reads the bids)."""
     codes, samples = policies
     most = 0
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):
-            if codes[row, seat] == POLICY_PIMC:
-                reads = reading.sharpness[row, seat] > 0
-                most = max(most, samples[row, seat] * (CANDIDATES if reads else 1))
+            if codes[row, seat] == POLICY_PIMC and reading.sharpness[row, seat] > 0:
+                most = max(most, samples[row, seat] * CANDIDATES)
     return most
