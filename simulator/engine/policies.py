@@ -5,9 +5,10 @@
 times consistently with what the player has seen (its hand, the trump card, the cards played and
 what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
 plays every legal card out in each sample with every seat greedy, and plays the card with the most
-expected points for itself given every bid. It reads the bids as evidence about the hands: the
-samples are kept as often as they make the others' bids likely when the others bid like the
-``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
+expected points for itself given every bid. It reads the bids as evidence about the hands: it deals
+twice as many worlds as it plays, and plays those drawn without replacement by how likely they make
+the others' bids were the others bidding like the ``expected`` strategy, read with ``sharpness``
+(``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
 """
 
 from dataclasses import dataclass
