@@ -19,7 +19,7 @@ import numpy as np
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import POLICIES
 from pocha.kernels.play import Chunk, DealRules, Policies
-from pocha.kernels.playouts import rollout_counts, sample_completions
+from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
@@ -110,7 +110,8 @@ def play_outs(
                 by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
             positions_to_seats(by_position, dealt, seat_bids)
             bids[:, c] = seat_bids
-        rollout_counts(
+        play_out = pimc_rollout_counts if rollout == "pimc" else rollout_counts
+        play_out(
             ctx.seed,
             Chunk(k, dealt, hands, worlds.trump_card, bids),
             position,

@@ -14,7 +14,7 @@ from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import make_rules
 from pocha.kernels.play import Chunk, DealRules
-from pocha.kernels.playouts import rollout_counts, sample_completions
+from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
 from pocha.reports.stats import summary
 from pocha.strategies import registry
 from pocha.strategies.base import best_legal
@@ -62,7 +62,8 @@ def test_play_outs_count_every_sample_for_every_bid():
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     for policy in ("greedy", "pimc", "random"):
         counts = np.zeros((6, 5, 5))
-        rollout_counts(1, sampled, 0, DealRules.of(rules, 4), rollout_policies(policy, 4), np.ones(6 * samples), counts)
+        play_out = pimc_rollout_counts if policy == "pimc" else rollout_counts
+        play_out(1, sampled, 0, DealRules.of(rules, 4), rollout_policies(policy, 4), np.ones(6 * samples), counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO
-from pocha.kernels.codes import POLICY_PIMC, POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
+from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import Batch, no_log, play_deal
@@ -74,6 +74,14 @@ def same_bids(bids, row, a, b, bidder):
     return True
 
 
+@jit_inline
+def deal_start(seed, chunk, first, position):
+    """The leader (mano), the bidder's seat and the random state of the deal whose samples start at row ``first``."""
+    players = chunk.hands.shape[1]
+    mano = (chunk.numbers[first] + 1) % players
+    return mano, (mano + position) % players, stream_state(seed, chunk.cards, chunk.numbers[first], STREAM_ROLLOUT)
+
+
 @jit
 def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
@@ -82,20 +90,18 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     (their deal number and trump card repeated) and whose bids are int64[row, candidate, seat]: the
     table's bids when the bidder bids each candidate 0..k (the later bidders answer it), or one set
     for every candidate (a candidate axis of 1); the bidder's own entry is replaced by the candidate.
-    deal_rules: ``DealRules``; rollout: ``Policies`` of one row, every seat random, greedy or pimc (with
-    its worlds per card). weights float64[row]: what each sample counts
-    for (1 each, or how likely the sampled world makes the bids seen so far). counts float64[deal, bid,
-    tricks] gets, per deal and candidate bid 0..k, the weight of the samples the bidder took each
-    number of tricks in.
+    deal_rules: ``DealRules``; rollout: ``Policies`` of one row, every seat random or greedy (pimc:
+    ``pimc_rollout_counts``). weights float64[row]: what each sample counts for (1 each, or how
+    likely the sampled world makes the bids seen so far). counts float64[deal, bid, tricks] gets, per
+    deal and candidate bid 0..k, the weight of the samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
-    Under pimc every candidate is played out whole (a pimc seat's view starts with the deal).
     Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
     as one that made it from then on: so the candidates the table bids alike for (all of them, unless
     a later bidder answers the candidate) share one line of play (bid above k), each bid branching
     off after the trick that brings the bidder to it. The same play-outs as one per bid, for about a
     third of the tricks.
     """
-    cards, numbers, hands, trump_card, bids = chunk
+    cards, _, hands, trump_card, bids = chunk
     players = hands.shape[1]
     samples = hands.shape[0] // max(counts.shape[0], 1)
     per_candidate = bids.shape[1] > 1
@@ -111,9 +117,7 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     done = np.empty(cards + 1, np.bool_)
     for d in range(counts.shape[0]):
         first = d * samples
-        mano = (numbers[first] + 1) % players
-        bidder = (mano + position) % players
-        state = stream_state(seed, cards, numbers[first], STREAM_ROLLOUT)
+        mano, bidder, state = deal_start(seed, chunk, first, position)
         for row in range(first, first + samples):
             weight = weights[row]
             if policy == POLICY_RANDOM:
@@ -124,15 +128,6 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
                 state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
                 for every in range(cards + 1):
                     counts[d, every, won[0, bidder]] += weight
-                continue
-            if policy == POLICY_PIMC:
-                for bid in range(cards + 1):
-                    for seat in range(players):
-                        row_bids[0, seat] = bids[row, bid if per_candidate else 0, seat]
-                    copy_deal(hands[row], no_won, line, won)
-                    row_bids[0, bidder] = bid
-                    state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, False)
-                    counts[d, bid, won[0, bidder]] += weight
                 continue
             done[:] = False
             for lead in range(cards + 1):  # one line per group of candidates the table bids alike for
@@ -163,3 +158,32 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
                 for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
                     if group[bid]:
                         counts[d, bid, won[0, bidder]] += weight
+
+
+@jit
+def pimc_rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
+    """``rollout_counts`` with every seat pimc (``rollout``): each candidate bid is played out whole.
+
+    A pimc seat's view of the deal starts with the play, so no line of play is shared. A kernel of
+    its own, so that montecarlo's greedy play-outs never compile pimc.
+    """
+    cards, hands, trump_card, bids = chunk.cards, chunk.hands, chunk.trump_card, chunk.bids
+    players = hands.shape[1]
+    samples = hands.shape[0] // max(counts.shape[0], 1)
+    hand, won, row_bids = (
+        np.empty(players, np.uint64),
+        np.empty((1, players), np.int64),
+        np.empty((1, players), np.int64),
+    )
+    batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch())
+    no_won = np.zeros(players, np.int64)
+    for d in range(counts.shape[0]):
+        mano, bidder, state = deal_start(seed, chunk, d * samples, position)
+        for row in range(d * samples, (d + 1) * samples):
+            for bid in range(cards + 1):
+                for seat in range(players):
+                    row_bids[0, seat] = bids[row, bid if bids.shape[1] > 1 else 0, seat]
+                row_bids[0, bidder] = bid
+                copy_deal(hands[row], no_won, hand, won)
+                state, _ = play_deal(0, hand, trump_card[row], mano, cards, state, batch, False)
+                counts[d, bid, won[0, bidder]] += weights[row]
