@@ -41,7 +41,7 @@ from pocha.game.rules import PRESETS, Rules, parse_sizes
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
 from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
 from pocha.strategies.base import Predicts, Strategy
-from pocha.strategies.montecarlo import ROLLOUTS
+from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 from pocha.strategies.playouts import DEFAULT_SHARPNESS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, is_table_file, table_strategies
@@ -640,7 +640,7 @@ def advise(
     """
     _, chosen = rules.resolve()
     if run.policy.name not in ROLLOUTS:
-        raise PochaError(f"play: advise plays its play-outs {' or '.join(ROLLOUTS)}, not '{run.play}'")
+        raise PochaError(f"play: advise plays its play-outs {ROLLOUT_NAMES}, not '{run.play}'")
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
     bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
     situation = read_situation(chosen, hand_text, trump, position, bids_text)

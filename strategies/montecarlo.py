@@ -18,6 +18,7 @@ DEFAULT_SAMPLES = 32
 DEFAULT_OVERSAMPLE = 4  # measured (README)
 PREDICTION_SALT = 0x0DD5_EED5  # the prediction's play-outs come from other seeds than the choice's
 ROLLOUTS = ("greedy", "random", "pimc")  # play-out policies (pimc: slow, as the seats play under pimc)
+ROLLOUT_NAMES = "greedy, random or pimc"  # as messages name them
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class MonteCarlo:
         if self.samples < 1:
             raise PochaError(f"montecarlo: samples must be at least 1, not {self.samples}")
         if self.rollout not in ROLLOUTS:
-            raise PochaError(f"montecarlo: rollout must be {' or '.join(ROLLOUTS)}, not '{self.rollout}'")
+            raise PochaError(f"montecarlo: rollout must be {ROLLOUT_NAMES}, not '{self.rollout}'")
         if self.oversample < 1:
             raise PochaError(f"montecarlo: oversample must be at least 1, not {self.oversample}")
         if not self.sharpness >= 0:
