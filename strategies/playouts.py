@@ -2,10 +2,11 @@
 
 For each deal the bidder's unseen cards are dealt to the other seats ``samples`` ways (consistent
 with its hand and the visible trump card). With a ``sharpness`` above 0 each sampled world counts as
-much as it makes the earlier bids likely, read through the assumed strategy (``bid_likelihood``).
-The later bidders' bids come from the assumed strategy on their sampled hands; then every sample is
-played out once per candidate bid with the play-out policy, greedy unless asked otherwise (it plays
-to its bid, so the bid changes the play). The (weighted) counts of the bidder's tricks under each
+much as it makes the earlier bids likely, read through the assumed strategy (``bid_likelihood``),
+or more worlds are drawn and the likeliest played (``oversample``), and the later bidders' bids
+answer each candidate bid. The later bidders' bids come from the assumed strategy on their sampled
+hands; then every sample is played out once per candidate bid with the play-out policy, greedy
+unless asked otherwise (it plays to its bid, so the bid changes the play). The (weighted) counts of the bidder's tricks under each
 bid give each bid's expected points under the rule set's scoring. Sampling and play-outs run in
 numba; numpy works on whole batches (the assumed bids). The ``montecarlo`` strategy and ``pocha
 advise`` both stand on this.
@@ -23,7 +24,7 @@ from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_c
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
-BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples sampled deals
+BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples (* oversample) sampled deals
 DEFAULT_SHARPNESS = 1.5  # reading the bids through ``table``: its best log score of montecarlo's bids (README)
 PIMC_ROLLOUT_SAMPLES = 2  # worlds per card of a pimc play-out: the seats' own 8 would cost four times as much
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
