@@ -6,10 +6,10 @@ much as it makes the earlier bids likely, read through the assumed strategy (``b
 or more worlds are drawn and the likeliest played (``oversample``), and the later bidders' bids
 answer each candidate bid. The later bidders' bids come from the assumed strategy on their sampled
 hands; then every sample is played out once per candidate bid with the play-out policy, greedy
-unless asked otherwise (it plays to its bid, so the bid changes the play). The (weighted) counts of the bidder's tricks under each
-bid give each bid's expected points under the rule set's scoring. Sampling and play-outs run in
-numba; numpy works on whole batches (the assumed bids). The ``montecarlo`` strategy and ``pocha
-advise`` both stand on this.
+unless asked otherwise (it plays to its bid, so the bid changes the play). The (weighted) counts
+of the bidder's tricks under each bid give each bid's expected points under the rule set's scoring.
+Sampling and play-outs run in numba; numpy works on whole batches (the assumed bids). The
+``montecarlo`` strategy and ``pocha advise`` both stand on this.
 """
 
 from dataclasses import replace
