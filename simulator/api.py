@@ -38,11 +38,12 @@ from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, parse_sizes
+from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
 from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
 from pocha.strategies.base import Predicts, Strategy
+from pocha.strategies.catalog import DEFAULT_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
-from pocha.strategies.playouts import DEFAULT_SHARPNESS
 from pocha.strategies.registry import StrategyInfo, catalogue, load
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, is_table_file, table_strategies
 

@@ -5,6 +5,7 @@ line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has an
 """
 
 import contextlib
+import importlib.util
 import inspect
 import shlex
 import signal
@@ -14,14 +15,16 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import asdict, fields, replace
 from pathlib import Path
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin, get_type_hints
 
 import typer
 from typer.core import TyperGroup
 
-from pocha import api, options
+from pocha import options
 from pocha.errors import PochaError
 from pocha.options import (
+    ADVICE_SHARPNESS,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -30,6 +33,26 @@ from pocha.options import (
     TIE_BREAK_NAMES,
 )
 from pocha.version import __version__
+
+
+def lazy_module(name: str) -> ModuleType:
+    """The module ``name``, run on first use of one of its names (``importlib.util.LazyLoader``).
+
+    ``pocha.api`` loads numba and pandas: ``pocha --version`` and every ``--help`` need neither.
+    """
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None, name
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    from pocha import api
+else:
+    api = lazy_module("pocha.api")
 
 ARGUMENTS: ContextVar[list[str] | None] = ContextVar("arguments", default=None)  # of this invocation
 
@@ -226,7 +249,8 @@ def with_options(command: Callable[..., None]) -> Callable[..., None]:
         with user_errors():
             for name, (kind, flags) in flags_of.items():
                 given[name] = kind(**{flag: given.pop(flag) for flag in flags})
-        command(**given)
+        with compiling_announced(command.__name__):
+            command(**given)
 
     wrapper.__name__, wrapper.__doc__, wrapper.__module__ = command.__name__, command.__doc__, command.__module__
     wrapper.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -235,6 +259,16 @@ def with_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 # --- running and printing --------------------------------------------------------------------------
+
+COMPILE_SECONDS = {"advise": 13}  # a cold cache's compile before a command's first result, measured (docs/speed.md)
+DEFAULT_COMPILE_SECONDS = 8
+
+
+def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]:
+    """Inside, a line on stderr if the command is about to compile kernels (a cold cache), before the wait."""
+    seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
+    message = f"compiling the simulator for this machine, first run only, about {seconds} s"
+    return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 
 @contextlib.contextmanager
@@ -583,7 +617,7 @@ def advise(
             help="How sharply the earlier bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
             "0 ignores them.",
         ),
-    ] = api.DEFAULT_SHARPNESS,
+    ] = ADVICE_SHARPNESS,
     rules: options.RuleOptions,
     scoring: Scoring = None,
     play: Rollout = "greedy",

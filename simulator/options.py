@@ -10,10 +10,10 @@ files may be written.
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pocha.engine.atomic import check_writable
 from pocha.engine.backends import Backend, make_backend
-from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
@@ -28,7 +28,10 @@ from pocha.game.rules import (
     make_rules,
     parse_scoring,
 )
-from pocha.strategies.registry import BUILTIN
+from pocha.strategies.catalog import DEFAULT_SHARPNESS, SHIPPED_NAMES
+
+if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint is made, so --help stays quick
+    from pocha.engine.checkpoint import Checkpoint
 
 # The names each option accepts, for help texts and messages.
 PRESET_NAMES = tuple(PRESETS)
@@ -36,7 +39,8 @@ PLAY_RULE_NAMES = tuple(PLAY_RULES)
 RANK_ORDER_NAMES = tuple(RANK_ORDERS)
 SCHEDULE_NAMES = tuple(SCHEDULES)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
-STRATEGY_NAMES = tuple(BUILTIN)
+STRATEGY_NAMES = SHIPPED_NAMES
+ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
 
 
 def needs(option: str, value: object, other: str, given: bool) -> None:
@@ -129,10 +133,10 @@ class OutputOptions:
 
     def check(self) -> None:
         """Refuse, before any work, an output the run could not write or must not overwrite."""
-        from pocha.reports.runs import check_out_folder, is_table_csv
-
         if self.out is None:
             return
+        from pocha.reports.runs import check_out_folder, is_table_csv
+
         if str(self.out).endswith(".csv"):
             check_writable(self.out, "out", is_table_csv, "pocha table")
         else:
@@ -152,8 +156,10 @@ class CheckpointOptions:
         if self.checkpoint_every is not None and not self.checkpoint_every > 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.checkpoint_every}")
 
-    def make_checkpoint(self) -> Checkpoint | None:
+    def make_checkpoint(self) -> "Checkpoint | None":
         """The checkpoint these options ask for, None when they ask for none."""
+        from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
+
         if self.checkpoint is None and self.resume is None:
             return None
         return Checkpoint(

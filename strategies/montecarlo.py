@@ -11,7 +11,8 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.strategies.base import BidContext, Prediction, Strategy, best_legal, bid_outcome
-from pocha.strategies.playouts import DEFAULT_SHARPNESS, expected_points, play_outs
+from pocha.strategies.catalog import DEFAULT_SHARPNESS
+from pocha.strategies.playouts import expected_points, play_outs
 from pocha.strategies.table import TableStrategy
 
 DEFAULT_SAMPLES = 32

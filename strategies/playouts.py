@@ -25,7 +25,6 @@ from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples (* oversample) sampled deals
-DEFAULT_SHARPNESS = 1.5  # reading the bids through ``table``: its best log score of montecarlo's bids (README)
 PIMC_ROLLOUT_SAMPLES = 2  # worlds per card of a pimc play-out: the seats' own 8 would cost four times as much
 ASSUMED_SEED_SALT = 0x5EED_A55E  # the assumed bidders draw from their own streams, not the real bidders'
 

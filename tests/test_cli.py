@@ -2,12 +2,15 @@ import io
 import json
 import os
 import shlex
+import subprocess
+import sys
 
+import numba
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pocha.cli import app
+from pocha.cli import app, compiling_announced
 
 runner = CliRunner()
 
@@ -409,3 +412,28 @@ def test_game_trace_holds_every_hand_of_the_first_games(tmp_path):
     assert header["rules"]["schedule"] == "short" and header["rules"]["tie_break"] == "all"
     assert {deal["game"] for deal in deals} == {0, 1} and [d["hand"] for d in deals[:12]] == list(range(12))
     assert all(len(deal["strategies"]) == 3 for deal in deals)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["simulate", "--help"], ["advise", "--help"]])
+def test_version_and_help_load_neither_numba_nor_pandas(args):
+    code = (
+        "import sys\nfrom pocha.cli import main\nsys.argv = ['pocha', *sys.argv[1:]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted({'numba', 'pandas'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_cold_cache_is_announced_once_before_it_compiles(capsys):
+    with compiling_announced("simulate"):
+        numba.njit(lambda x: x + 1)(1)  # new functions: compiled here
+        numba.njit(lambda x: x + 2)(1)
+    numba.njit(lambda x: x + 3)(1)  # after the command: not announced
+    assert capsys.readouterr().err == "compiling the simulator for this machine, first run only, about 8 s\n"
+
+
+def test_a_warm_run_says_nothing_of_compiling():
+    invoke("simulate -k 1 -n 10")  # compiles in this process if it must
+    result = invoke("simulate -k 1 -n 10")
+    assert result.exit_code == 0 and "compiling" not in result.stderr

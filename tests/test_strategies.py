@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from pocha.engine.chunk import deal_chunk
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules
-from pocha.strategies import registry
+from pocha.strategies import catalog, registry
 from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
+from pocha.strategies.montecarlo import MonteCarlo
 
 
 def context(hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA) -> BidContext:
@@ -299,3 +300,8 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
         found["cautious"].parameters == (("level", "int", "0", ""),) and "sample_strategy" in found["cautious"].source
     )
     assert found["gone"].description.startswith("cannot be loaded: ModuleNotFoundError")
+
+
+def test_the_catalog_the_help_prints_names_every_shipped_strategy_in_order():
+    assert tuple(registry.BUILTIN) == catalog.SHIPPED_NAMES
+    assert MonteCarlo().sharpness == catalog.DEFAULT_SHARPNESS

@@ -1,6 +1,10 @@
-"""The project's one numba decorator, and its inlined form."""
+"""The project's one numba decorator, its inlined form, and word of the first compile."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numba
+from numba.core import event
 
 from pocha.kernels.cache import kernel_cache
 
@@ -24,3 +28,30 @@ def jit_inline(function):
     measurable speed.
     """
     return jit(inline="always")(function)
+
+
+class FirstCompile(event.Listener):
+    """Calls ``announce`` when the process starts its first compile, once (a kernel loaded from the cache is none)."""
+
+    def __init__(self, announce: Callable[[], None]) -> None:
+        self.announce: Callable[[], None] | None = announce
+
+    def on_start(self, _: event.Event) -> None:
+        """A compile starts: the first one announces."""
+        if self.announce is not None:
+            announce, self.announce = self.announce, None
+            announce()
+
+    def on_end(self, _: event.Event) -> None:
+        """A compile ends: nothing to say."""
+
+
+@contextmanager
+def announcing_first_compile(announce: Callable[[], None]) -> Iterator[None]:
+    """Inside, call ``announce`` just before the first kernel compiles: a cold cache, worth a word to a user.
+
+    numba compiles a kernel on its first call with new argument types when its cache holds none; the
+    event comes only then, not when a cached kernel is loaded.
+    """
+    with event.install_listener("numba:compile", FirstCompile(announce)):
+        yield
