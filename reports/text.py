@@ -10,6 +10,7 @@ import pandas as pd
 from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
+from pocha.engine.startup import StartupTime
 from pocha.game.cards import SUIT_WORDS, card_name
 from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
 from pocha.reports.models import ModelsRun
@@ -258,6 +259,15 @@ def stage_lines(profile: Iterable[tuple[Benchmark, dict[str, float]]], chunks: i
         total = sum(times.values())
         cells = "".join(f"{times[stage]:>8.0f}" for stage in STAGES)
         yield f"{benchmark.title:<44}{cells}{total:>8.0f}{1e9 / total:>12,.0f}"
+
+
+def startup_lines(times: Iterable[StartupTime]) -> Iterable[str]:
+    """Seconds to start each command line: the median of its runs, and the runs."""
+    yield "seconds from the command to its end, each run a new process"
+    for time in times:
+        name = f"{time.command} ({'cold cache: compiles first' if time.cold else 'warm'})"
+        runs = " ".join(f"{seconds:.2f}" for seconds in time.seconds)
+        yield f"{name:<54} {time.median:6.2f} s   (runs: {runs})"
 
 
 def strategies_text(found: list[StrategyInfo]) -> str:

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pocha.engine.bench import Benchmark, Measurement
+    from pocha.engine.startup import StartupTime
     from pocha.reports.models import ModelsRun
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
@@ -867,6 +868,15 @@ def bench_stages(*, repeats: int = 5) -> Iterator[tuple["Benchmark", dict[str, f
     if repeats < 1:
         raise PochaError(f"repeats: must be at least 1, not {repeats}")
     return ((benchmark, stage_times(benchmark, STAGE_CHUNKS * repeats)) for benchmark in staged())
+
+
+def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]:
+    """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``."""
+    from pocha.engine.startup import startup_times
+
+    if repeats < 1:
+        raise PochaError(f"repeats: must be at least 1, not {repeats}")
+    return startup_times(repeats, cold)
 
 
 def thread_counts(threads: str | Sequence[int]) -> list[int]:

@@ -841,6 +841,7 @@ def list_strategies(
         "pocha bench -n 200000 --repeats 3",
         "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
+        "pocha bench --startup",
     ),
 )
 def bench(
@@ -865,14 +866,26 @@ def bench(
     stages: Annotated[
         bool, typer.Option("--stages", help="Instead: nanoseconds per deal of each stage (deal, bids, play, tally).")
     ] = False,
+    startup: Annotated[
+        bool,
+        typer.Option(
+            "--startup", help="Instead: seconds to start (--version, --help, a warm and a cold simulate --deals 1000)."
+        ),
+    ] = False,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.reports.text import bench_header, bench_lines, stage_lines
+    from pocha.reports.text import bench_header, bench_lines, stage_lines, startup_lines
 
     with user_errors():
+        if (stages or startup) and (against or dask or threads != "1" or (stages and startup)):
+            raise PochaError(
+                "stages, startup: one profile at a time, of one thread; leave --against, --dask and --threads out"
+            )
+        if startup:
+            for line in startup_lines(api.bench_startup(repeats=repeats)):
+                typer.echo(line)
+            return
         if stages:
-            if against or dask or threads != "1":
-                raise PochaError("stages: a profile of one thread; leave --against, --dask and --threads out")
             for line in stage_lines(api.bench_stages(repeats=repeats), api.STAGE_CHUNKS * repeats):
                 typer.echo(line)
             return

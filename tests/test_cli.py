@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from pocha import api
 from pocha.cli import app, compiling_announced
+from pocha.reports.text import startup_lines
 
 runner = CliRunner()
 
@@ -144,6 +146,15 @@ def test_bench_stages_profiles_each_step():
     cells = [float(cell.replace(",", "")) for cell in rows[0].split()[-6:]]
     assert all(cell > 0 for cell in cells) and abs(sum(cells[:4]) - cells[4]) <= 2
     assert invoke("bench", "--stages", "--threads", "1,2").exit_code == 1
+
+
+def test_bench_startup_times_each_command_in_a_new_process():
+    times = api.bench_startup(repeats=2, cold=False)
+    assert [time.command for time in times] == ["pocha --version", "pocha --help", "pocha simulate --deals 1000"]
+    assert all(len(time.seconds) == 2 and time.median > 0 and not time.cold for time in times)
+    header, *lines = startup_lines(times)
+    assert "new process" in header and lines[2].startswith("pocha simulate --deals 1000 (warm)")
+    assert invoke("bench", "--startup", "--stages").exit_code == 1
 
 
 def test_bench_against_a_reference_prints_its_ratio(tmp_path):

@@ -1,0 +1,63 @@
+"""How long the command line takes to start, as a user meets it: each command a fresh process, timed from outside.
+
+A run's own speed is one thing; the wait before the first line is another: the imports, numba
+loading the compiled kernels from its cache, and on a machine's first run the compile itself.
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+WARM_RUN = ("simulate", "--deals", "1000")
+COMMANDS = (("--version",), ("--help",), WARM_RUN)
+
+
+@dataclass(frozen=True)
+class StartupTime:
+    """The seconds of each run of one command line, and whether its kernels were compiled first (a cold cache)."""
+
+    command: str
+    seconds: list[float]
+    cold: bool = False
+
+    @property
+    def median(self) -> float:
+        """The figure quoted: the median of the runs."""
+        return statistics.median(self.seconds)
+
+
+def run_seconds(args: tuple[str, ...], environment: dict[str, str]) -> float:
+    """The wall-clock seconds of ``pocha ARGS`` in a new process (``python -m pocha``), output discarded."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "pocha", *args],
+        env=environment,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
+def startup_times(repeats: int, cold: bool = True) -> list[StartupTime]:
+    """``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``, ``repeats`` runs each; then a cold run.
+
+    The warm run is timed after one untimed run has filled the kernel cache. cold: also one run of
+    the same command with an empty cache folder (``POCHA_CACHE_DIR``), which compiles everything.
+    """
+    environment = dict(os.environ)
+    run_seconds(WARM_RUN, environment)
+    found = [
+        StartupTime(f"pocha {' '.join(args)}", [run_seconds(args, environment) for _ in range(repeats)])
+        for args in COMMANDS
+    ]
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="pocha-cold-") as folder:
+            environment.pop("NUMBA_CACHE_DIR", None)
+            environment["POCHA_CACHE_DIR"] = folder
+            found.append(StartupTime(f"pocha {' '.join(WARM_RUN)}", [run_seconds(WARM_RUN, environment)], cold=True))
+    return found
