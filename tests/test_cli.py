@@ -448,3 +448,10 @@ def test_a_warm_run_says_nothing_of_compiling():
     invoke("simulate -k 1 -n 10")  # compiles in this process if it must
     result = invoke("simulate -k 1 -n 10")
     assert result.exit_code == 0 and "compiling" not in result.stderr
+
+
+def test_the_lazy_api_is_the_package_attribute_an_import_gives():
+    import pocha
+    import pocha.api as imported
+
+    assert pocha.api is imported and imported.simulate is api.simulate
