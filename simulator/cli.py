@@ -40,6 +40,8 @@ def lazy_module(name: str) -> ModuleType:
 
     ``pocha.api`` loads numba and pandas: ``pocha --version`` and every ``--help`` need neither.
     """
+    if name in sys.modules:  # imported already (a program that uses both): that module, not a second copy
+        return sys.modules[name]
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.loader is not None, name
     spec.loader = importlib.util.LazyLoader(spec.loader)
