@@ -13,16 +13,25 @@ Sampling and play-outs run in numba; numpy works on whole batches (the assumed b
 """
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.bidding import TableModel
 from pocha.kernels.codes import POLICIES
 from pocha.kernels.play import Chunk, DealRules, Policies
-from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
+from pocha.kernels.playouts import (
+    pimc_rollout_counts,
+    rollout_counts,
+    sample_completions,
+    table_answers,
+    table_weights,
+)
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, Strategy, checked_bids
+from pocha.strategies.table import TableStrategy
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples (* oversample) sampled deals
 PIMC_ROLLOUT_SAMPLES = 2  # worlds per card of a pimc play-out: the seats' own 8 would cost four times as much
@@ -67,6 +76,7 @@ def play_outs(
     deal_rules = DealRules.of(rules, k)
     reading = sharpness > 0
     drawn = samples * oversample if reading else samples  # worlds drawn per deal
+    model = assumed.model(ctx) if type(assumed) is TableStrategy else None  # the table bids in the kernels
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
         rows = np.repeat(np.arange(block.size), drawn)  # sampled deal -> its deal in the block
@@ -87,29 +97,19 @@ def play_outs(
             numbers=dealt * drawn + np.tile(np.arange(drawn), block.size),
             policy=ctx.policy,
         )
-        by_position = np.zeros((players, len(rows)), np.int64)
-        by_position[:position] = block.earlier_bids[rows].T
+        earlier = block.earlier_bids[rows]
         weights = np.ones(len(rows))
         if reading:
-            for earlier in range(position):
-                model, forbidden = assumed_bids(assumed, replace(worlds, position=earlier), held, by_position)
-                weights *= bid_likelihood(by_position[earlier], model, k, forbidden, sharpness)
+            read_bids(assumed, model, worlds, held, earlier, sharpness, weights)
         if drawn > samples:
             picked = systematic_resample(weights.reshape(block.size, drawn), samples, block.uniform()[:, 0])
-            hands, dealt, held, by_position = hands[picked], dealt[picked], held[:, picked], by_position[:, picked]
+            hands, dealt, held, earlier = hands[picked], dealt[picked], held[:, picked], earlier[picked]
             worlds, weights = worlds.subset(picked), np.ones(len(picked))
-        candidates = range(k + 1) if reading else [None]  # None: the assumed strategy's bid stands for them all
-        bids = np.empty((len(dealt), len(candidates), players), np.int64)
-        seat_bids = np.empty((len(dealt), players), np.int64)
-        for c, candidate in enumerate(candidates):
-            if candidate is None:
-                by_position[position] = checked_bids(assumed_label(assumed), assumed, block)[rows]
-            else:
-                by_position[position] = candidate
-            for later in range(position + 1, players):
-                by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
-            positions_to_seats(by_position, dealt, seat_bids)
-            bids[:, c] = seat_bids
+        if reading:  # the bidder's candidates 0..k, each answered
+            own = np.tile(np.arange(k + 1), (len(dealt), 1))
+        else:  # the assumed strategy's bid stands for them all
+            own = checked_bids(assumed_label(assumed), assumed, block)[rows].reshape(-1, 1)
+        bids = answered_bids(assumed, model, worlds, dealt, held, earlier, own)
         play_out = pimc_rollout_counts if rollout == "pimc" else rollout_counts
         play_out(
             ctx.seed,
@@ -147,6 +147,60 @@ def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) 
     return np.searchsorted((cumulative + offsets).ravel(), (points + offsets).ravel(), side="right")
 
 
+def read_bids(
+    assumed: Strategy,
+    model: TableModel | None,
+    worlds: BidContext,
+    held: np.ndarray,
+    earlier: np.ndarray,
+    sharpness: float,
+    weights: np.ndarray,
+) -> None:
+    """weights[world] *= how likely the earlier bids (int64[world, position]) are in each world, read by ``assumed``.
+
+    held: uint64[position, world], the sampled hands; model: the assumed table's ``TableModel``, to
+    read in one kernel, else None (the assumed strategy is asked position by position).
+    """
+    k = worlds.cards
+    if model is not None:
+        table_weights(model, held, worlds.trump_card, earlier, likelihoods(k, sharpness), weights)
+        return
+    by_position = np.ascontiguousarray(earlier.T)
+    for position in range(worlds.position):
+        bids, forbidden = assumed_bids(assumed, replace(worlds, position=position), held, by_position)
+        weights *= bid_likelihood(by_position[position], bids, k, forbidden, sharpness)
+
+
+def answered_bids(
+    assumed: Strategy,
+    model: TableModel | None,
+    worlds: BidContext,
+    dealt: np.ndarray,
+    held: np.ndarray,
+    earlier: np.ndarray,
+    own: np.ndarray,
+) -> np.ndarray:
+    """int64[world, candidate, seat]: the bids when the bidder bids own[world, candidate], ``assumed`` answering.
+
+    dealt: int64[world], the deal numbers (their dealers); held, earlier, model: as ``read_bids``.
+    """
+    players, position = len(held), worlds.position
+    bids = np.empty((len(dealt), own.shape[1], players), np.int64)
+    if model is not None:
+        table_answers(model, held, worlds.trump_card, dealt, earlier, own, bids)
+        return bids
+    by_position = np.zeros((players, len(dealt)), np.int64)
+    by_position[:position] = earlier.T
+    seat_bids = np.empty((len(dealt), players), np.int64)
+    for c in range(own.shape[1]):
+        by_position[position] = own[:, c]
+        for later in range(position + 1, players):
+            by_position[later] = assumed_bids(assumed, replace(worlds, position=later), held, by_position)[0]
+        positions_to_seats(by_position, dealt, seat_bids)
+        bids[:, c] = seat_bids
+    return bids
+
+
 def assumed_bids(
     assumed: Strategy, worlds: BidContext, held: np.ndarray, by_position: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -178,6 +232,13 @@ def bid_likelihood(
     weight = np.exp(-sharpness * np.abs(candidates[None, :] - model[:, None]))
     weight[candidates[None, :] == forbidden[:, None]] = 0.0
     return weight[np.arange(len(bids)), bids] / weight.sum(axis=1)
+
+
+@lru_cache(maxsize=64)
+def likelihoods(cards: int, sharpness: float) -> np.ndarray:
+    """float64[model's bid, forbidden + 1, bid]: ``bid_likelihood`` of every case at a hand size (``table_weights``)."""
+    model, forbidden, bids = (axis.ravel() for axis in np.indices((cards + 1, cards + 2, cards + 1)))
+    return bid_likelihood(bids, model, cards, forbidden - 1, sharpness).reshape(cards + 1, cards + 2, cards + 1)
 
 
 def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:

@@ -37,10 +37,10 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
-from pocha.kernels.bidding import Bidder, hand_features
+from pocha.kernels.bidding import Bidder, TableModel, hand_features
 from pocha.kernels.cache import pocha_cache_root
 from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome
-from pocha.strategies.heuristics import Expected, expected_tricks
+from pocha.strategies.heuristics import Expected, expected_tables, expected_tricks
 from pocha.version import __version__
 
 FEATURES = ("cards", "position", "high_trumps", "low_trumps", "side_aces", "side_seconds", "voids", "bids_so_far")
@@ -82,10 +82,15 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
     return found
 
 
+def feature_caps() -> np.ndarray:
+    """int64[FEATURES]: each feature's cap (none for the hand size and the position)."""
+    return np.array([CAPS.get(name, np.iinfo(np.int64).max) for name in FEATURES], np.int64)
+
+
 def features(ctx: BidContext) -> np.ndarray:
     """int64[deal, FEATURES]: the table cell of each hand (see the module docstring)."""
     out = np.empty((ctx.size, len(FEATURES)), np.int64)
-    caps = np.array([CAPS.get(name, np.iinfo(np.int64).max) for name in FEATURES], np.int64)
+    caps = feature_caps()
     bidder = Bidder(ctx.cards, ctx.rules.players, ctx.position)
     hand_features(ctx.hands, ctx.trump_card, ctx.earlier_bids.sum(axis=1), bidder, len(ctx.rules.ranks) - 1, caps, out)
     return out
@@ -170,6 +175,25 @@ class TrickTable:
             self.by_cell[key] = (chances @ rules.scoring.points_grid(cards).T, found)
         return self.by_cell[key]
 
+    def model(self, rules: Rules, cards: int) -> TableModel:
+        """The table at hand size ``cards`` as the kernels bid with it (``table_bid``): the bids of ``bid``."""
+        points, found = self.expected_points(rules, cards)
+        shape = self.counts.shape[1:-1]
+        strides = [0, *(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))]
+        return TableModel(
+            rules.players,
+            cards,
+            points,
+            found,
+            np.array(strides, np.int64),
+            feature_caps(),
+            len(rules.ranks) - 1,
+            rules.hook_applies(cards),
+            rules.deck_mask,
+            cards * rules.players < rules.deck_size,
+            *expected_tables(rules, cards),
+        )
+
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
         """int64[deal]: where cells of one hand size are in ``expected_points``."""
         return np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1])
@@ -251,6 +275,10 @@ class TableStrategy:
         table = load_table(str(source))
         table.check_fits(ctx.rules, f"'{source}'")
         return table
+
+    def model(self, ctx: BidContext) -> TableModel:
+        """The table at ``ctx``'s hand size as the kernels bid with it: the bids of ``bid``, per hand in numba."""
+        return self.trick_table(ctx).model(ctx.rules, ctx.cards)
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         table = self.trick_table(ctx)

@@ -1,11 +1,12 @@
-"""Bidding kernels: random bids, the legal bid nearest an estimate or worth most, the bid check, table features."""
+"""Bidding kernels: random bids, the legal bid nearest an estimate or worth most, the bid check, the table's bid."""
 
 from typing import NamedTuple
 
 import numpy as np
 
 from pocha.kernels.bits import lane, popcount
-from pocha.kernels.jit import jit
+from pocha.kernels.expected import expected_sum
+from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.streams import next_state, stream_state, uniform
 from pocha.kernels.trick import suit_cards
 
@@ -63,15 +64,21 @@ def illegal_bids(bids, cards, forbidden):
     return outside, hooked
 
 
+@jit_inline
+def best_legal_bid(points, forbidden):
+    """The bid with the most points[bid], never ``forbidden`` (-1: none; the lower bid on ties)."""
+    best = -1
+    for b in range(points.shape[0]):
+        if b != forbidden and (best < 0 or points[b] > points[best]):
+            best = b
+    return best
+
+
 @jit
 def best_legal_bids(points, forbidden, out):
     """out[deal] = the bid with the most points[deal, bid], never forbidden[deal] (the lower bid on ties)."""
     for d in range(points.shape[0]):
-        best = -1
-        for b in range(points.shape[1]):
-            if b != forbidden[d] and (best < 0 or points[d, b] > points[d, best]):
-                best = b
-        out[d] = best
+        out[d] = best_legal_bid(points[d], forbidden[d])
 
 
 class Bidder(NamedTuple):
@@ -82,6 +89,35 @@ class Bidder(NamedTuple):
     position: int  # 0 = first bidder
 
 
+@jit_inline
+def feature_values(hand, trump_card, earlier_sum, bidder, strongest):
+    """The table's FEATURES of one hand, not yet capped (see ``hand_features``)."""
+    strongest_three = np.uint64(0)
+    for i in range(min(3, strongest + 1)):
+        strongest_three |= np.uint64(1) << np.uint64(strongest - i)
+    trump = trump_card >> 4
+    high = low = aces = seconds = voids = 0
+    for suit in range(4):
+        held = lane(hand, suit)
+        if suit == trump:
+            high = popcount(held & strongest_three)
+            low = popcount(held) - high
+        else:
+            aces += np.int64((held >> np.uint64(strongest)) & np.uint64(1))
+            if strongest > 0:
+                seconds += np.int64((held >> np.uint64(strongest - 1)) & np.uint64(1))
+            voids += held == 0
+    return (bidder.cards - 1, bidder.position, high, low, aces, seconds, voids, share_of(bidder, earlier_sum))
+
+
+@jit_inline
+def share_of(bidder, earlier_sum):
+    """The bids_so_far feature: 0, 1 or 2 as the earlier bids sum below, about or above an even share."""
+    cards, players, position = bidder
+    lead = 2 * (earlier_sum * players - position * cards)
+    return 0 if lead < -players else (2 if lead > players else 1)
+
+
 @jit
 def hand_features(hands, trump_card, earlier_sum, bidder, strongest, caps, out):
     """The numba body of ``features``: out[deal, FEATURES], each capped at caps[FEATURES].
@@ -90,25 +126,61 @@ def hand_features(hands, trump_card, earlier_sum, bidder, strongest, caps, out):
     the deck's strongest rank (ranks - 1). bids_so_far compares 2 * players * (sum - position * k /
     players) with +-players, so it is exact in integers.
     """
-    cards, players, position = bidder
-    top_three = np.uint64(0)
-    for i in range(min(3, strongest + 1)):
-        top_three |= np.uint64(1) << np.uint64(strongest - i)
     for d in range(len(hands)):
-        trump = trump_card[d] >> 4
-        high = low = aces = seconds = voids = 0
-        for suit in range(4):
-            held = lane(hands[d], suit)
-            if suit == trump:
-                high = popcount(held & top_three)
-                low = popcount(held) - high
-            else:
-                aces += np.int64((held >> np.uint64(strongest)) & np.uint64(1))
-                if strongest > 0:
-                    seconds += np.int64((held >> np.uint64(strongest - 1)) & np.uint64(1))
-                voids += held == 0
-        lead = 2 * (earlier_sum[d] * players - position * cards)
-        share = 0 if lead < -players else (2 if lead > players else 1)
-        values = (cards - 1, position, high, low, aces, seconds, voids, share)
+        values = feature_values(hands[d], trump_card[d], earlier_sum[d], bidder, strongest)
         for f in range(len(values)):
             out[d, f] = min(values[f], caps[f])
+
+
+class TableModel(NamedTuple):
+    """The ``table`` strategy at one hand size, as a kernel bids with it (``TrickTable.model``)."""
+
+    players: int
+    cards: int
+    points: np.ndarray  # float64[cell, bid]: each cell's expected points of bids 0..k
+    found: np.ndarray  # bool[cell]: whether the cell (or a coarser one) holds enough hands
+    strides: np.ndarray  # int64[FEATURES]: a feature's step in the cell index (0 for the hand size)
+    caps: np.ndarray  # int64[FEATURES]
+    strongest: int  # the strength of the deck's strongest rank
+    hook: bool  # the hook rule binds the dealer at this hand size
+    deck: np.uint64  # the deck's cards as a mask
+    turned: bool  # the trump card is turned up (nobody's), not the dealer's last card
+    survive: np.ndarray  # the ``expected`` strategy's tables at this hand size, for the thin cells
+    not_ruffed: np.ndarray
+
+
+@jit_inline
+def forbidden_bid(model, position, earlier_sum):
+    """The bid the hook rule forbids at ``position`` after bids summing to ``earlier_sum``, -1 for none."""
+    if not model.hook or position < model.players - 1 or earlier_sum > model.cards:
+        return -1
+    return model.cards - earlier_sum
+
+
+@jit_inline
+def table_cell(model, hand, trump_card, earlier_sum, position):
+    """The index of the hand's cell in ``model.points``."""
+    bidder = Bidder(model.cards, model.players, position)
+    values = feature_values(hand, trump_card, earlier_sum, bidder, model.strongest)
+    cell = 0
+    for f in range(len(values)):
+        cell += min(values[f], model.caps[f]) * model.strides[f]
+    return cell
+
+
+@jit_inline
+def cell_bid(model, cell, hand, trump_card, forbidden):
+    """The ``table`` strategy's bid in a cell: the legal bid worth most, or ``expected``'s bid if the cell is thin."""
+    if model.found[cell]:
+        return best_legal_bid(model.points[cell], forbidden)
+    unseen = model.deck & ~hand
+    if model.turned:
+        unseen &= ~(np.uint64(1) << np.uint64(trump_card))
+    estimate = expected_sum(hand, unseen, trump_card >> 4, model.survive, model.not_ruffed)
+    return nearest_legal_bid(estimate, model.cards, forbidden)
+
+
+@jit_inline
+def table_bid(model, hand, trump_card, earlier_sum, position, forbidden):
+    """The ``table`` strategy's bid for one hand after bids summing to ``earlier_sum``."""
+    return cell_bid(model, table_cell(model, hand, trump_card, earlier_sum, position), hand, trump_card, forbidden)

@@ -1,13 +1,18 @@
 """Monte Carlo bidding: complete the unseen hands and play each candidate bid out."""
 
+from typing import NamedTuple
+
 import numpy as np
 
-from pocha.kernels.bits import ONE, ZERO
+from pocha.kernels.bidding import Bidder, cell_bid, forbidden_bid, share_of, table_bid, table_cell
+from pocha.kernels.bits import ONE, ZERO, lowest_bit
+from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
+from pocha.kernels.trick import duties, legal_cards, place_card, suit_cards
 
 
 @jit
@@ -57,6 +62,63 @@ def sample_completions(seed, cards, numbers, position, own_hands, trump_card, de
                     j += 1
 
 
+@jit
+def table_weights(model, held, trump_card, earlier_bids, likelihood, weights):
+    """weights[world] *= how likely each earlier bid is in the sampled world, its bidder bidding as the table would.
+
+    model: a ``TableModel``; held uint64[position, world]: the sampled hands by bidding position;
+    trump_card int64[world]; earlier_bids int64[world, position]: the bids made before the bidder's;
+    likelihood float64[model's bid, forbidden + 1, bid]: ``bid_likelihood`` of every case.
+    """
+    for w in range(weights.shape[0]):
+        total = 0
+        for p in range(earlier_bids.shape[1]):
+            forbidden = forbidden_bid(model, p, total)
+            bid = earlier_bids[w, p]
+            modelled = table_bid(model, held[p, w], trump_card[w], total, p, forbidden)
+            weights[w] *= likelihood[modelled, forbidden + 1, bid]
+            total += bid
+
+
+@jit
+def table_answers(model, held, trump_card, numbers, earlier_bids, own_bids, bids):
+    """bids[world, candidate, seat]: the bids when the bidder bids own_bids[world, candidate], the table answering.
+
+    held uint64[position, world], trump_card int64[world], earlier_bids int64[world, position]: as
+    ``table_weights``; numbers int64[world]: the deal numbers (the dealer is ``number % players``).
+    A later bidder's bid depends on the bids before it only through its cell's bids_so_far and the
+    bid the hook forbids: each is worked out once a world.
+    """
+    players, position = held.shape[0], earlier_bids.shape[1]
+    cells = np.empty((players, 3), np.int64)  # a later bidder's cell by bids_so_far, -1 not yet found
+    answers = np.empty((players, 3, model.cards + 2), np.int64)  # its bid by bids_so_far and forbidden + 1
+    for w in range(bids.shape[0]):
+        cells[:] = -1
+        answers[:] = -1
+        earlier = 0
+        for p in range(position):
+            earlier += earlier_bids[w, p]
+        for c in range(bids.shape[1]):
+            seat = (numbers[w] + 1) % players
+            total = 0
+            for q in range(players):
+                if q < position:
+                    bid = earlier_bids[w, q]
+                elif q == position:
+                    bid = own_bids[w, c]
+                else:
+                    share, forbidden = share_of(Bidder(model.cards, players, q), total), forbidden_bid(model, q, total)
+                    hand, trump = held[q, w], trump_card[w]
+                    if answers[q, share, forbidden + 1] < 0:
+                        if cells[q, share] < 0:
+                            cells[q, share] = table_cell(model, hand, trump, total, q)
+                        answers[q, share, forbidden + 1] = cell_bid(model, cells[q, share], hand, trump, forbidden)
+                    bid = answers[q, share, forbidden + 1]
+                bids[w, c, seat] = bid
+                total += bid
+                seat = seat + 1 if seat + 1 < players else 0
+
+
 @jit_inline
 def copy_deal(from_hands, from_won, hands, won):
     """Copy a deal in play (hands uint64[seat], won int64[1, seat]) into other arrays."""
@@ -66,20 +128,148 @@ def copy_deal(from_hands, from_won, hands, won):
 
 
 @jit_inline
-def same_bids(bids, row, a, b, bidder):
-    """Whether candidates ``a`` and ``b`` of ``row`` give every seat but the bidder the same bid."""
-    for seat in range(bids.shape[2]):  # noqa: SIM110 - numba compiles the loop, not all() over a generator
-        if seat != bidder and bids[row, a, seat] != bids[row, b, seat]:
-            return False
-    return True
-
-
-@jit_inline
 def deal_start(seed, chunk, first, position):
     """The leader (mano), the bidder's seat and the random state of the deal whose samples start at row ``first``."""
     players = chunk.hands.shape[1]
     mano = (chunk.numbers[first] + 1) % players
     return mano, (mano + position) % players, stream_state(seed, chunk.cards, chunk.numbers[first], STREAM_ROLLOUT)
+
+
+class Lines(NamedTuple):
+    """The greedy play-outs of one sample in progress, a slot per line (``greedy_outcomes``)."""
+
+    hands: np.ndarray  # uint64[line, seat]: the cards still held
+    won: np.ndarray  # int64[line, seat]: the tricks taken so far
+    leader: np.ndarray  # int64[line]: who leads the next trick
+    trick: np.ndarray  # int64[line]: tricks played
+    group: np.ndarray  # int64[line]: the candidate bids the line plays for, as bits
+
+
+@jit_inline
+def lines_for(cards, players):
+    """Room for the lines of a sample: at most one per candidate bid."""
+    size = cards + 1
+    return Lines(
+        np.empty((size, players), np.uint64),
+        np.empty((size, players), np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+        np.empty(size, np.int64),
+    )
+
+
+@jit_inline
+def candidate_bid(bids, row, candidate, seat, bidder):
+    """The bid of ``seat`` in row ``row`` when the bidder bids ``candidate`` (bids: see ``rollout_counts``)."""
+    if seat == bidder:
+        return candidate
+    return bids[row, candidate if bids.shape[1] > 1 else 0, seat]
+
+
+@jit_inline
+def short_seats(bids, row, candidate, bidder, won):
+    """The seats that have won fewer tricks than they bid, as bits, when the bidder bids ``candidate``."""
+    short = 0
+    for seat in range(won.shape[0]):
+        if won[seat] < candidate_bid(bids, row, candidate, seat, bidder):
+            short |= 1 << seat
+    return short
+
+
+@jit_inline
+def greedy_trick(hands, leader, trumps, follow, void, short):
+    """Play one trick greedily from ``hands`` (uint64[seat], consumed), ``leader`` leading; return its winner.
+
+    short: the seats playing to take tricks (fewer won than bid), as bits. Greedy play draws nothing at
+    random, so a trick is a function of the hands, the leader and which seats are short.
+    """
+    players = hands.shape[0]
+    led, beat, winner = ZERO, ~ZERO, leader
+    seat = leader
+    for _ in range(players):
+        hand = hands[seat]
+        card = greedy_card(legal_cards(hand, led, beat, follow, void), led, trumps, beat, (short >> seat) & 1 != 0)
+        bit = ONE << np.uint64(card)
+        hands[seat] = hand ^ bit
+        led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+        seat = seat + 1 if seat + 1 < players else 0
+    return winner
+
+
+@jit_inline
+def greedy_outcomes(hands, trump_card, mano, bids, row, bidder, play_rule, lines, outcome):
+    """outcome[c] = the tricks the bidder takes when it bids c, for every candidate c, all seats playing greedy.
+
+    Greedy play depends on the bids only through which seats are still short of their bid, so the
+    candidates are played as a tree of lines: the candidates alike at the start share a line, and a
+    line splits only after a trick brings its winner to a bid some of its candidates give it and
+    others do not (the bidder's own candidates, or a later bidder's answers to them). Each trick is
+    played once for every candidate it serves. hands uint64[seat]: the sample as dealt; bids: as
+    ``rollout_counts`` takes them; lines: ``lines_for``.
+    """
+    players, cards = hands.shape[0], outcome.shape[0] - 1
+    trumps = suit_cards(trump_card >> 4)
+    follow, void = duties(trumps, play_rule)
+    keys = np.empty(cards + 1, np.int64)
+    lines.won[0] = 0
+    for candidate in range(cards + 1):
+        keys[candidate] = short_seats(bids, row, candidate, bidder, lines.won[0])
+    top = 0
+    left = (1 << (cards + 1)) - 1
+    while left:  # the first lines: the candidates with the same seats short at the start
+        first = lowest_bit(np.uint64(left))
+        group = 0
+        for candidate in range(first, cards + 1):
+            if keys[candidate] == keys[first] and left >> candidate & 1:
+                group |= 1 << candidate
+        left &= ~group
+        for seat in range(players):
+            lines.hands[top, seat] = hands[seat]
+            lines.won[top, seat] = 0
+        lines.leader[top], lines.trick[top], lines.group[top] = mano, 0, group
+        top += 1
+    while top:
+        line = top - 1
+        group, won = lines.group[line], lines.won[line]
+        if lines.trick[line] == cards:
+            while group:
+                outcome[lowest_bit(np.uint64(group))] = won[bidder]
+                group &= group - 1
+            top -= 1
+            continue
+        short = short_seats(bids, row, lowest_bit(np.uint64(group)), bidder, won)
+        winner = greedy_trick(lines.hands[line], lines.leader[line], trumps, follow, void, short)
+        won[winner] += 1
+        lines.leader[line] = winner
+        lines.trick[line] += 1
+        if group & (group - 1):  # several candidates: those for which the winner is still short go their own way
+            still = 0
+            rest = group
+            while rest:
+                candidate = lowest_bit(np.uint64(rest))
+                rest &= rest - 1
+                if won[winner] < candidate_bid(bids, row, candidate, winner, bidder):
+                    still |= 1 << candidate
+            if still and still != group:
+                for seat in range(players):
+                    lines.hands[top, seat] = lines.hands[line, seat]
+                    lines.won[top, seat] = won[seat]
+                lines.leader[top], lines.trick[top], lines.group[top] = winner, lines.trick[line], still
+                lines.group[line] = group & ~still
+                top += 1
+
+
+@jit_inline
+def same_sample(chunk, a, b):
+    """Whether rows ``a`` and ``b`` of the sampled deals hold the same hands and bids (resampling repeats a world)."""
+    for seat in range(chunk.hands.shape[1]):
+        if chunk.hands[a, seat] != chunk.hands[b, seat]:
+            return False
+    for candidate in range(chunk.bids.shape[1]):
+        for seat in range(chunk.bids.shape[2]):
+            if chunk.bids[a, candidate, seat] != chunk.bids[b, candidate, seat]:
+                return False
+    return True
 
 
 @jit
@@ -95,69 +285,35 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     likely the sampled world makes the bids seen so far). counts float64[deal, bid, tricks] gets, per
     deal and candidate bid 0..k, the weight of the samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
-    Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
-    as one that made it from then on: so the candidates the table bids alike for (all of them, unless
-    a later bidder answers the candidate) share one line of play (bid above k), each bid branching
-    off after the trick that brings the bidder to it. The same play-outs as one per bid, for about a
-    third of the tricks.
+    Under greedy the candidates share lines of play (``greedy_outcomes``), and a sample the same as
+    the one before it (a world resampling picked again) is not played again.
     """
     cards, _, hands, trump_card, bids = chunk
     players = hands.shape[1]
     samples = hands.shape[0] // max(counts.shape[0], 1)
-    per_candidate = bids.shape[1] > 1
-    line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
-    won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
+    line, won = np.empty(players, np.uint64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
-    policy = rollout.codes[0, 0]
-    work = scratch()
-    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), work)
-    on_branch = Batch(deal_rules, rollout, row_bids, branch_won, no_log(), work)
+    random = rollout.codes[0, 0] == POLICY_RANDOM
+    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch())
     no_won = np.zeros(players, np.int64)
-    group = np.empty(cards + 1, np.bool_)  # the candidates the line being played counts for
-    done = np.empty(cards + 1, np.bool_)
+    lines = lines_for(cards, players)
+    outcome = np.empty(cards + 1, np.int64)
     for d in range(counts.shape[0]):
         first = d * samples
         mano, bidder, state = deal_start(seed, chunk, first, position)
         for row in range(first, first + samples):
-            weight = weights[row]
-            if policy == POLICY_RANDOM:
+            if random:
                 for seat in range(players):  # (not a slice assignment: slower in numba)
                     row_bids[0, seat] = bids[row, 0, seat]
                 copy_deal(hands[row], no_won, line, won)
                 row_bids[0, bidder] = 0
                 state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
-                for every in range(cards + 1):
-                    counts[d, every, won[0, bidder]] += weight
-                continue
-            done[:] = False
-            for lead in range(cards + 1):  # one line per group of candidates the table bids alike for
-                if done[lead]:
-                    continue
-                for bid in range(cards + 1):
-                    group[bid] = not done[bid] and (not per_candidate or same_bids(bids, row, lead, bid, bidder))
-                    done[bid] |= group[bid]
-                for seat in range(players):
-                    row_bids[0, seat] = bids[row, lead if per_candidate else 0, seat]
-                if group[0]:
-                    copy_deal(hands[row], no_won, line, won)
-                    row_bids[0, bidder] = 0
-                    state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
-                    counts[d, 0, won[0, bidder]] += weight
-                if not group[1:].any():
-                    continue
-                copy_deal(hands[row], no_won, line, won)
-                leader = mano
-                for t in range(cards):  # the line, a trick at a time
-                    row_bids[0, bidder] = cards + 1
-                    state, leader = play_deal(0, line, trump_card[row], leader, 1, state, on_line, True)
-                    if leader == bidder and group[won[0, bidder]]:  # its bid of won[0, bidder] branches off, made
-                        copy_deal(line, won[0], branch, branch_won)
-                        row_bids[0, bidder] = won[0, bidder]
-                        state, _ = play_deal(0, branch, trump_card[row], leader, cards - 1 - t, state, on_branch, True)
-                        counts[d, won[0, bidder], branch_won[0, bidder]] += weight
-                for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: it is their play-out
-                    if group[bid]:
-                        counts[d, bid, won[0, bidder]] += weight
+                outcome[:] = won[0, bidder]
+            elif row == first or not same_sample(chunk, row - 1, row):
+                play_rule = deal_rules.play_rule
+                greedy_outcomes(hands[row], trump_card[row], mano, bids, row, bidder, play_rule, lines, outcome)
+            for bid in range(cards + 1):
+                counts[d, bid, outcome[bid]] += weights[row]
 
 
 @jit
