@@ -184,6 +184,7 @@ class TrickTable:
             rules.players,
             cards,
             points,
+            best_legal(points, np.full(len(points), -1)),
             found,
             np.array(strides, np.int64),
             feature_caps(),

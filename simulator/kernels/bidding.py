@@ -90,8 +90,8 @@ class Bidder(NamedTuple):
 
 
 @jit_inline
-def feature_values(hand, trump_card, earlier_sum, bidder, strongest):
-    """The table's FEATURES of one hand, not yet capped (see ``hand_features``)."""
+def hand_values(hand, trump_card, bidder, strongest):
+    """The table's FEATURES of one hand but the last (bids_so_far: ``share_of``), not yet capped."""
     strongest_three = np.uint64(0)
     for i in range(min(3, strongest + 1)):
         strongest_three |= np.uint64(1) << np.uint64(strongest - i)
@@ -107,7 +107,7 @@ def feature_values(hand, trump_card, earlier_sum, bidder, strongest):
             if strongest > 0:
                 seconds += np.int64((held >> np.uint64(strongest - 1)) & np.uint64(1))
             voids += held == 0
-    return (bidder.cards - 1, bidder.position, high, low, aces, seconds, voids, share_of(bidder, earlier_sum))
+    return (bidder.cards - 1, bidder.position, high, low, aces, seconds, voids)
 
 
 @jit_inline
@@ -127,9 +127,10 @@ def hand_features(hands, trump_card, earlier_sum, bidder, strongest, caps, out):
     players) with +-players, so it is exact in integers.
     """
     for d in range(len(hands)):
-        values = feature_values(hands[d], trump_card[d], earlier_sum[d], bidder, strongest)
+        values = hand_values(hands[d], trump_card[d], bidder, strongest)
         for f in range(len(values)):
             out[d, f] = min(values[f], caps[f])
+        out[d, len(values)] = min(share_of(bidder, earlier_sum[d]), caps[len(values)])
 
 
 class TableModel(NamedTuple):
@@ -138,6 +139,7 @@ class TableModel(NamedTuple):
     players: int
     cards: int
     points: np.ndarray  # float64[cell, bid]: each cell's expected points of bids 0..k
+    best: np.ndarray  # int64[cell]: the bid worth most in each cell when none is forbidden
     found: np.ndarray  # bool[cell]: whether the cell (or a coarser one) holds enough hands
     strides: np.ndarray  # int64[FEATURES]: a feature's step in the cell index (0 for the hand size)
     caps: np.ndarray  # int64[FEATURES]
@@ -158,10 +160,9 @@ def forbidden_bid(model, position, earlier_sum):
 
 
 @jit_inline
-def table_cell(model, hand, trump_card, earlier_sum, position):
-    """The index of the hand's cell in ``model.points``."""
-    bidder = Bidder(model.cards, model.players, position)
-    values = feature_values(hand, trump_card, earlier_sum, bidder, model.strongest)
+def hand_cell(model, hand, trump_card, position):
+    """The index in ``model.points`` of the hand's cell with bids_so_far 0: ``share_cell`` adds the rest."""
+    values = hand_values(hand, trump_card, Bidder(model.cards, model.players, position), model.strongest)
     cell = 0
     for f in range(len(values)):
         cell += min(values[f], model.caps[f]) * model.strides[f]
@@ -169,8 +170,25 @@ def table_cell(model, hand, trump_card, earlier_sum, position):
 
 
 @jit_inline
+def share_cell(model, share):
+    """What the bids_so_far feature ``share`` (``share_of``) adds to a cell's index."""
+    return min(share, model.caps[-1]) * model.strides[-1]
+
+
+@jit_inline
+def table_cell(model, hand, trump_card, earlier_sum, position):
+    """The index of the hand's cell in ``model.points``."""
+    share = share_of(Bidder(model.cards, model.players, position), earlier_sum)
+    return hand_cell(model, hand, trump_card, position) + share_cell(model, share)
+
+
+@jit_inline
 def cell_bid(model, cell, hand, trump_card, forbidden):
-    """The ``table`` strategy's bid in a cell: the legal bid worth most, or ``expected``'s bid if the cell is thin."""
+    """The ``table`` strategy's bid in a cell: the legal bid worth most, or ``expected``'s bid if the cell is thin.
+
+    A loop that bids calls it only where ``model.best[cell]`` may not be the bid (forbidden, or a
+    thin cell): called for every bid, the inlined whole costs three times as much (measured).
+    """
     if model.found[cell]:
         return best_legal_bid(model.points[cell], forbidden)
     unseen = model.deck & ~hand
@@ -178,9 +196,3 @@ def cell_bid(model, cell, hand, trump_card, forbidden):
         unseen &= ~(np.uint64(1) << np.uint64(trump_card))
     estimate = expected_sum(hand, unseen, trump_card >> 4, model.survive, model.not_ruffed)
     return nearest_legal_bid(estimate, model.cards, forbidden)
-
-
-@jit_inline
-def table_bid(model, hand, trump_card, earlier_sum, position, forbidden):
-    """The ``table`` strategy's bid for one hand after bids summing to ``earlier_sum``."""
-    return cell_bid(model, table_cell(model, hand, trump_card, earlier_sum, position), hand, trump_card, forbidden)

@@ -4,7 +4,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pocha.kernels.bidding import Bidder, cell_bid, forbidden_bid, share_of, table_bid, table_cell
+from pocha.kernels.bidding import (
+    Bidder,
+    cell_bid,
+    forbidden_bid,
+    hand_cell,
+    share_cell,
+    share_of,
+    table_cell,
+)
 from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
@@ -54,12 +62,16 @@ def sample_completions(seed, cards, numbers, position, own_hands, trump_card, de
                 if seat == bidder:
                     continue
                 need = cards - 1 if (dealer_holds_trump and seat == dealer) else cards
+                hand = out_hands[row, seat]
                 for _ in range(need):  # partial Fisher-Yates over the unseen cards
                     state = next_state(state)
                     r = j + below(state, count - j)
-                    unseen[j], unseen[r] = unseen[r], unseen[j]
-                    out_hands[row, seat] |= ONE << np.uint64(unseen[j])
+                    card = unseen[r]
+                    unseen[r] = unseen[j]
+                    unseen[j] = card
+                    hand |= ONE << np.uint64(card)
                     j += 1
+                out_hands[row, seat] = hand
 
 
 @jit
@@ -75,7 +87,10 @@ def table_weights(model, held, trump_card, earlier_bids, likelihood, weights):
         for p in range(earlier_bids.shape[1]):
             forbidden = forbidden_bid(model, p, total)
             bid = earlier_bids[w, p]
-            modelled = table_bid(model, held[p, w], trump_card[w], total, p, forbidden)
+            cell = table_cell(model, held[p, w], trump_card[w], total, p)
+            modelled = model.best[cell]
+            if modelled == forbidden or not model.found[cell]:
+                modelled = cell_bid(model, cell, held[p, w], trump_card[w], forbidden)
             weights[w] *= likelihood[modelled, forbidden + 1, bid]
             total += bid
 
@@ -86,37 +101,36 @@ def table_answers(model, held, trump_card, numbers, earlier_bids, own_bids, bids
 
     held uint64[position, world], trump_card int64[world], earlier_bids int64[world, position]: as
     ``table_weights``; numbers int64[world]: the deal numbers (the dealer is ``number % players``).
-    A later bidder's bid depends on the bids before it only through its cell's bids_so_far and the
-    bid the hook forbids: each is worked out once a world.
+    A later bidder's bid depends on the bids before it only through bids_so_far and the bid the hook
+    forbids: its cell is found once a world.
     """
     players, position = held.shape[0], earlier_bids.shape[1]
-    cells = np.empty((players, 3), np.int64)  # a later bidder's cell by bids_so_far, -1 not yet found
-    answers = np.empty((players, 3, model.cards + 2), np.int64)  # its bid by bids_so_far and forbidden + 1
+    cells = np.empty(players, np.int64)  # a later bidder's cell with bids_so_far 0, -1 not yet found
     for w in range(bids.shape[0]):
         cells[:] = -1
-        answers[:] = -1
+        trump = trump_card[w]
+        first = (numbers[w] + 1) % players  # the seat of position 0
         earlier = 0
-        for p in range(position):
-            earlier += earlier_bids[w, p]
+        for q in range(position):
+            earlier += earlier_bids[w, q]
         for c in range(bids.shape[1]):
-            seat = (numbers[w] + 1) % players
-            total = 0
-            for q in range(players):
-                if q < position:
-                    bid = earlier_bids[w, q]
-                elif q == position:
-                    bid = own_bids[w, c]
-                else:
-                    share, forbidden = share_of(Bidder(model.cards, players, q), total), forbidden_bid(model, q, total)
-                    hand, trump = held[q, w], trump_card[w]
-                    if answers[q, share, forbidden + 1] < 0:
-                        if cells[q, share] < 0:
-                            cells[q, share] = table_cell(model, hand, trump, total, q)
-                        answers[q, share, forbidden + 1] = cell_bid(model, cells[q, share], hand, trump, forbidden)
-                    bid = answers[q, share, forbidden + 1]
+            seat = first
+            for q in range(position):
+                bids[w, c, seat] = earlier_bids[w, q]
+                seat = seat + 1 if seat + 1 < players else 0
+            total = earlier + own_bids[w, c]
+            bids[w, c, seat] = own_bids[w, c]
+            for q in range(position + 1, players):
+                seat = seat + 1 if seat + 1 < players else 0
+                share, forbidden = share_of(Bidder(model.cards, players, q), total), forbidden_bid(model, q, total)
+                if cells[q] < 0:
+                    cells[q] = hand_cell(model, held[q, w], trump, q)
+                cell = cells[q] + share_cell(model, share)
+                bid = model.best[cell]
+                if bid == forbidden or not model.found[cell]:
+                    bid = cell_bid(model, cell, held[q, w], trump, forbidden)
                 bids[w, c, seat] = bid
                 total += bid
-                seat = seat + 1 if seat + 1 < players else 0
 
 
 @jit_inline
@@ -140,9 +154,12 @@ class Lines(NamedTuple):
 
     hands: np.ndarray  # uint64[line, seat]: the cards still held
     won: np.ndarray  # int64[line, seat]: the tricks taken so far
-    leader: np.ndarray  # int64[line]: who leads the next trick
-    trick: np.ndarray  # int64[line]: tricks played
-    group: np.ndarray  # int64[line]: the candidate bids the line plays for, as bits
+    at: np.ndarray  # int64[line, AT]: where the line is: tricks played, seat to play, cards on the trick, ...
+    trick: np.ndarray  # uint64[line, 2]: the trick in progress, led and beat (``kernels.trick``)
+    above: np.ndarray  # int64[seat, tricks]: the candidates whose bid for the seat is above a number of tricks
+
+
+AT = 5  # a line's position, ``Lines.at``: tricks played, seat to play, cards on the trick, its winner, the candidates
 
 
 @jit_inline
@@ -152,111 +169,100 @@ def lines_for(cards, players):
     return Lines(
         np.empty((size, players), np.uint64),
         np.empty((size, players), np.int64),
-        np.empty(size, np.int64),
-        np.empty(size, np.int64),
-        np.empty(size, np.int64),
+        np.empty((size, AT), np.int64),
+        np.empty((size, 2), np.uint64),
+        np.empty((players, size), np.int64),
     )
 
 
 @jit_inline
-def candidate_bid(bids, row, candidate, seat, bidder):
-    """The bid of ``seat`` in row ``row`` when the bidder bids ``candidate`` (bids: see ``rollout_counts``)."""
-    if seat == bidder:
-        return candidate
-    return bids[row, candidate if bids.shape[1] > 1 else 0, seat]
+def fill_above(bids, row, bidder, above):
+    """above[seat, tricks] = the candidates (as bits) whose bid for the seat is above ``tricks``: it is short then.
 
-
-@jit_inline
-def short_seats(bids, row, candidate, bidder, won):
-    """The seats that have won fewer tricks than they bid, as bits, when the bidder bids ``candidate``."""
-    short = 0
-    for seat in range(won.shape[0]):
-        if won[seat] < candidate_bid(bids, row, candidate, seat, bidder):
-            short |= 1 << seat
-    return short
-
-
-@jit_inline
-def greedy_trick(hands, leader, trumps, follow, void, short):
-    """Play one trick greedily from ``hands`` (uint64[seat], consumed), ``leader`` leading; return its winner.
-
-    short: the seats playing to take tricks (fewer won than bid), as bits. Greedy play draws nothing at
-    random, so a trick is a function of the hands, the leader and which seats are short.
+    bids: as ``rollout_counts`` takes them, with one set for every candidate or one per candidate.
     """
-    players = hands.shape[0]
-    led, beat, winner = ZERO, ~ZERO, leader
-    seat = leader
-    for _ in range(players):
-        hand = hands[seat]
-        card = greedy_card(legal_cards(hand, led, beat, follow, void), led, trumps, beat, (short >> seat) & 1 != 0)
-        bit = ONE << np.uint64(card)
-        hands[seat] = hand ^ bit
-        led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
-        seat = seat + 1 if seat + 1 < players else 0
-    return winner
+    cards = above.shape[1] - 1
+    every = (1 << (cards + 1)) - 1
+    for seat in range(above.shape[0]):
+        if seat == bidder:  # candidate c is above c - 1 tricks
+            for tricks in range(cards + 1):
+                above[seat, tricks] = every & ~((2 << tricks) - 1)
+            continue
+        for tricks in range(cards + 1):
+            above[seat, tricks] = 0
+        for candidate in range(cards + 1 if bids.shape[1] > 1 else 1):
+            bid = bids[row, candidate, seat]
+            if bid > 0:
+                above[seat, bid - 1] |= 1 << candidate if bids.shape[1] > 1 else every
+        for tricks in range(cards - 1, -1, -1):
+            above[seat, tricks] |= above[seat, tricks + 1]
 
 
 @jit_inline
 def greedy_outcomes(hands, trump_card, mano, bids, row, bidder, play_rule, lines, outcome):
     """outcome[c] = the tricks the bidder takes when it bids c, for every candidate c, all seats playing greedy.
 
-    Greedy play depends on the bids only through which seats are still short of their bid, so the
-    candidates are played as a tree of lines: the candidates alike at the start share a line, and a
-    line splits only after a trick brings its winner to a bid some of its candidates give it and
-    others do not (the bidder's own candidates, or a later bidder's answers to them). Each trick is
-    played once for every candidate it serves. hands uint64[seat]: the sample as dealt; bids: as
+    Greedy play depends on the bids only through which seats are short of their bid (fewer tricks
+    won than bid), and draws nothing at random. So the candidates are played together as one line
+    until a seat's card differs between them (it is short for some and not for others, and the two
+    greedy cards differ): the line parts there, each part a line of its own. Every card is played
+    once for all the candidates it serves. hands uint64[seat]: the sample as dealt; bids: as
     ``rollout_counts`` takes them; lines: ``lines_for``.
     """
     players, cards = hands.shape[0], outcome.shape[0] - 1
     trumps = suit_cards(trump_card >> 4)
     follow, void = duties(trumps, play_rule)
-    keys = np.empty(cards + 1, np.int64)
-    lines.won[0] = 0
-    for candidate in range(cards + 1):
-        keys[candidate] = short_seats(bids, row, candidate, bidder, lines.won[0])
-    top = 0
-    left = (1 << (cards + 1)) - 1
-    while left:  # the first lines: the candidates with the same seats short at the start
-        first = lowest_bit(np.uint64(left))
-        group = 0
-        for candidate in range(first, cards + 1):
-            if keys[candidate] == keys[first] and left >> candidate & 1:
-                group |= 1 << candidate
-        left &= ~group
-        for seat in range(players):
-            lines.hands[top, seat] = hands[seat]
-            lines.won[top, seat] = 0
-        lines.leader[top], lines.trick[top], lines.group[top] = mano, 0, group
-        top += 1
+    above = lines.above
+    fill_above(bids, row, bidder, above)
+    for seat in range(players):
+        lines.hands[0, seat] = hands[seat]
+        lines.won[0, seat] = 0
+    lines.at[0, 0], lines.at[0, 1], lines.at[0, 2], lines.at[0, 3] = 0, mano, 0, mano
+    lines.at[0, 4] = (1 << (cards + 1)) - 1
+    lines.trick[0, 0], lines.trick[0, 1] = ZERO, ~ZERO
+    top = 1
     while top:
         line = top - 1
-        group, won = lines.group[line], lines.won[line]
-        if lines.trick[line] == cards:
-            while group:
-                outcome[lowest_bit(np.uint64(group))] = won[bidder]
-                group &= group - 1
-            top -= 1
-            continue
-        short = short_seats(bids, row, lowest_bit(np.uint64(group)), bidder, won)
-        winner = greedy_trick(lines.hands[line], lines.leader[line], trumps, follow, void, short)
-        won[winner] += 1
-        lines.leader[line] = winner
-        lines.trick[line] += 1
-        if group & (group - 1):  # several candidates: those for which the winner is still short go their own way
-            still = 0
-            rest = group
-            while rest:
-                candidate = lowest_bit(np.uint64(rest))
-                rest &= rest - 1
-                if won[winner] < candidate_bid(bids, row, candidate, winner, bidder):
-                    still |= 1 << candidate
-            if still and still != group:
-                for seat in range(players):
-                    lines.hands[top, seat] = lines.hands[line, seat]
-                    lines.won[top, seat] = won[seat]
-                lines.leader[top], lines.trick[top], lines.group[top] = winner, lines.trick[line], still
-                lines.group[line] = group & ~still
-                top += 1
+        tricks, seat, placed, winner, group = (
+            lines.at[line, 0],
+            lines.at[line, 1],
+            lines.at[line, 2],
+            lines.at[line, 3],
+            lines.at[line, 4],
+        )
+        led, beat = lines.trick[line, 0], lines.trick[line, 1]
+        held, won = lines.hands[line], lines.won[line]
+        while tricks < cards:
+            hand = held[seat]
+            legal = legal_cards(hand, led, beat, follow, void)
+            if legal & (legal - ONE):
+                short = group & above[seat, won[seat]]
+                card = greedy_card(legal, led, trumps, beat, short != 0)
+                if short and short != group and greedy_card(legal, led, trumps, beat, False) != card:
+                    # the line parts: the candidates not short here wait in this slot, the rest go on in a new one
+                    lines.at[line, 0], lines.at[line, 1], lines.at[line, 2] = tricks, seat, placed
+                    lines.at[line, 3], lines.at[line, 4] = winner, group & ~short
+                    lines.trick[line, 0], lines.trick[line, 1] = led, beat
+                    for other in range(players):
+                        lines.hands[top, other] = held[other]
+                        lines.won[top, other] = won[other]
+                    line, top, group = top, top + 1, short
+                    held, won = lines.hands[line], lines.won[line]
+            else:
+                card = lowest_bit(legal)
+            bit = ONE << np.uint64(card)
+            held[seat] = hand ^ bit
+            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+            placed += 1
+            seat = seat + 1 if seat + 1 < players else 0
+            if placed == players:
+                won[winner] += 1
+                tricks += 1
+                seat, placed, led, beat = winner, 0, ZERO, ~ZERO
+        while group:
+            outcome[lowest_bit(np.uint64(group))] = won[bidder]
+            group &= group - 1
+        top -= 1
 
 
 @jit_inline
