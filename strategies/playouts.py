@@ -8,7 +8,9 @@ answer each candidate bid. The later bidders' bids come from the assumed strateg
 hands; then every sample is played out once per candidate bid with the play-out policy, greedy
 unless asked otherwise (it plays to its bid, so the bid changes the play). The (weighted) counts
 of the bidder's tricks under each bid give each bid's expected points under the rule set's scoring.
-Sampling and play-outs run in numba; numpy works on whole batches (the assumed bids). The
+Sampling and play-outs run in numba. The assumed ``table`` (the default) bids in numba too, from its
+arrays (``TrickTable.model``): reading the bids and answering the candidates cost a kernel call a
+block; any other assumed strategy is asked position by position, on whole batches. The
 ``montecarlo`` strategy and ``pocha advise`` both stand on this.
 """
 

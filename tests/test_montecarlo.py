@@ -1,4 +1,6 @@
 import itertools
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -12,15 +14,15 @@ from pocha.engine.chunk import deal_chunk
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
-from pocha.game.rules import make_rules
+from pocha.game.rules import Rules, forbidden_bids, make_rules
 from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
 from pocha.reports.stats import summary
 from pocha.strategies import registry
-from pocha.strategies.base import best_legal
+from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.heuristics import Expected, FairShare
 from pocha.strategies.montecarlo import MonteCarlo
-from pocha.strategies.playouts import rollout_policies, systematic_resample
+from pocha.strategies.playouts import play_outs, rollout_policies, systematic_resample
 from pocha.strategies.table import TableStrategy
 
 
@@ -74,10 +76,11 @@ def test_play_outs_count_every_sample_for_every_bid():
     [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
 )
 def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule, answered):
-    """The shared lines of play with their branches count what one greedy play-out per bid (the reference) counts.
+    """The shared lines of play count what one greedy play-out per bid (the reference) counts.
 
     answered: the table's bids depend on the candidate (later bidders answer it), drawn from 0..1 so that
     some candidates share their table's bids and others do not; else one set of bids for every candidate.
+    Every third sample repeats the one before it, as resampling repeats a world: played once, counted twice.
     """
     rules = make_rules(players=players, play_rule=play_rule)
     deals, samples = 12, 6
@@ -92,6 +95,7 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
         if answered
         else rng.integers(0, cards + 1, (deals * samples, 1, players))
     )
+    hands[2::3], bids[2::3] = hands[1::3], bids[1::3]
     counts = np.zeros((deals, cards + 1, cards + 1))
     sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     rollout_counts(
@@ -115,6 +119,61 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
             winners = [leader for leader, _ in tricks[1:]] + [last_winner(tricks, int(chunk.trump_card[d]) >> 4)]
             expected[d, bid, winners.count(bidder)] += 1
     assert np.array_equal(counts, expected)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Bids as the strategy it holds without being it: ``play_outs`` asks it position by position."""
+
+    inner: Strategy
+    name: ClassVar[str] = "asked"
+
+    def bid(self, ctx: BidContext) -> np.ndarray:
+        return self.inner.bid(ctx)
+
+
+def bidder_context(rules: Rules, cards: int, position: int, deals: int, seed: int) -> BidContext:
+    """The bidder at ``position`` in ``deals`` dealt deals, after random legal bids of the earlier bidders."""
+    chunk = deal_chunk(rules, seed, cards, numbers(0, deals))
+    rng = np.random.default_rng(seed)
+    earlier = np.zeros((deals, position), np.int64)
+    for p in range(position):
+        forbidden = forbidden_bids(rules, cards, earlier[:, :p])
+        earlier[:, p] = rng.integers(0, cards + 1, deals)
+        earlier[earlier[:, p] == forbidden, p] = (forbidden[earlier[:, p] == forbidden] + 1) % (cards + 1)
+    return BidContext(
+        rules=rules,
+        cards=cards,
+        position=position,
+        hands=chunk.hands[np.arange(deals), (chunk.numbers + 1 + position) % rules.players],
+        trump_card=chunk.trump_card,
+        earlier_bids=earlier,
+        forbidden=forbidden_bids(rules, cards, earlier),
+        seed=seed,
+        numbers=chunk.numbers,
+    )
+
+
+@pytest.mark.parametrize(("sharpness", "oversample"), [(1.5, 4), (0.7, 1), (0.0, 1)])
+@pytest.mark.parametrize(
+    ("players", "cards", "hook", "small"),
+    [(4, 10, "except-one-card", False), (3, 5, "always", False), (5, 4, "always", False), (4, 6, "always", True)],
+)
+def test_play_outs_bid_for_the_table_in_the_kernels_as_the_table_bids(
+    small_table, players, cards, hook, small, sharpness, oversample
+):
+    """The table read and answering in the kernels (``TableModel``) plays out what asking the strategy plays out.
+
+    small: a table of 300 deals a hand size, whose thin cells bid as ``expected``.
+    """
+    rules = make_rules(players=players, hook=hook)
+    table = TableStrategy(str(small_table[1])) if small else TableStrategy()
+    if small:
+        assert not table.model(bidder_context(rules, cards, 0, 1, 0)).found.all()
+    for position in range(players):
+        ctx = bidder_context(rules, cards, position, 12, 7 + position)
+        fast, asked = (play_outs(ctx, 6, assumed, "greedy", sharpness, oversample) for assumed in (table, Asked(table)))
+        assert np.array_equal(fast.counts, asked.counts) and np.array_equal(fast.effective, asked.effective)
 
 
 def last_winner(tricks: list[tuple[int, list[int]]], trump: int) -> int:

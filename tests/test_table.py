@@ -98,14 +98,6 @@ def test_caps_and_bids_so_far():
     assert feature(context([hand], "2O", [3, 4]), "bids_so_far") == [2]
 
 
-@pytest.fixture(scope="module")
-def small_table(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(TrainingRequest(rules=make_rules(players=4), deals=300, seed=5))
-    table.save(path)
-    return table, path
-
-
 def test_training_on_two_threads_learns_the_same_table(small_table):
     table, _ = small_table
     again = train_table(

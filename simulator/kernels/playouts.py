@@ -1,4 +1,4 @@
-"""Monte Carlo bidding: complete the unseen hands and play each candidate bid out."""
+"""Monte Carlo bidding: complete the unseen hands, read and answer the bids as the table, play each candidate out."""
 
 from typing import NamedTuple
 
