@@ -1,7 +1,5 @@
 """Monte Carlo bidding: complete the unseen hands, read and answer the bids as the table, play each candidate out."""
 
-from typing import NamedTuple
-
 import numpy as np
 
 from pocha.kernels.bidding import (
@@ -13,14 +11,12 @@ from pocha.kernels.bidding import (
     share_of,
     table_cell,
 )
-from pocha.kernels.bits import ONE, ZERO, lowest_bit
-from pocha.kernels.choice import greedy_card
+from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
-from pocha.kernels.trick import duties, legal_cards, place_card, suit_cards
 
 
 @jit
@@ -142,132 +138,17 @@ def copy_deal(from_hands, from_won, hands, won):
 
 
 @jit_inline
-def deal_start(seed, chunk, first, position):
-    """The leader (mano), the bidder's seat and the random state of the deal whose samples start at row ``first``."""
-    players = chunk.hands.shape[1]
-    mano = (chunk.numbers[first] + 1) % players
-    return mano, (mano + position) % players, stream_state(seed, chunk.cards, chunk.numbers[first], STREAM_ROLLOUT)
-
-
-class Lines(NamedTuple):
-    """The greedy play-outs of one sample in progress, a slot per line (``greedy_outcomes``)."""
-
-    hands: np.ndarray  # uint64[line, seat]: the cards still held
-    won: np.ndarray  # int64[line, seat]: the tricks taken so far
-    at: np.ndarray  # int64[line, AT]: where the line is: tricks played, seat to play, cards on the trick, ...
-    trick: np.ndarray  # uint64[line, 2]: the trick in progress, led and beat (``kernels.trick``)
-    above: np.ndarray  # int64[seat, tricks]: the candidates whose bid for the seat is above a number of tricks
-
-
-AT = 5  # a line's position, ``Lines.at``: tricks played, seat to play, cards on the trick, its winner, the candidates
-
-
-@jit_inline
-def lines_for(cards, players):
-    """Room for the lines of a sample: at most one per candidate bid."""
-    size = cards + 1
-    return Lines(
-        np.empty((size, players), np.uint64),
-        np.empty((size, players), np.int64),
-        np.empty((size, AT), np.int64),
-        np.empty((size, 2), np.uint64),
-        np.empty((players, size), np.int64),
-    )
-
-
-@jit_inline
-def fill_above(bids, row, bidder, above):
-    """above[seat, tricks] = the candidates (as bits) whose bid for the seat is above ``tricks``: it is short then.
-
-    bids: as ``rollout_counts`` takes them, with one set for every candidate or one per candidate.
-    """
-    cards = above.shape[1] - 1
-    every = (1 << (cards + 1)) - 1
-    for seat in range(above.shape[0]):
-        if seat == bidder:  # candidate c is above c - 1 tricks
-            for tricks in range(cards + 1):
-                above[seat, tricks] = every & ~((2 << tricks) - 1)
-            continue
-        for tricks in range(cards + 1):
-            above[seat, tricks] = 0
-        for candidate in range(cards + 1 if bids.shape[1] > 1 else 1):
-            bid = bids[row, candidate, seat]
-            if bid > 0:
-                above[seat, bid - 1] |= 1 << candidate if bids.shape[1] > 1 else every
-        for tricks in range(cards - 1, -1, -1):
-            above[seat, tricks] |= above[seat, tricks + 1]
-
-
-@jit_inline
-def greedy_outcomes(hands, trump_card, mano, bids, row, bidder, play_rule, lines, outcome):
-    """outcome[c] = the tricks the bidder takes when it bids c, for every candidate c, all seats playing greedy.
-
-    Greedy play depends on the bids only through which seats are short of their bid (fewer tricks
-    won than bid), and draws nothing at random. So the candidates are played together as one line
-    until a seat's card differs between them (it is short for some and not for others, and the two
-    greedy cards differ): the line parts there, each part a line of its own. Every card is played
-    once for all the candidates it serves. hands uint64[seat]: the sample as dealt; bids: as
-    ``rollout_counts`` takes them; lines: ``lines_for``.
-    """
-    players, cards = hands.shape[0], outcome.shape[0] - 1
-    trumps = suit_cards(trump_card >> 4)
-    follow, void = duties(trumps, play_rule)
-    above = lines.above
-    fill_above(bids, row, bidder, above)
-    for seat in range(players):
-        lines.hands[0, seat] = hands[seat]
-        lines.won[0, seat] = 0
-    lines.at[0, 0], lines.at[0, 1], lines.at[0, 2], lines.at[0, 3] = 0, mano, 0, mano
-    lines.at[0, 4] = (1 << (cards + 1)) - 1
-    lines.trick[0, 0], lines.trick[0, 1] = ZERO, ~ZERO
-    top = 1
-    while top:
-        line = top - 1
-        tricks, seat, placed, winner, group = (
-            lines.at[line, 0],
-            lines.at[line, 1],
-            lines.at[line, 2],
-            lines.at[line, 3],
-            lines.at[line, 4],
-        )
-        led, beat = lines.trick[line, 0], lines.trick[line, 1]
-        held, won = lines.hands[line], lines.won[line]
-        while tricks < cards:
-            hand = held[seat]
-            legal = legal_cards(hand, led, beat, follow, void)
-            if legal & (legal - ONE):
-                short = group & above[seat, won[seat]]
-                card = greedy_card(legal, led, trumps, beat, short != 0)
-                if short and short != group and greedy_card(legal, led, trumps, beat, False) != card:
-                    # the line parts: the candidates not short here wait in this slot, the rest go on in a new one
-                    lines.at[line, 0], lines.at[line, 1], lines.at[line, 2] = tricks, seat, placed
-                    lines.at[line, 3], lines.at[line, 4] = winner, group & ~short
-                    lines.trick[line, 0], lines.trick[line, 1] = led, beat
-                    for other in range(players):
-                        lines.hands[top, other] = held[other]
-                        lines.won[top, other] = won[other]
-                    line, top, group = top, top + 1, short
-                    held, won = lines.hands[line], lines.won[line]
-            else:
-                card = lowest_bit(legal)
-            bit = ONE << np.uint64(card)
-            held[seat] = hand ^ bit
-            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
-            placed += 1
-            seat = seat + 1 if seat + 1 < players else 0
-            if placed == players:
-                won[winner] += 1
-                tricks += 1
-                seat, placed, led, beat = winner, 0, ZERO, ~ZERO
-        while group:
-            outcome[lowest_bit(np.uint64(group))] = won[bidder]
-            group &= group - 1
-        top -= 1
+def same_bids(bids, row, a, b, bidder):
+    """Whether candidates ``a`` and ``b`` of ``row`` give every seat but the bidder the same bid."""
+    for seat in range(bids.shape[2]):  # noqa: SIM110 - numba compiles the loop, not all() over a generator
+        if seat != bidder and bids[row, a, seat] != bids[row, b, seat]:
+            return False
+    return True
 
 
 @jit_inline
 def same_sample(chunk, a, b):
-    """Whether rows ``a`` and ``b`` of the sampled deals hold the same hands and bids (resampling repeats a world)."""
+    """Whether rows ``a`` and ``b`` of the sampled deals hold the same hands and bids."""
     for seat in range(chunk.hands.shape[1]):
         if chunk.hands[a, seat] != chunk.hands[b, seat]:
             return False
@@ -276,6 +157,14 @@ def same_sample(chunk, a, b):
             if chunk.bids[a, candidate, seat] != chunk.bids[b, candidate, seat]:
                 return False
     return True
+
+
+@jit_inline
+def deal_start(seed, chunk, first, position):
+    """The leader (mano), the bidder's seat and the random state of the deal whose samples start at row ``first``."""
+    players = chunk.hands.shape[1]
+    mano = (chunk.numbers[first] + 1) % players
+    return mano, (mano + position) % players, stream_state(seed, chunk.cards, chunk.numbers[first], STREAM_ROLLOUT)
 
 
 @jit
@@ -291,33 +180,70 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     likely the sampled world makes the bids seen so far). counts float64[deal, bid, tricks] gets, per
     deal and candidate bid 0..k, the weight of the samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
-    Under greedy the candidates share lines of play (``greedy_outcomes``), and a sample the same as
-    the one before it (a world resampling picked again) is not played again.
+    Under greedy, a bidder with bid b plays as one short of its bid until it has won b tricks and
+    as one that made it from then on: so the candidates the table bids alike for (all of them, unless
+    a later bidder answers the candidate) share one line of play (bid above k), each bid branching
+    off after the trick that brings the bidder to it. The same play-outs as one per bid, for about a
+    third of the tricks. Greedy play draws nothing at random, so a sample the same as the one before
+    it (a world resampling picked again) is not played again: its tricks are counted again.
     """
     cards, _, hands, trump_card, bids = chunk
     players = hands.shape[1]
     samples = hands.shape[0] // max(counts.shape[0], 1)
-    line, won = np.empty(players, np.uint64), np.empty((1, players), np.int64)
+    per_candidate = bids.shape[1] > 1
+    line, branch = np.empty(players, np.uint64), np.empty(players, np.uint64)
+    won, branch_won = np.empty((1, players), np.int64), np.empty((1, players), np.int64)
     row_bids = np.empty((1, players), np.int64)
-    random = rollout.codes[0, 0] == POLICY_RANDOM
-    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch())
+    policy = rollout.codes[0, 0]
+    work = scratch()
+    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), work)
+    on_branch = Batch(deal_rules, rollout, row_bids, branch_won, no_log(), work)
     no_won = np.zeros(players, np.int64)
-    lines = lines_for(cards, players)
-    outcome = np.empty(cards + 1, np.int64)
+    group = np.empty(cards + 1, np.bool_)  # the candidates the line being played counts for
+    done = np.empty(cards + 1, np.bool_)
+    outcome = np.empty(cards + 1, np.int64)  # the bidder's tricks under each candidate bid, in the sample
     for d in range(counts.shape[0]):
         first = d * samples
         mano, bidder, state = deal_start(seed, chunk, first, position)
         for row in range(first, first + samples):
-            if random:
+            if policy == POLICY_RANDOM:
                 for seat in range(players):  # (not a slice assignment: slower in numba)
                     row_bids[0, seat] = bids[row, 0, seat]
                 copy_deal(hands[row], no_won, line, won)
                 row_bids[0, bidder] = 0
                 state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
                 outcome[:] = won[0, bidder]
-            elif row == first or not same_sample(chunk, row - 1, row):
-                play_rule = deal_rules.play_rule
-                greedy_outcomes(hands[row], trump_card[row], mano, bids, row, bidder, play_rule, lines, outcome)
+            elif row == first or not same_sample(chunk, row - 1, row):  # (greedy play draws nothing at random)
+                done[:] = False
+                for lead in range(cards + 1):  # one line per group of candidates the table bids alike for
+                    if done[lead]:
+                        continue
+                    for bid in range(cards + 1):
+                        group[bid] = not done[bid] and (not per_candidate or same_bids(bids, row, lead, bid, bidder))
+                        done[bid] |= group[bid]
+                    for seat in range(players):
+                        row_bids[0, seat] = bids[row, lead if per_candidate else 0, seat]
+                    if group[0]:
+                        copy_deal(hands[row], no_won, line, won)
+                        row_bids[0, bidder] = 0
+                        state, _ = play_deal(0, line, trump_card[row], mano, cards, state, on_line, True)
+                        outcome[0] = won[0, bidder]
+                    if not group[1:].any():
+                        continue
+                    copy_deal(hands[row], no_won, line, won)
+                    leader = mano
+                    for t in range(cards):  # the line, a trick at a time
+                        row_bids[0, bidder] = cards + 1
+                        state, leader = play_deal(0, line, trump_card[row], leader, 1, state, on_line, True)
+                        if leader == bidder and group[won[0, bidder]]:  # its bid of won[0, bidder] branches off, made
+                            copy_deal(line, won[0], branch, branch_won)
+                            row_bids[0, bidder] = won[0, bidder]
+                            rest = cards - 1 - t
+                            state, _ = play_deal(0, branch, trump_card[row], leader, rest, state, on_branch, True)
+                            outcome[won[0, bidder]] = branch_won[0, bidder]
+                    for bid in range(won[0, bidder] + 1, cards + 1):  # bids the line never reached: its tricks
+                        if group[bid]:
+                            outcome[bid] = won[0, bidder]
             for bid in range(cards + 1):
                 counts[d, bid, outcome[bid]] += weights[row]
 
