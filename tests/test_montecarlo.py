@@ -76,7 +76,7 @@ def test_play_outs_count_every_sample_for_every_bid():
     [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
 )
 def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule, answered):
-    """The shared lines of play count what one greedy play-out per bid (the reference) counts.
+    """The shared lines of play with their branches count what one greedy play-out per bid (the reference) counts.
 
     answered: the table's bids depend on the candidate (later bidders answer it), drawn from 0..1 so that
     some candidates share their table's bids and others do not; else one set of bids for every candidate.
