@@ -176,23 +176,25 @@ class TrickTable:
         return self.by_cell[key]
 
     def model(self, rules: Rules, cards: int) -> TableModel:
-        """The table at hand size ``cards`` as the kernels bid with it (``table_bid``): the bids of ``bid``."""
+        """The table at hand size ``cards`` as the kernels bid with it (``cell_bid``): the bids of ``bid``."""
         points, found = self.expected_points(rules, cards)
         shape = self.counts.shape[1:-1]
         strides = [0, *(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))]
+        survive, not_ruffed = expected_tables(rules, cards)
         return TableModel(
-            rules.players,
-            cards,
-            points,
-            best_legal(points, np.full(len(points), -1)),
-            found,
-            np.array(strides, np.int64),
-            feature_caps(),
-            len(rules.ranks) - 1,
-            rules.hook_applies(cards),
-            rules.deck_mask,
-            cards * rules.players < rules.deck_size,
-            *expected_tables(rules, cards),
+            players=rules.players,
+            cards=cards,
+            points=points,
+            best=best_legal(points, np.full(len(points), -1)),
+            found=found,
+            strides=np.array(strides, np.int64),
+            caps=feature_caps(),
+            strongest=len(rules.ranks) - 1,
+            hook=rules.hook_applies(cards),
+            deck=rules.deck_mask,
+            turned=cards * rules.players < rules.deck_size,
+            survive=survive,
+            not_ruffed=not_ruffed,
         )
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
