@@ -192,7 +192,7 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
         ("pimc:samples=0", "samples must be"),
-        ("pimc:depth=2", "pimc takes samples=N and sharpness=S, not 'depth=2'"),
+        ("pimc:depth=2", "pimc takes samples=N, sharpness=S and merge=0 or 1, not 'depth=2'"),
         ("greedy:x=1", "takes no parameters"),
         ("clever", "unknown 'clever'"),
     ):
@@ -325,13 +325,14 @@ def test_the_likelihood_of_a_world_is_the_product_of_each_bidder_s_bid_likelihoo
 
 
 UNREAD = Path(__file__).parent / "pimc_traces"  # pimc before it read the bids (commit 9ca492d), traced as below
+# (merge=0: every legal card weighed, as it was then)
 UNREAD_RUNS = {
     # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4 -s zero --play pimc -k 2,5,10 -n 8
     #   --seed 5 --trace pimc_4_players.jsonl
     "pimc_4_players.jsonl": dict(
         rules=make_rules(players=4),
-        specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0", "zero"),
-        play="pimc:sharpness=0",
+        specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0,merge=0", "zero"),
+        play="pimc:sharpness=0,merge=0",
         sizes=(2, 5, 10),
         deals=8,
         seed=5,
@@ -341,7 +342,7 @@ UNREAD_RUNS = {
     "pimc_3_players_hook_always.jsonl": dict(
         rules=make_rules(players=3, hook="always"),
         specs=("expected", "fair-share", "random"),
-        play="pimc:samples=3,sharpness=0",
+        play="pimc:samples=3,sharpness=0,merge=0",
         sizes=(4, 12),
         deals=6,
         seed=2,
@@ -367,7 +368,7 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before
 
-    def unnamed(line: str) -> dict:  # the header without the policies' names, which now say sharpness=0.0
+    def unnamed(line: str) -> dict:  # the header without the policies' names, which now say sharpness=0.0,merge=0
         return {key: value for key, value in json.loads(line).items() if key not in ("strategies", "policy")}
 
     assert unnamed(header) == unnamed(before_header)

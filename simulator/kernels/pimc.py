@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.kernels.bidding import nearest_legal_bid
-from pocha.kernels.bits import ONE, ZERO, lowest_bit, nth_card, popcount
+from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
@@ -102,6 +102,33 @@ def sample_world(hidden, need, allowed, out, state, ints, held):
 
 
 @jit
+def distinct_cards(legal, others, beat):
+    """The lowest card of each run of equivalent ``legal`` cards: the ones a choice needs to weigh.
+
+    Two cards of one suit are equivalent when no card of ``others`` (the unplayed cards the hand does
+    not hold) lies between them and both take the lead of the trick or neither does (``beat``; a
+    card on the trick between them is the winning one or no longer matters): whatever the others
+    hold, either plays the same. The lowest stands for its run, as the lowest card wins a tie.
+    """
+    kept = last = ZERO  # last: the legal card before, as a bit
+    rest = legal
+    while rest:
+        bit = rest & (ZERO - rest)
+        rest ^= bit
+        between = (bit - ONE) & ~(last | (last - ONE))  # nothing when there is no card before
+        joins = (
+            last != ZERO
+            and lowest_bit(bit) >> 4 == lowest_bit(last) >> 4
+            and others & between == ZERO
+            and (beat & bit == ZERO) == (beat & last == ZERO)
+        )
+        if not joins:
+            kept |= bit
+        last = bit
+    return kept
+
+
+@jit
 def finish_greedy(hands, trick, won, bids, play_rule):
     """Play a deal out from the middle of ``trick`` (a ``Trick``), every seat greedy; tricks are counted into ``won``.
 
@@ -132,7 +159,8 @@ class Work(NamedTuple):
     masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
     worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
-    reals: np.ndarray  # float64[1 + seat, 65]: a bid's decay, then per seat ``bid_log_weights``
+    decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
+    log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, set as its deal starts
 
 
 @jit
@@ -143,7 +171,8 @@ def scratch(worlds=0, players=0):
         np.empty((8, 64), np.uint64),
         np.empty((worlds, players), np.uint64),
         np.empty(worlds),
-        np.empty((1 + players, 65)),
+        np.empty(65),
+        np.empty((players if worlds else 0, players, 65)),
     )
 
 
@@ -292,19 +321,21 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed.
     sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
     ``samples`` played are drawn among them by how likely they make the others' bids
-    (``bids_log_likelihood``, ``likeliest_first``). Ties go to the lowest card id. work: ``scratch``'s.
+    (``bids_log_likelihood``, ``likeliest_first``; the log weights of the bids are the deal's, in
+    ``work.log_weights[seat]``). Ties go to the lowest card id. work: ``scratch``'s.
     Returns ``(card, state)``.
     """
     seat, hand, unseen, holder, won, bids = view.seat, view.hand, view.unseen, view.holder, view.won, view.bids
     trumps, leader, placed = trick.trumps, trick.leader, trick.placed
-    ints, masks, worlds, keys, reals = work
+    ints, masks, worlds, keys = work.ints, work.masks, work.worlds, work.keys
     players = won.shape[0]
     tricks_left = popcount(hand)
-    choices = popcount(legal)
-    totals, need, outcome = ints[5], ints[6], ints[7]
+    totals, need, outcome = ints[5], ints[6], ints[7]  # totals: the seat's points by card id
     held, allowed, hands = masks[0], masks[1], masks[3]
-    for c in range(choices):
-        totals[c] = 0
+    rest = legal
+    while rest:
+        totals[lowest_bit(rest)] = 0
+        rest &= rest - ONE
     for other in range(players):
         played_now = (other - leader) % players < placed
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
@@ -314,17 +345,24 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
         drawn = samples * CANDIDATES
         for i in range(drawn):
             state = deal_world(view, need[:players], allowed[:players], worlds[i], state, ints, held)
-        log_weights = reals[1 : 1 + players]
-        bid_log_weights(view, deal_rules, sharpness, reals[0], log_weights)
         for i in range(drawn):
-            keys[i] = bids_log_likelihood(worlds[i], view, deal_rules, log_weights)
+            keys[i] = bids_log_likelihood(worlds[i], view, deal_rules, work.log_weights[seat])
         state = likeliest_first(worlds[:drawn], keys[:drawn], samples, state)
+    points = deal_rules.score[bids[seat]]
+    low = high = points[won[seat]]  # the seat's points over the tricks it may still end with
+    for end in range(won[seat] + 1, won[seat] + tricks_left + 1):
+        low, high = min(low, points[end]), max(high, points[end])
+    alive = legal  # the cards that may still have the most points
     for i in range(samples):
         world = worlds[i] if reads else masks[2][:players]
         if not reads:  # each world drawn as it is played
             state = deal_world(view, need[:players], allowed[:players], world, state, ints, held)
-        rest = legal
-        for c in range(choices):
+        if not alive & (alive - ONE):  # one card left: its total no longer matters
+            if reads:
+                break
+            continue
+        rest = alive
+        while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
             for other in range(players):
@@ -335,18 +373,50 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
             led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
             after = Trick(trumps, leader, placed + 1, led, beat, winner)
             finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
-            totals[c] += deal_rules.score[bids[seat], outcome[seat]]
-    best = 0
-    for c in range(1, choices):
-        if totals[c] > totals[best]:
-            best = c
-    return nth_card(legal, best), state
+            totals[card] += points[outcome[seat]]
+        alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
+    return best_card(alive, totals), state
+
+
+@jit
+def contenders(cards, totals, margin):
+    """The ``cards`` whose total (int64[card id]) may still reach the best one's: within ``margin`` of it.
+
+    margin: how far the worlds left can move one card's total against another's. A card dropped
+    would lose to the best even with every world left going its way, so the choice stays the same.
+    """
+    best = totals[lowest_bit(cards)]
+    rest = cards
+    while rest:
+        best = max(best, totals[lowest_bit(rest)])
+        rest &= rest - ONE
+    kept = ZERO
+    rest = cards
+    while rest:
+        card = lowest_bit(rest)
+        rest &= rest - ONE
+        if totals[card] + margin >= best:  # may still tie, and a tie goes to the lowest card
+            kept |= ONE << np.uint64(card)
+    return kept
+
+
+@jit
+def best_card(cards, totals):
+    """The card of ``cards`` with the highest total (int64[card id]), the lowest on ties."""
+    best = lowest_bit(cards)
+    rest = cards & (cards - ONE)
+    while rest:
+        card = lowest_bit(rest)
+        rest &= rest - ONE
+        if totals[card] > totals[best]:
+            best = card
+    return best
 
 
 @jit
 def worlds_drawn(policies, reading):
     """The most worlds a pimc seat of these ``Policies`` draws before it plays one (a seat that reads the bids)."""
-    codes, samples = policies
+    codes, samples = policies.codes, policies.samples
     most = 0
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):

@@ -9,7 +9,7 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import Reading, View, pimc_card, scratch, worlds_drawn
+from pocha.kernels.pimc import Reading, View, bid_log_weights, distinct_cards, pimc_card, scratch, worlds_drawn
 from pocha.kernels.streams import next_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, suit_cards
 
@@ -49,6 +49,7 @@ class Policies(NamedTuple):
 
     codes: np.ndarray  # play policy (POLICIES)
     samples: np.ndarray  # worlds sampled per card (pimc)
+    merge: np.ndarray  # pimc: 1 weighs one card of each run of equivalent ones (``distinct_cards``), 0 every card
 
 
 class Outcome(NamedTuple):
@@ -98,7 +99,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
-    deal_rules, (codes, samples), bids, won, (plays, leaders), work = batch
+    deal_rules, (codes, samples, merge), bids, won, (plays, leaders), work = batch
     deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
     players = hands.shape[0]
     logging = not plain and plays.shape[0] > 0
@@ -114,6 +115,11 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
         may_hold[seat] = deck
         played[seat] = ZERO
         watched |= codes[row, seat] == POLICY_PIMC
+    for seat in range(players if watched else 0):  # the bids a reading seat reads weigh the same all deal
+        sharpness = deal_rules.reading.sharpness[row, seat]
+        if codes[row, seat] == POLICY_PIMC and sharpness > 0:
+            start = View(seat, hands[seat], ZERO, ZERO, -1, may_hold, won[d], bids[d], dealer, trump_card, played)
+            bid_log_weights(start, deal_rules, sharpness, work.decay, work.log_weights[seat])
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
         if logging:
@@ -133,6 +139,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
                     unseen = deck & ~(hand | gone | shown)
                     holder = dealer if shown else -1
+                    if merge[row, seat]:
+                        legal = distinct_cards(legal, unseen | shown, beat)
                     view = View(
                         seat,
                         hand,
@@ -148,7 +156,10 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     )
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     sharpness = deal_rules.reading.sharpness[row, seat]
-                    card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work)
+                    if legal & (legal - ONE):
+                        card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work)
+                    else:  # every legal card plays the same
+                        card = lowest_bit(legal)
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)
