@@ -117,7 +117,7 @@ def test_the_plain_play_refuses_a_pimc_seat():
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, numbers=numbers(0, 4))
     codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
-    policies = Policies(codes, np.full_like(codes, 10), np.ones_like(codes))
+    policies = Policies(codes, np.full_like(codes, 10), np.zeros_like(codes))
     outcome = Outcome(*np.empty((2, 4, 4), np.int64))
     with pytest.raises(ValueError, match="pimc seat needs play_batch"):
         play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)

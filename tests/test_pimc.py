@@ -23,6 +23,9 @@ from pocha.kernels.pimc import (
     View,
     bid_log_weights,
     bids_log_likelihood,
+    clear_ahead,
+    contenders,
+    distinct_cards,
     hook_forbidden,
     likeliest_first,
     model_bid,
@@ -192,7 +195,7 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
         ("pimc:samples=0", "samples must be"),
-        ("pimc:depth=2", "pimc takes samples=N, sharpness=S and merge=0 or 1, not 'depth=2'"),
+        ("pimc:depth=2", "pimc takes samples=N, sharpness=S and exhaustive=0 or 1, not 'depth=2'"),
         ("greedy:x=1", "takes no parameters"),
         ("clever", "unknown 'clever'"),
     ):
@@ -213,6 +216,49 @@ def test_the_sharpness_is_named_when_it_is_not_the_default():
 def test_a_bad_sharpness_is_refused_with_one_line(value):
     with pytest.raises(PochaError, match=f"^play: pimc sharpness must be a number from 0 .* to 1,000, not '{value}'$"):
         parse_policy(f"pimc:sharpness={value}")
+
+
+def test_equivalent_cards_are_weighed_once():
+    """The 4 and 5 of copas have no unplayed card of another hand between them, nor the 7 and 10: one of each pair."""
+    legal, everything = mask("4C 5C 7C 10C 3O"), ~np.uint64(0)
+    assert distinct_cards(legal, mask("6C 1O"), everything) == mask("4C 7C 3O")
+    assert distinct_cards(legal, mask("1O"), everything) == mask("4C 3O")  # the 6 of copas played
+    # the 6 of copas on the trick, winning it: the 7 and the 10 take the lead, the 4 and the 5 do not
+    assert distinct_cards(legal, mask("1O"), mask("7C 10C 11C 12C 3C 1C")) == mask("4C 7C 3O")
+    assert distinct_cards(mask("2E"), np.uint64(0), everything) == mask("2E")
+
+
+def totals_of(points: dict[int, int]) -> tuple[np.uint64, np.ndarray]:
+    """The cards (ids) of ``points`` as a mask, and their totals as int64[card id]."""
+    totals = np.zeros(64, np.int64)
+    for card, total in points.items():
+        totals[card] = total
+    return np.uint64(sum(1 << card for card in points)), totals
+
+
+def test_a_card_that_cannot_catch_up_is_dropped_and_a_possible_tie_kept():
+    cards, totals = totals_of({3: 40, 5: 10, 9: 25})
+    assert contenders(cards, totals, 15) == np.uint64(1 << 3 | 1 << 9)  # 25 + 15 may tie 40, and 9 > 3 would lose
+    assert contenders(cards, totals, 14) == np.uint64(1 << 3)
+    assert contenders(cards, totals, 30) == cards
+
+
+def test_a_card_clearly_behind_in_paired_worlds_is_dropped():
+    """Three worlds: card 1 scores 20 in each; card 2 always 25 less; card 3 now ahead, now behind; card 4 as 1."""
+    worlds = {1: [20, 20, 20], 2: [-5, -5, -5], 3: [45, -5, 15], 4: [20, 20, 20]}
+    cards, totals = totals_of({card: sum(points) for card, points in worlds.items()})
+    products = np.zeros((64, 64), np.int64)
+    for a, pa in worlds.items():
+        for b, pb in worlds.items():
+            products[a, b] = np.dot(pa, pb)
+    assert clear_ahead(cards, totals, products, 3) == np.uint64(1 << 1 | 1 << 3)
+
+
+def test_the_first_pimc_is_an_option_value():
+    assert parse_policy("pimc:exhaustive=1").label == "pimc:exhaustive=1"
+    assert parse_policy("pimc:exhaustive=0") == parse_policy("pimc") and not parse_policy("pimc").exhaustive
+    with pytest.raises(PochaError, match="exhaustive=0 or 1, not 'exhaustive=2'"):
+        parse_policy("pimc:exhaustive=2")
 
 
 def test_mask_helper_is_the_deck():
@@ -325,14 +371,14 @@ def test_the_likelihood_of_a_world_is_the_product_of_each_bidder_s_bid_likelihoo
 
 
 UNREAD = Path(__file__).parent / "pimc_traces"  # pimc before it read the bids (commit 9ca492d), traced as below
-# (merge=0: every legal card weighed, as it was then)
+# (exhaustive=1: every legal card weighed over every world, as it was then)
 UNREAD_RUNS = {
     # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4 -s zero --play pimc -k 2,5,10 -n 8
     #   --seed 5 --trace pimc_4_players.jsonl
     "pimc_4_players.jsonl": dict(
         rules=make_rules(players=4),
-        specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0,merge=0", "zero"),
-        play="pimc:sharpness=0,merge=0",
+        specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0,exhaustive=1", "zero"),
+        play="pimc:sharpness=0,exhaustive=1",
         sizes=(2, 5, 10),
         deals=8,
         seed=5,
@@ -342,7 +388,7 @@ UNREAD_RUNS = {
     "pimc_3_players_hook_always.jsonl": dict(
         rules=make_rules(players=3, hook="always"),
         specs=("expected", "fair-share", "random"),
-        play="pimc:samples=3,sharpness=0,merge=0",
+        play="pimc:samples=3,sharpness=0,exhaustive=1",
         sizes=(4, 12),
         deals=6,
         seed=2,
@@ -368,7 +414,7 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before
 
-    def unnamed(line: str) -> dict:  # the header without the policies' names, which now say sharpness=0.0,merge=0
+    def unnamed(line: str) -> dict:  # the header without the policies' names, which now say sharpness=0.0,exhaustive=1
         return {key: value for key, value in json.loads(line).items() if key not in ("strategies", "policy")}
 
     assert unnamed(header) == unnamed(before_header)

@@ -115,7 +115,7 @@ class SeatPolicies(NamedTuple):
     codes: np.ndarray  # int64: the policy (POLICIES)
     samples: np.ndarray  # int64: a pimc seat's worlds per card
     sharpness: np.ndarray  # float64: how sharply a pimc seat reads the bids (0: not at all)
-    merge: np.ndarray  # int64: 1 when a pimc seat weighs one card of each run of equivalent ones
+    exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card over every world
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""
@@ -132,7 +132,7 @@ def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> SeatPoli
         np.array([policy.code for policy in policies], np.int64),
         np.array([policy.samples for policy in policies], np.int64),
         np.array([policy.sharpness for policy in policies], np.float64),
-        np.array([policy.merge for policy in policies], np.int64),
+        np.array([policy.exhaustive for policy in policies], np.int64),
     ).rows(seating)
 
 
@@ -143,7 +143,7 @@ def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
         np.full(row, policy.code, np.int64),
         np.full(row, policy.samples, np.int64),
         np.full(row, policy.sharpness),
-        np.full(row, policy.merge, np.int64),
+        np.full(row, policy.exhaustive, np.int64),
     )
 
 
@@ -159,13 +159,13 @@ def play_chunk(
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    codes, samples, sharpness, merge = policies
+    codes, samples, sharpness, exhaustive = policies
     reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
     deal_rules = DealRules.of(rules, chunk.cards, reading)
     if traced or (codes == POLICY_PIMC).any():
-        play_batch(seed, chunk, deal_rules, Policies(codes, samples, merge), outcome, log)
+        play_batch(seed, chunk, deal_rules, Policies(codes, samples, exhaustive), outcome, log)
     else:
-        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples, merge), outcome)
+        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples, exhaustive), outcome)
     return (*outcome, *log)
 
 

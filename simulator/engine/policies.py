@@ -29,7 +29,7 @@ class PlayPolicy:
     name: str
     samples: int = 0  # pimc: worlds played per decision
     sharpness: float = 0.0  # pimc: how sharply it reads the bids as the expected strategy's (0: not at all)
-    merge: bool = True  # pimc: equivalent cards weighed as one (``distinct_cards``); False weighs every card
+    exhaustive: bool = False  # pimc: every legal card weighed over every world, as pimc did first (``pimc_card``)
 
     @property
     def code(self) -> int:
@@ -44,8 +44,8 @@ class PlayPolicy:
             given.append(f"samples={self.samples}")
         if self.name == "pimc" and self.sharpness != DEFAULT_SHARPNESS:
             given.append(f"sharpness={self.sharpness}")
-        if self.name == "pimc" and not self.merge:
-            given.append("merge=0")
+        if self.name == "pimc" and self.exhaustive:
+            given.append("exhaustive=1")
         return f"{self.name}:{','.join(given)}" if given else self.name
 
 
@@ -61,18 +61,18 @@ def parse_policy(spec: str) -> PlayPolicy:
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
-    samples, sharpness, merge = DEFAULT_SAMPLES, DEFAULT_SHARPNESS, True
+    samples, sharpness, exhaustive = DEFAULT_SAMPLES, DEFAULT_SHARPNESS, False
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
             samples = pimc_samples(value)
         elif key == "sharpness":
             sharpness = pimc_sharpness(value)
-        elif key == "merge" and value in ("0", "1"):
-            merge = value == "1"
+        elif key == "exhaustive" and value in ("0", "1"):
+            exhaustive = value == "1"
         else:
-            raise PochaError(f"play: pimc takes samples=N, sharpness=S and merge=0 or 1, not '{item}'")
-    return PlayPolicy("pimc", samples, sharpness, merge)
+            raise PochaError(f"play: pimc takes samples=N, sharpness=S and exhaustive=0 or 1, not '{item}'")
+    return PlayPolicy("pimc", samples, sharpness, exhaustive)
 
 
 def pimc_samples(value: str) -> int:

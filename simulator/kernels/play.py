@@ -49,7 +49,7 @@ class Policies(NamedTuple):
 
     codes: np.ndarray  # play policy (POLICIES)
     samples: np.ndarray  # worlds sampled per card (pimc)
-    merge: np.ndarray  # pimc: 1 weighs one card of each run of equivalent ones (``distinct_cards``), 0 every card
+    exhaustive: np.ndarray  # pimc: 1 weighs every legal card over every world, as pimc did first (``pimc_card``)
 
 
 class Outcome(NamedTuple):
@@ -99,7 +99,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
-    deal_rules, (codes, samples, merge), bids, won, (plays, leaders), work = batch
+    deal_rules, (codes, samples, exhaustive), bids, won, (plays, leaders), work = batch
     deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
     players = hands.shape[0]
     logging = not plain and plays.shape[0] > 0
@@ -118,7 +118,19 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     for seat in range(players if watched else 0):  # the bids a reading seat reads weigh the same all deal
         sharpness = deal_rules.reading.sharpness[row, seat]
         if codes[row, seat] == POLICY_PIMC and sharpness > 0:
-            start = View(seat, hands[seat], ZERO, ZERO, -1, may_hold, won[d], bids[d], dealer, trump_card, played)
+            start = View(
+                seat,
+                hands[seat],
+                ZERO,
+                ZERO,
+                -1,
+                may_hold,
+                won[d],
+                bids[d],
+                dealer=dealer,
+                trump_card=trump_card,
+                played=played,
+            )
             bid_log_weights(start, deal_rules, sharpness, work.decay, work.log_weights[seat])
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
@@ -139,7 +151,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
                     unseen = deck & ~(hand | gone | shown)
                     holder = dealer if shown else -1
-                    if merge[row, seat]:
+                    lean = not exhaustive[row, seat]
+                    if lean:
                         legal = distinct_cards(legal, unseen | shown, beat)
                     view = View(
                         seat,
@@ -157,7 +170,17 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     sharpness = deal_rules.reading.sharpness[row, seat]
                     if legal & (legal - ONE):
-                        card, state = pimc_card(view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work)
+                        card, state = pimc_card(
+                            view,
+                            legal,
+                            trick,
+                            deal_rules,
+                            samples[row, seat],
+                            sharpness,
+                            lean=lean,
+                            state=state,
+                            work=work,
+                        )
                     else:  # every legal card plays the same
                         card = lowest_bit(legal)
             else:
