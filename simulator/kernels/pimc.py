@@ -50,15 +50,15 @@ def sample_world(hidden, need, allowed, out, state, ints, held):
         card = cards[i]
         bit = ONE << np.uint64(card)
         state = next_state(state)
-        start = below(state, players)
+        seat = below(state, players)
         placed = False
-        for step in range(players):
-            seat = (start + step) % players
+        for _ in range(players):  # from a random seat round the table (no modulo: a division per seat)
             if room[seat] > 0 and allowed[seat] & bit:
                 held[seat] |= bit
                 room[seat] -= 1
                 placed = True
                 break
+            seat = seat + 1 if seat + 1 < players else 0
         if placed:
             continue
         for seat in range(players):
