@@ -115,7 +115,7 @@ class SeatPolicies(NamedTuple):
     codes: np.ndarray  # int64: the policy (POLICIES)
     samples: np.ndarray  # int64: a pimc seat's worlds per card
     sharpness: np.ndarray  # float64: how sharply a pimc seat reads the bids (0: not at all)
-    exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card over every world
+    exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card, not one of equivalent ones
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""

@@ -4,8 +4,9 @@
 ``pimc`` (perfect-information Monte Carlo, ``pimc_card``) samples the hidden cards ``samples``
 times consistently with what the player has seen (its hand, the trump card, the cards played and
 what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
-plays every legal card out in each sample with every seat greedy, and plays the card with the most
-expected points for itself given every bid. It reads the bids as evidence about the hands: it deals
+plays every legal card out in each sample with every seat greedy (one of each run of equivalent
+cards, ``distinct_cards``; ``exhaustive=1`` every card, as pimc did first), and plays the card with
+the most expected points for itself given every bid. It reads the bids as evidence about the hands: it deals
 twice as many worlds as it plays, and plays those drawn without replacement by how likely they make
 the others' bids were the others bidding like the ``expected`` strategy, read with ``sharpness``
 (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
@@ -29,7 +30,7 @@ class PlayPolicy:
     name: str
     samples: int = 0  # pimc: worlds played per decision
     sharpness: float = 0.0  # pimc: how sharply it reads the bids as the expected strategy's (0: not at all)
-    exhaustive: bool = False  # pimc: every legal card weighed over every world, as pimc did first (``pimc_card``)
+    exhaustive: bool = False  # pimc: every legal card weighed, as pimc did first, not one of equivalent ones
 
     @property
     def code(self) -> int:
@@ -53,7 +54,7 @@ GREEDY = PlayPolicy("greedy")
 
 
 def parse_policy(spec: str) -> PlayPolicy:
-    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S``."""
+    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,exhaustive=0|1``."""
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
         raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S)")

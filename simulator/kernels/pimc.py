@@ -156,28 +156,24 @@ def finish_greedy(hands, trick, won, bids, play_rule):
 class Work(NamedTuple):
     """Work arrays a batch of deals lends its pimc seats (``scratch``): no allocation per card."""
 
-    ints: np.ndarray  # int64[9, 64]: rows 0-4 for ``sample_world``, 5-8 for ``pimc_card``
+    ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
     masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
     worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
     log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, set as its deal starts
-    products: (
-        np.ndarray
-    )  # int64[card, card]: the sum over the worlds played of two cards' points multiplied (``clear_ahead``)
 
 
 @jit
 def scratch(worlds=0, players=0):
     """The ``Work`` of a batch whose pimc seats draw up to ``worlds`` worlds per card at a table of ``players``."""
     return Work(
-        np.empty((9, 64), np.int64),
+        np.empty((8, 64), np.int64),
         np.empty((8, 64), np.uint64),
         np.empty((worlds, players), np.uint64),
         np.empty(worlds),
         np.empty(65),
         np.empty((players if worlds else 0, players, 65)),
-        np.empty((64, 64), np.int64),
     )
 
 
@@ -318,7 +314,7 @@ def likeliest_first(worlds, keys, samples, state):
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, sharpness, lean, state, work):
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
@@ -327,15 +323,16 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, lean, state, w
     sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
     ``samples`` played are drawn among them by how likely they make the others' bids
     (``bids_log_likelihood``, ``likeliest_first``; the log weights of the bids are the deal's, in
-    ``work.log_weights[seat]``). Ties go to the lowest card id. work: ``scratch``'s.
-    Returns ``(card, state)``.
+    ``work.log_weights[seat]``). Ties go to the lowest card id. A card stops being played out once
+    it cannot reach the best total with the worlds left (``contenders``): the same card, fewer
+    play-outs. work: ``scratch``'s. Returns ``(card, state)``.
     """
     seat, hand, unseen, holder, won, bids = view.seat, view.hand, view.unseen, view.holder, view.won, view.bids
     trumps, leader, placed = trick.trumps, trick.leader, trick.placed
     ints, masks, worlds, keys = work.ints, work.masks, work.worlds, work.keys
     players = won.shape[0]
     tricks_left = popcount(hand)
-    totals, need, outcome, scored = ints[5], ints[6], ints[7], ints[8]  # totals, scored: the seat's points by card id
+    totals, need, outcome = ints[5], ints[6], ints[7]  # totals: the seat's points by card id
     held, allowed, hands = masks[0], masks[1], masks[3]
     rest = legal
     while rest:
@@ -346,8 +343,7 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, lean, state, w
         need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
         allowed[other] = ZERO if other == seat else view.may_hold[other] & unseen
     reads = sharpness > 0
-    ahead = reads and not lean
-    if ahead:  # every world drawn first, then the likeliest moved to the front
+    if reads:  # every world drawn first, then the likeliest moved to the front
         drawn = samples * CANDIDATES
         for i in range(drawn):
             state = deal_world(view, need[:players], allowed[:players], worlds[i], state, ints, held)
@@ -360,22 +356,12 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, lean, state, w
         low, high = min(low, points[end]), max(high, points[end])
     alive = legal  # the cards that may still have the most points
     for i in range(samples):
-        single = not alive & (alive - ONE)  # one card left: its total no longer matters
-        if single and (reads or lean):
-            break
-        if ahead:
-            world = worlds[i]
-        elif reads:  # the likelier of two worlds drawn now
-            pair = worlds[CANDIDATES * i : CANDIDATES * (i + 1)]
-            for w in range(CANDIDATES):
-                state = deal_world(view, need[:players], allowed[:players], pair[w], state, ints, held)
-                keys[CANDIDATES * i + w] = bids_log_likelihood(pair[w], view, deal_rules, work.log_weights[seat])
-            state = likeliest_first(pair, keys[CANDIDATES * i : CANDIDATES * (i + 1)], 1, state)
-            world = pair[0]
-        else:  # each world drawn as it is played
-            world = masks[2][:players]
+        world = worlds[i] if reads else masks[2][:players]
+        if not reads:  # each world drawn as it is played (drawn still when no longer played: the stream goes on)
             state = deal_world(view, need[:players], allowed[:players], world, state, ints, held)
-        if single:
+        if not alive & (alive - ONE):  # one card left: its total no longer matters
+            if reads:
+                break
             continue
         rest = alive
         while rest:
@@ -389,58 +375,9 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, lean, state, w
             led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
             after = Trick(trumps, leader, placed + 1, led, beat, winner)
             finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
-            scored[card] = points[outcome[seat]]
-            totals[card] += scored[card]
+            totals[card] += points[outcome[seat]]
         alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
-        if lean:
-            add_products(alive, scored, work.products, i == 0)
-            if i + 1 >= LEAN_WORLDS:
-                alive = clear_ahead(alive, totals, work.products, i + 1)
     return best_card(alive, totals), state
-
-
-LEAN_WORLDS = 3  # worlds a lean seat plays before it drops a card clearly behind (``clear_ahead``)
-CLEAR = 3.0  # how clearly: the t statistic of the paired differences in points (README: Strong card play)
-
-
-@jit
-def add_products(cards, scored, products, first):
-    """Add the products two by two of the ``cards``' points in one world (``scored``, int64[card id]).
-
-    ``first``: the first world, the products start over.
-    """
-    rest = cards
-    while rest:
-        a = lowest_bit(rest)
-        rest &= rest - ONE
-        others = cards
-        while others:
-            b = lowest_bit(others)
-            others &= others - ONE
-            products[a, b] = (0 if first else products[a, b]) + scored[a] * scored[b]
-
-
-@jit
-def clear_ahead(cards, totals, products, worlds):
-    """The ``cards`` not clearly behind the best one after ``worlds`` worlds (totals and ``products`` over them).
-
-    A card is clearly behind when its points' differences from the best card's, world by world, have
-    a t statistic of ``CLEAR`` or more (a paired comparison: the worlds are the same), or are nought
-    in every world (the tie goes to the lower card, the best one).
-    """
-    best = best_card(cards, totals)
-    kept = ZERO
-    rest = cards
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - ONE
-        lead = totals[best] - totals[card]
-        squares = products[best, best] - 2 * products[best, card] + products[card, card]
-        spread = squares - lead * lead / worlds  # (worlds - 1) times the variance of the differences
-        behind = lead > 0 and lead * lead * (worlds - 1) >= CLEAR * CLEAR * worlds * spread
-        if card == best or not (behind or squares == 0):
-            kept |= ONE << np.uint64(card)
-    return kept
 
 
 @jit

@@ -49,7 +49,7 @@ class Policies(NamedTuple):
 
     codes: np.ndarray  # play policy (POLICIES)
     samples: np.ndarray  # worlds sampled per card (pimc)
-    exhaustive: np.ndarray  # pimc: 1 weighs every legal card over every world, as pimc did first (``pimc_card``)
+    exhaustive: np.ndarray  # pimc: 1 weighs every legal card, as pimc did first; 0 one of equivalent ones
 
 
 class Outcome(NamedTuple):
@@ -151,8 +151,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
                     unseen = deck & ~(hand | gone | shown)
                     holder = dealer if shown else -1
-                    lean = not exhaustive[row, seat]
-                    if lean:
+                    if not exhaustive[row, seat]:  # one card of each run of equivalent ones
                         legal = distinct_cards(legal, unseen | shown, beat)
                     view = View(
                         seat,
@@ -171,15 +170,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     sharpness = deal_rules.reading.sharpness[row, seat]
                     if legal & (legal - ONE):
                         card, state = pimc_card(
-                            view,
-                            legal,
-                            trick,
-                            deal_rules,
-                            samples[row, seat],
-                            sharpness,
-                            lean=lean,
-                            state=state,
-                            work=work,
+                            view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work
                         )
                     else:  # every legal card plays the same
                         card = lowest_bit(legal)
