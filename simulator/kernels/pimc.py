@@ -219,14 +219,11 @@ class View(NamedTuple):
 @jit
 def hook_forbidden(seat, cards, view, deal_rules):
     """The bid the hook rule forbade ``seat`` after the bids before it (``view.bids``), -1 for none."""
-    dealer, bids = view.dealer, view.bids
-    players = bids.shape[0]
-    position = (seat - dealer - 1) % players
-    if not deal_rules.hook or position < players - 1:
+    if not deal_rules.hook or seat != view.dealer:  # the hook binds the dealer, who bids last
         return -1
     earlier = 0
-    for before in range(position):
-        earlier += bids[(dealer + 1 + before) % players]
+    for other in range(view.bids.shape[0]):
+        earlier += view.bids[other] if other != seat else 0
     return cards - earlier if earlier <= cards else -1
 
 
