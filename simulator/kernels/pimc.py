@@ -161,7 +161,7 @@ class Work(NamedTuple):
     worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
-    log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, set as its deal starts
+    log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, the same all deal
 
 
 @jit

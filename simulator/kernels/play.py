@@ -111,27 +111,11 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     may_hold, played = work.masks[4], work.masks[5]  # pimc_card uses the rows before
     row = d if codes.shape[0] > 1 else 0  # one row of policies may serve every deal
     watched = False  # the public view is kept only when a pimc seat reads it
+    weighed = 0  # the seats whose bids' log weights (the same all deal) are worked out, as bits
     for seat in range(0 if plain else players):
         may_hold[seat] = deck
         played[seat] = ZERO
         watched |= codes[row, seat] == POLICY_PIMC
-    for seat in range(players if watched else 0):  # the bids a reading seat reads weigh the same all deal
-        sharpness = deal_rules.reading.sharpness[row, seat]
-        if codes[row, seat] == POLICY_PIMC and sharpness > 0:
-            start = View(
-                seat,
-                hands[seat],
-                ZERO,
-                ZERO,
-                -1,
-                may_hold,
-                won[d],
-                bids[d],
-                dealer=dealer,
-                trump_card=trump_card,
-                played=played,
-            )
-            bid_log_weights(start, deal_rules, sharpness, work.decay, work.log_weights[seat])
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
         if logging:
@@ -169,6 +153,9 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     sharpness = deal_rules.reading.sharpness[row, seat]
                     if legal & (legal - ONE):
+                        if sharpness > 0 and not weighed >> seat & 1:
+                            bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[seat])
+                            weighed |= 1 << seat
                         card, state = pimc_card(
                             view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work
                         )
