@@ -128,10 +128,13 @@ def play_outs(
 
 
 def rollout_policies(rollout: str, players: int) -> Policies:
-    """Every seat of a play-out playing ``rollout``: greedy, random, or pimc (``PIMC_ROLLOUT_SAMPLES`` worlds each)."""
+    """Every seat of a play-out playing ``rollout``: greedy, random, or pimc (``PIMC_ROLLOUT_SAMPLES`` worlds each).
+
+    The pimc seats weigh every legal card (``exhaustive``), as montecarlo's play-outs always have.
+    """
     samples = PIMC_ROLLOUT_SAMPLES if rollout == "pimc" else 0
     row = (1, players)
-    return Policies(np.full(row, POLICIES[rollout]), np.full(row, samples), np.zeros(row, np.int64))
+    return Policies(np.full(row, POLICIES[rollout]), np.full(row, samples), np.ones(row, np.int64))
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:
