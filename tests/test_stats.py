@@ -139,9 +139,7 @@ def test_tallies_merge_exactly():
         players = seats.players(GREEDY)
         collect_bids(rules, players, seating, 1, chunk)
         won, points, _, _ = play_chunk(rules, 1, chunk, seat_policies(players, seating))
-        board = part.board_sums(count)
-        part.add_play(0, chunk.numbers, seating, chunk.bids, won, points, board)
-        part.add_boards(0, board)
+        part.add_boards(0, chunk.numbers, [(seating, chunk.bids, won, points)])
         parts.append(part)
     merged = parts[1].merge(parts[0])
     for name in ("boards", "moments", "cross", "hand_fields", "errors"):

@@ -218,9 +218,7 @@ def stage_times(benchmark: Benchmark, chunks: int, seed: int = 0) -> dict[str, f
         won, points, _, _ = play_chunk(rules, seed, chunk, seat_policies(strategies, seating[None, :]))
         marks.append(time.perf_counter())
         part = Tally.empty(lineup.labels, rules.players, (benchmark.cards,))
-        board = part.board_sums(len(numbers))
-        part.add_play(0, numbers, by_seat, chunk.bids, won, points, board)
-        part.add_boards(0, board)
+        part.add_boards(0, numbers, [(by_seat, chunk.bids, won, points)])
         marks.append(time.perf_counter())
         if chunk_index:
             for stage, start, end in zip(STAGES, marks[:-1], marks[1:], strict=True):

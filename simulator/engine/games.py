@@ -121,10 +121,8 @@ class Games:
         scores = np.zeros((count, players), np.int64)
         for j, cards in enumerate(schedule):
             dealt, won, points = seated.play(j, cards, slice(None), lines)
-            board = totals.hand_tally.board_sums(count)
             size_index = self.sizes.index(cards)
-            totals.hand_tally.add_play(size_index, dealt.numbers, seated.seating, dealt.bids, won, points, board)
-            totals.hand_tally.add_boards(size_index, board)
+            totals.hand_tally.add_boards(size_index, dealt.numbers, [(seated.seating, dealt.bids, won, points)])
             scores += points
 
         def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:

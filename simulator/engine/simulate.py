@@ -108,7 +108,7 @@ class Deals(DealChunks):
         traced = number < self.trace_deals  # the chunk keeps its plays for the trace
         chunk = deal_chunk(rules, self.seed, self.sizes[task.size_index], numbers)
         tally = self.empty()
-        board = tally.board_sums(task.count)
+        rotations: list[tuple[np.ndarray, ...]] = []  # each rotation's seating, bids, won and points
         lines: list[dict[str, Any]] = []
         predicted = Predicted.empty(rules.players, task.count) if self.predict else None
         for rotation in range(rules.players if self.duplicate else 1):
@@ -116,13 +116,13 @@ class Deals(DealChunks):
             collect_bids(rules, strategies, seating, self.seed, chunk, predicted)
             policies = seat_policies(strategies, lineup.seating(rotation)[None, :])
             won, points, plays, leaders = play_chunk(rules, self.seed, chunk, policies, traced)
-            tally.add_play(task.size_index, numbers, seating, chunk.bids, won, points, board)
+            rotations.append((seating, chunk.bids.copy() if self.duplicate else chunk.bids, won, points))
             if traced:
                 shown = min(task.count, self.trace_deals - number)
                 lines = traces.deal_lines(
                     rules, range(number, number + shown), chunk, plays, leaders, won, points, shown, predicted=predicted
                 )
-        tally.add_boards(task.size_index, board)
+        tally.add_boards(task.size_index, numbers, rotations)
         if predicted is None:
             return Part(tally, lines)
         rows = prediction_rows(np.arange(number, number + task.count), chunk, seating, predicted, won, points)

@@ -8,17 +8,18 @@ estimates in ``pocha.reports.stats`` never count hands that share a board as ind
 """
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pocha.kernels.play import Outcome
-from pocha.kernels.tally import close_boards, tally_plays
+from pocha.kernels.tally import tally_boards
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal: intervals are +- Z95 standard errors
 MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
 # exact bids E per board, with the squares and products the ratio estimator needs
-HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``tally_plays``)
+HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``tally_boards``)
 
 
 @dataclass
@@ -55,27 +56,17 @@ class Tally:
             errors=np.zeros((g, s, 2 * k + 1), np.int64),
         )
 
-    def board_sums(self, boards: int) -> np.ndarray:
-        """Zeroed per-board sums, int64[board, strategy, position + 1, (points, hands, exact)], for ``tally_plays``."""
-        return np.zeros((boards, len(self.strategies), self.players + 1, 3), np.int64)
+    def add_boards(self, size_index: int, numbers: np.ndarray, plays: Sequence[tuple[np.ndarray, ...]]) -> None:
+        """Count a batch of boards: the deals ``numbers``, each played once or more (see ``tally_boards``).
 
-    def add_play(
-        self,
-        size_index: int,
-        numbers: np.ndarray,
-        seating: np.ndarray,
-        bids: np.ndarray,
-        won: np.ndarray,
-        points: np.ndarray,
-        board: np.ndarray,
-    ) -> None:
-        """Count one play of a batch of deals (see ``tally_plays``) into the per-board sums."""
-        tally_plays(numbers, size_index, seating, bids, Outcome(won, points), board, self.hand_fields, self.errors)
-
-    def add_boards(self, size_index: int, board: np.ndarray) -> None:
-        """Close a batch of boards: add their totals to the moments."""
-        close_boards(size_index, board, self.moments, self.cross)
-        self.boards[size_index] += len(board)
+        plays: per play (one, or one per rotation of the seating in duplicate), its seating, bids,
+        tricks won and points, int64[deal, seat] each.
+        """
+        stacked = (values[0][None] if len(plays) == 1 else np.stack(values) for values in zip(*plays, strict=True))
+        seating, bids, won, points = stacked
+        accumulators = (self.moments, self.cross, self.hand_fields, self.errors)
+        tally_boards(numbers, size_index, seating, bids, Outcome(won, points), *accumulators)
+        self.boards[size_index] += len(numbers)
 
     def merge(self, other: "Tally") -> "Tally":
         """The tally of both runs' boards (same strategies, players and sizes)."""

@@ -1,4 +1,4 @@
-"""Statistics: add a chunk's hands into the additive boards, and close them into moments."""
+"""Statistics: add a chunk's boards, each deal with all its plays, into the additive accumulators."""
 
 import numpy as np
 
@@ -6,66 +6,67 @@ from pocha.kernels.jit import jit
 
 
 @jit
-def tally_plays(numbers, size_index, seating, bids, outcome, board, hand_fields, errors):
-    """Add one play of a batch of deals to integer accumulators (exact, so chunks merge in any order).
+def tally_boards(numbers, size_index, seating, bids, outcome, moments, cross, hand_fields, errors):
+    """Add a batch of boards to integer accumulators (exact, so chunks merge in any order).
 
-    numbers int64[deal] (fixes the dealer); seating int64[deal, seat]: the strategy of each seat;
-    bids int64[deal, seat] and the play's ``Outcome`` (won, points). Per board (the deal, over all its plays):
-    board int64[deal, strategy, position + 1, 3] gets each strategy's points, hands and exact bids
-    by bidding position (0 = first bidder), the last position slot for all positions.
+    A board is one deal over all its plays: numbers int64[deal] (fixes the dealer); per play (one,
+    or one per rotation of the seating in duplicate) seating int64[play, deal, seat], the strategy
+    of each seat, bids int64[play, deal, seat] and the plays' ``Outcome`` (won, points, alike).
+    Each board's sums per strategy and bidding position (0 = first bidder; the last slot for all
+    positions) of points T, hands H and exact bids E are made in a small array and closed at once,
+    so no array of boards is written and read back:
+    moments int64[8, strategy, position + 1, size] gets T, T^2, H, H^2, T*H, E, E^2, E*H
+    (``pocha.tally.MOMENTS``); cross int64[size, strategy, strategy] gets T_a * T_b over all positions.
     hand_fields int64[strategy, position, size, 4]: sums of exact (0/1), bid, won and |won - bid|
     (``pocha.tally.HAND_FIELDS``); errors int64[strategy, size, won - bid + k_max].
     """
     won, points = outcome
-    players = bids.shape[1]
-    every = board.shape[2] - 1
+    plays, players = bids.shape[0], bids.shape[2]
+    strategies, slots = moments.shape[1], moments.shape[2]
+    every = np.uint64(slots - 1)
     offset = errors.shape[2] // 2
-    for d in range(bids.shape[0]):
+    board = np.zeros((strategies, slots, 3), np.int64)
+    sums = np.zeros((8, strategies, slots), np.int64)
+    products = np.zeros((strategies, strategies), np.int64)
+    for d in range(numbers.shape[0]):
         mano = (numbers[d] + 1) % players
-        for s in range(players):
-            g = seating[d, s]
-            position = s - mano if s >= mano else s - mano + players
-            b = bids[d, s]
-            w = won[d, s]
-            for slot in (position, every):
-                board[d, g, slot, 0] += points[d, s]
-                board[d, g, slot, 1] += 1
-                board[d, g, slot, 2] += b == w
-            hand_fields[g, position, size_index, 0] += b == w
-            hand_fields[g, position, size_index, 1] += b
-            hand_fields[g, position, size_index, 2] += w
-            hand_fields[g, position, size_index, 3] += abs(w - b)
-            errors[g, size_index, w - b + offset] += 1
-
-
-@jit
-def close_boards(size_index, board, moments, cross):
-    """Add finished boards to the moments: per (strategy, position) sums of T, T^2, H, H^2, T*H, E, E^2, E*H.
-
-    board int64[board, strategy, position + 1, 3]: points T, hands H and exact bids E, as
-    ``tally_plays`` fills it. moments int64[8, strategy, position + 1, size] (``pocha.tally.MOMENTS``);
-    cross int64[size, strategy, strategy] gets T_a * T_b over all positions (the last slot).
-    """
-    boards, strategies, slots = board.shape[0], board.shape[1], board.shape[2]
+        board[:] = 0
+        for r in range(plays):
+            for s in range(players):
+                # unsigned indexes: numba skips its fix-up of negative ones (15% of the tally)
+                g = np.uint64(seating[r, d, s])
+                position = np.uint64(s - mano if s >= mano else s - mano + players)
+                b = bids[r, d, s]
+                w = won[r, d, s]
+                exact = np.int64(b == w)
+                for slot in (position, every):
+                    board[g, slot, 0] += points[r, d, s]
+                    board[g, slot, 1] += 1
+                    board[g, slot, 2] += exact
+                hand_fields[g, position, size_index, 0] += exact
+                hand_fields[g, position, size_index, 1] += b
+                hand_fields[g, position, size_index, 2] += w
+                hand_fields[g, position, size_index, 3] += abs(w - b)
+                errors[g, size_index, np.uint64(w - b + offset)] += 1
+        for g in range(strategies):
+            for p in range(slots):
+                t = board[g, p, 0]
+                h = board[g, p, 1]
+                e = board[g, p, 2]
+                sums[0, g, p] += t
+                sums[1, g, p] += t * t
+                sums[2, g, p] += h
+                sums[3, g, p] += h * h
+                sums[4, g, p] += t * h
+                sums[5, g, p] += e
+                sums[6, g, p] += e * e
+                sums[7, g, p] += e * h
+            for other in range(strategies):
+                products[g, other] += board[g, every, 0] * board[other, every, 0]
+    for m in range(8):
+        for g in range(strategies):
+            for p in range(slots):
+                moments[m, g, p, size_index] += sums[m, g, p]
     for g in range(strategies):
-        for p in range(slots):
-            sums = np.zeros(8, np.int64)
-            for d in range(boards):
-                t = board[d, g, p, 0]
-                h = board[d, g, p, 1]
-                e = board[d, g, p, 2]
-                sums[0] += t
-                sums[1] += t * t
-                sums[2] += h
-                sums[3] += h * h
-                sums[4] += t * h
-                sums[5] += e
-                sums[6] += e * e
-                sums[7] += e * h
-            for m in range(8):
-                moments[m, g, p, size_index] += sums[m]
         for other in range(strategies):
-            products = 0
-            for d in range(boards):
-                products += board[d, g, slots - 1, 0] * board[d, other, slots - 1, 0]
-            cross[size_index, g, other] += products
+            cross[size_index, g, other] += products[g, other]
