@@ -242,7 +242,7 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
             speedup = m.median / single[work.title]
             notes += f"  {speedup:.2f}x one thread, efficiency {speedup / m.workers:.0%}"
         if m.reference:
-            similar = "" if work.reference == "W" else ", its own heuristic"
+            similar = "" if work.reference == "W" else ", its mode H"
             notes += f"  reference {statistics.median(m.reference):,.0f}{similar}: ratio {m.ratio:.2f}"
         runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
         yield (

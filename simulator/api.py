@@ -847,15 +847,16 @@ def bench(
     """Deals (or games) per second of the standard workloads, each measurement as it is made.
 
     threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
-    a Dask LocalCluster of that many workers; against: a reference binary timed in the same rounds.
+    a Dask LocalCluster of that many workers; against: a reference program timed in the same rounds
+    (a ``.c`` file is built first, e.g. the repository's benchmarks/reference.c).
     """
     from pocha.engine.bench import bench as run_bench
-    from pocha.engine.bench import check_reference
+    from pocha.engine.bench import check_reference, reference_program
 
     counts = thread_counts(threads)
     if deals < 1 or repeats < 1 or dask < 0:
         raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
-    reference = Path(against) if against else None
+    reference = reference_program(Path(against)) if against else None
     if reference:
         check_reference(reference)
     return run_bench(deals, repeats, counts, dask, reference)

@@ -843,6 +843,7 @@ def list_strategies(
         "pocha bench",
         "pocha bench --threads 1,2 --dask 2",
         "pocha bench -n 200000 --repeats 3",
+        "pocha bench --against benchmarks/reference.c   (the repository's C reference, built with cc)",
         "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
         "pocha bench --startup",
@@ -863,8 +864,8 @@ def bench(
         str | None,
         typer.Option(
             metavar="BINARY",
-            help="A reference program run as 'BINARY W|H K DEALS SEED' that prints deals_per_s=RATE: timed in the "
-            "same rounds, its ratio printed.",
+            help="A reference program run as 'BINARY W|H K DEALS SEED' that prints deals_per_s=RATE, or its C "
+            "source (.c, built with cc -O3 -march=native): timed in the same rounds, its ratio printed.",
         ),
     ] = None,
     stages: Annotated[

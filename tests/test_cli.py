@@ -2,6 +2,7 @@ import io
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -164,11 +165,25 @@ def test_bench_against_a_reference_prints_its_ratio(tmp_path):
     result = invoke("bench", "--deals", "2000", "--repeats", "2", "--threads", "1,2", "--against", str(fake))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "reference 1,000: ratio" in lines[1] and "its own heuristic" in lines[3]  # aces-trumps: H, similar
+    assert "reference 1,000: ratio" in lines[1] and "its mode H" in lines[3]  # aces-trumps: H
     assert "reference" not in lines[2]  # two threads: no per-core ratio
     assert sum("reference" in line for line in lines[1:]) == 3  # the workloads the reference has
     bad = invoke("bench", "--deals", "2000", "--against", "/bin/true")
     assert bad.exit_code == 1 and bad.stdout == "" and "did not print deals_per_s=" in bad.stderr
+
+
+def test_bench_against_c_source_that_cannot_be_built(tmp_path, monkeypatch):
+    missing = invoke("bench", "--deals", "2000", "--against", str(tmp_path / "none.c"))
+    assert missing.exit_code == 1 and missing.stdout == "" and "cannot read" in missing.stderr
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main( {\n")
+    if shutil.which("cc"):
+        result = invoke("bench", "--deals", "2000", "--against", str(broken))
+        assert result.exit_code == 1 and result.stdout == "" and "cc could not build" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    result = invoke("bench", "--deals", "2000", "--against", str(broken))
+    assert result.exit_code == 1 and result.stdout == "" and "needs a C compiler (cc)" in result.stderr
 
 
 def test_help_has_examples():

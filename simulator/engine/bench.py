@@ -3,11 +3,15 @@
 Each benchmark runs on each thread count asked for; optionally the first benchmark also runs on a
 Dask LocalCluster (started once, before timing, as a user's cluster would be), in chunks of
 DASK_CHUNK deals: a task must be long next to the cluster's overhead per task. With a reference
-binary (any program run as ``BINARY W|H K DEALS SEED`` that prints ``deals_per_s=RATE``), the
-benchmarks it has are timed by it too, in the same rounds, for a ratio per core.
+binary (any program run as ``BINARY W|H K DEALS SEED`` that prints ``deals_per_s=RATE``, such as
+the repository's benchmarks/reference.c, which ``reference_program`` builds), the benchmarks it has
+are timed by it too, in the same rounds, for a ratio per core.
 """
 
+import hashlib
+import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -26,9 +30,11 @@ from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.tally import Tally
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
+from pocha.kernels.cache import pocha_cache_root
 
 DASK_CHUNK = 4 * DEFAULT_CHUNK
 STAGES = ("deal", "bids", "play", "tally")
+BUILD_FLAGS = (b"-O3", b"-march=native")  # how a reference given as C source is built
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class Benchmark:
     players: int
     cards: int
     share: float = 1.0  # slow strategies run on a fraction of --deals
-    reference: str = ""  # "W" (random bids and play) or "H" (its own heuristic bids and greedy play)
+    reference: str = ""  # "W" (random bids, random play) or "H" (aces-trumps or its own heuristic bids, greedy play)
     decisions: bool = False  # also quote bidding decisions per second (one per seat and deal)
 
     @property
@@ -126,6 +132,36 @@ def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int 
     if not complete:
         raise KeyboardInterrupt  # a cut run is never timed
     return deals / (time.perf_counter() - start)
+
+
+def reference_program(path: Path) -> Path:
+    """The reference to run: ``path``, or for a C source (``.c``) the program ``cc`` builds from it.
+
+    The build (cc -O3 -march=native) is kept in pocha's cache folder under a hash of the source, so
+    a later run with the same source reuses it.
+    """
+    if path.suffix != ".c":
+        return path
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise PochaError(f"against: cannot read {path}: {error.strerror}") from None
+    compiler = shutil.which("cc")
+    if compiler is None:
+        raise PochaError(f"against: building {path} needs a C compiler (cc) on the PATH; or give a built program")
+    digest = hashlib.sha256(b" ".join([compiler.encode(), *BUILD_FLAGS, source])).hexdigest()[:16]
+    binary = pocha_cache_root() / "references" / f"{path.stem}-{digest}"
+    if not binary.exists():
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        building = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
+        flags = [flag.decode() for flag in BUILD_FLAGS]
+        done = subprocess.run([compiler, *flags, "-o", str(building), str(path), "-lm"], capture_output=True, text=True)
+        if done.returncode:
+            building.unlink(missing_ok=True)
+            first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip())
+            raise PochaError(f"against: cc could not build {path}: {first}")
+        os.replace(building, binary)
+    return binary
 
 
 def check_reference(binary: Path) -> None:
