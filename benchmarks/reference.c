@@ -65,26 +65,28 @@ INLINE int nth_card(uint64_t mask, uint64_t n) {
 }
 
 /* ---------- dealing (pocha.kernels.deal) ---------- */
-/* a partial Fisher-Yates of the deck in pocha's order, then cards one at a time from the mano round */
+/* a partial Fisher-Yates of the deck in pocha's order (two steps a draw), then cards one at a time
+ * from the mano round; int32 cards: a char array may alias every other array, which slows the loop */
 INLINE int deal(uint64_t seed, int cards, int64_t number, uint64_t hands[PLAYERS]) {
-    static const int8_t DECK_ORDER[DECK] = {9,  8,  7,  6,  5,  4,  3,  2,  1,  0,  25, 24, 23, 22,
-                                            21, 20, 19, 18, 17, 16, 41, 40, 39, 38, 37, 36, 35, 34,
-                                            33, 32, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48};
-    int8_t order[DECK];
+    static const int32_t DECK_ORDER[DECK] = {9,  8,  7,  6,  5,  4,  3,  2,  1,  0,  25, 24, 23, 22,
+                                             21, 20, 19, 18, 17, 16, 41, 40, 39, 38, 37, 36, 35, 34,
+                                             33, 32, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48};
+    int32_t order[DECK];
     memcpy(order, DECK_ORDER, sizeof order);
     const int dealt = cards * PLAYERS, draws = dealt < DECK ? dealt + 1 : dealt;
-    uint64_t state = stream_state(seed, cards, number, STREAM_DEAL), bits = 0;
-    for (int j = 0; j < draws; j++) {
-        if (!(j & 1)) {
-            state = next_state(state);
-            bits = draw(state);
-        } else {
-            bits <<= 32;
-        }
-        const int r = j + (int)(((bits >> 32) * (uint64_t)(DECK - j)) >> 32);
-        const int8_t card = order[j];
+    uint64_t state = stream_state(seed, cards, number, STREAM_DEAL);
+    for (int j = 0; j < draws; j += 2) {
+        state = next_state(state);
+        const uint64_t bits = draw(state);
+        int r = j + (int)(((bits >> 32) * (uint64_t)(DECK - j)) >> 32), card = order[j];
         order[j] = order[r];
         order[r] = card;
+        if (j + 1 < draws) {
+            r = j + 1 + (int)(((bits & 0xFFFFFFFFull) * (uint64_t)(DECK - j - 1)) >> 32);
+            card = order[j + 1];
+            order[j + 1] = order[r];
+            order[r] = card;
+        }
     }
     const int mano = (int)((number + 1) % PLAYERS);
     for (int q = 0; q < PLAYERS; q++) {
@@ -114,10 +116,13 @@ INLINE int aces_trumps_bid(uint64_t hand, uint64_t trumps, int cards, int banned
 }
 
 /* ---------- play (pocha.kernels.trick, choice) ---------- */
+/* all ones when x is not zero: the selects below as masks, which gcc cannot turn into mispredicted branches */
+INLINE uint64_t ones_if(uint64_t x) { return 0 - (uint64_t)(x != 0); }
+/* (before the lead every card beats the trick and no card follows: the whole hand) */
 INLINE uint64_t legal_cards(uint64_t hand, uint64_t led, uint64_t beat) {
-    if (!led) return hand;
-    const uint64_t following = hand & led, cards = following ? following : hand, beating = cards & beat;
-    return beating ? beating : cards;
+    const uint64_t following = hand & led, holds = ones_if(following);
+    const uint64_t cards = (following & holds) | (hand & ~holds), beating = cards & beat, beats = ones_if(beating);
+    return (beating & beats) | (cards & ~beats);
 }
 /* the cards that beat `bit`, the card now winning: higher trumps; for a led-suit card also every trump */
 INLINE uint64_t beat_mask(uint64_t bit, uint64_t led, uint64_t trumps) {
@@ -181,10 +186,10 @@ INLINE void play_deal(const int greedy, uint64_t seed, int cards, int64_t number
             }
             const uint64_t bit = 1ull << card;
             hands[seat] = hand ^ bit;
-            if (!led) led = LANE << (card & 48);
-            const uint64_t wins = 0 - (uint64_t)((bit & beat) != 0);
+            if (!j) led = LANE << (card & 48);
+            const uint64_t wins = ones_if(bit & beat);
             beat = (beat_mask(bit, led, trumps) & wins) | (beat & ~wins);
-            winner = wins ? seat : winner;
+            winner = (int)(((uint64_t)seat & wins) | ((uint64_t)winner & ~wins));
         }
         won[winner]++;
         leader = winner;
