@@ -46,8 +46,12 @@ INLINE uint64_t stream_state(uint64_t seed, int cards, int64_t deal, int stream)
     z = mix64(z + GAMMA * (uint64_t)deal);
     return mix64(z + GAMMA * (uint64_t)stream);
 }
-INLINE uint64_t next_state(uint64_t state) { return state + GAMMA; }
-INLINE uint64_t draw(uint64_t state) { return mix64(state); }
+/* wyrand: a step by a constant, a draw the two halves of one 128-bit product XORed */
+INLINE uint64_t next_state(uint64_t state) { return state + 0xA0761D6478BD642Full; }
+INLINE uint64_t draw(uint64_t state) {
+    const __uint128_t product = (__uint128_t)state * (state ^ 0xE7037ED1A0B428DBull);
+    return (uint64_t)(product >> 64) ^ (uint64_t)product;
+}
 INLINE uint64_t below(uint64_t state, uint64_t n) { return ((draw(state) >> 32) * n) >> 32; }
 INLINE double uniform(uint64_t state) { return (double)(draw(state) >> 11) * (1.0 / 9007199254740992.0); }
 
@@ -178,11 +182,11 @@ INLINE void play_deal(const int greedy, uint64_t seed, int cards, int64_t number
             int card;
             if (greedy) {
                 card = greedy_card(legal, led, trumps, beat, won[seat] < bids[seat]);
-            } else if (legal & (legal - 1)) {
+            } else if (hand & (hand - 1)) { /* a draw for every card but the last, forced or not */
                 state = next_state(state);
                 card = nth_card(legal, below(state, (uint64_t)__builtin_popcountll(legal)));
             } else {
-                card = lowest(legal);
+                card = lowest(hand);
             }
             const uint64_t bit = 1ull << card;
             hands[seat] = hand ^ bit;

@@ -359,10 +359,11 @@ def test_the_likelihood_of_a_world_is_the_product_of_each_bidder_s_bid_likelihoo
 
 
 UNREAD = Path(__file__).parent / "pimc_traces"  # pimc before it read the bids (commit 9ca492d), traced as below
-# (exhaustive=1: every legal card weighed, as it was then)
+# (exhaustive=1: every legal card weighed, as it was then; traced again when the random stream changed, see
+# CHANGELOG.md: pimc that reads no bids, played by the new stream)
 UNREAD_RUNS = {
-    # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4 -s zero --play pimc -k 2,5,10 -n 8
-    #   --seed 5 --trace pimc_4_players.jsonl
+    # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4,sharpness=0,exhaustive=1 -s zero
+    #   --play pimc:sharpness=0,exhaustive=1 -k 2,5,10 -n 8 --seed 5 --threads 1 --trace pimc_4_players.jsonl
     "pimc_4_players.jsonl": dict(
         rules=make_rules(players=4),
         specs=("expected", "aces-trumps", "expected@pimc:samples=4,sharpness=0,exhaustive=1", "zero"),
@@ -371,8 +372,9 @@ UNREAD_RUNS = {
         deals=8,
         seed=5,
     ),
-    # pocha simulate -p 3 --hook always -s expected -s fair-share -s random --play pimc:samples=3 -k 4,12 -n 6
-    #   --seed 2 --trace pimc_3_players_hook_always.jsonl
+    # pocha simulate -p 3 --hook always -s expected -s fair-share -s random
+    #   --play pimc:samples=3,sharpness=0,exhaustive=1 -k 4,12 -n 6 --seed 2 --threads 1
+    #   --trace pimc_3_players_hook_always.jsonl
     "pimc_3_players_hook_always.jsonl": dict(
         rules=make_rules(players=3, hook="always"),
         specs=("expected", "fair-share", "random"),

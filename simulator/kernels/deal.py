@@ -5,7 +5,7 @@ import numpy as np
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import STREAM_DEAL
 from pocha.kernels.jit import jit
-from pocha.kernels.streams import mix64, next_state, stream_state
+from pocha.kernels.streams import draw, next_state, stream_state
 
 
 @jit
@@ -30,7 +30,7 @@ def deal_batch(seed, cards, numbers, deck, hands, trump_card):
         for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
             if j & 1 == 0:
                 state = next_state(state)
-                bits = mix64(state)
+                bits = draw(state)
             else:
                 bits <<= np.uint64(32)
             r = j + np.int64(((bits >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))

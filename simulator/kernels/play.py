@@ -124,9 +124,11 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
         for j in range(players):
             hand = hands[seat]
             legal = legal_cards(hand, led, beat, follow, void)
-            if legal & (legal - ONE):
+            policy = codes[row, seat]
+            # a random seat draws for every card but its last, forced or not: then no branch of theirs
+            # waits on the legal set (the hand is known before the trick)
+            if (policy == POLICY_RANDOM and hand & (hand - ONE)) or legal & (legal - ONE):
                 state = next_state(state)
-                policy = codes[row, seat]
                 if policy == POLICY_RANDOM:
                     card = random_card(legal, state)
                 elif plain or policy == POLICY_GREEDY:
@@ -204,9 +206,10 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
 def play_batch(seed, chunk, deal_rules, policies, outcome, log):
     """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``PlayLog``.
 
-    Deal number ``numbers[d]`` fixes the dealer and the random stream. A choice among several legal
-    cards draws from stream STREAM_PLAY of the deal (pimc seats draw more, for their worlds); forced
-    plays draw nothing. ``play_batch_plain`` plays the same when no seat is pimc and nothing is logged.
+    Deal number ``numbers[d]`` fixes the dealer and the random stream. The draws come from stream
+    STREAM_PLAY of the deal: a random seat draws for every card it plays but its last, forced or
+    not; any other seat for each choice among several legal cards (pimc seats draw more, for their worlds).
+    ``play_batch_plain`` plays the same when no seat is pimc and nothing is logged.
     """
     play_deals(seed, chunk, deal_rules, policies, outcome, log, False)
 

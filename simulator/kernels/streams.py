@@ -1,14 +1,21 @@
 """Per-deal randomness: every deal's random numbers come from (seed, hand size, deal number, stream) alone.
 
-A splitmix64 mix of the four numbers seeds a small state; so any chunking, thread count or machine
-gives the same deals.
+A splitmix64 mix of the four numbers seeds a stream's state; so any chunking, thread count or
+machine gives the same deals. The draws are wyrand's: the state steps by a constant, and a draw
+is the two halves of one 64 x 64 -> 128-bit product of the state, XORed (one multiplication a
+draw, where splitmix64 takes two and three shifts).
 """
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from pocha.kernels.jit import jit, jit_inline
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
+WY_STEP = np.uint64(0xA0761D6478BD642F)
+WY_MIX = np.uint64(0xE7037ED1A0B428DB)
 
 
 @jit
@@ -30,22 +37,41 @@ def stream_state(seed, cards, deal, stream):
     return mix64(z + GAMMA * np.uint64(stream))
 
 
+@intrinsic
+def multiply_high(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64 (one ``mul`` on x86-64)."""
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 @jit
 def next_state(state):
-    """Advance a splitmix64 counter."""
-    return state + GAMMA
+    """Advance a stream's state (wyrand's step)."""
+    return state + WY_STEP
+
+
+@jit
+def draw(state):
+    """The state's 64 random bits: wyrand's output, the 128-bit product of the state and the state ^ WY_MIX folded."""
+    other = state ^ WY_MIX
+    return multiply_high(state, other) ^ (state * other)
 
 
 @jit
 def below(state, n):
-    """A number in ``0..n-1`` from the state's output (bias below n / 2**32, negligible for n <= 64)."""
-    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    """A number in ``0..n-1`` from the state's draw (bias below n / 2**32, negligible for n <= 64)."""
+    return np.int64(((draw(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @jit
 def uniform(state):
-    """A float64 in [0, 1) from the state's output (53 random bits)."""
-    return np.float64(mix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    """A float64 in [0, 1) from the state's draw (53 random bits)."""
+    return np.float64(draw(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @jit
