@@ -1,6 +1,7 @@
 """Who sits where: the players at the table, seat by seat (a bidding strategy and a play policy each)."""
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -65,9 +66,9 @@ class Lineup:
 
     seats: tuple[Seat, ...]
 
-    @property
+    @cached_property
     def labels(self) -> tuple[str, ...]:
-        """Distinct strategy labels, in seat order of first appearance (the tally's strategies)."""
+        """Distinct strategy labels, in seat order of first appearance (the tally's strategies); asked every chunk."""
         return tuple(dict.fromkeys(seat.label for seat in self.seats))
 
     def players(self, default: PlayPolicy) -> list[Player]:
@@ -77,5 +78,9 @@ class Lineup:
 
     def seating(self, rotation: int = 0) -> np.ndarray:
         """int64[seat]: the strategy index at each seat, the line-up moved ``rotation`` seats on."""
-        index = [self.labels.index(seat.label) for seat in self.seats]
-        return np.roll(np.array(index, np.int64), rotation)
+        return np.roll(self._seating, rotation)
+
+    @cached_property
+    def _seating(self) -> np.ndarray:
+        """int64[seat]: the strategy index at each seat (``seating`` hands out rolled copies)."""
+        return np.array([self.labels.index(seat.label) for seat in self.seats], np.int64)

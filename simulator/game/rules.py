@@ -140,7 +140,12 @@ class Rules:
             )
 
     def deck(self) -> np.ndarray:
-        """Card ids of the deck (int64), as the kernels take it."""
+        """Card ids of the deck (int64), as the kernels take it: a copy of ones worked out once (every chunk asks)."""
+        return self._deck.copy()
+
+    @cached_property
+    def _deck(self) -> np.ndarray:
+        """The deck's card ids (``deck`` hands out copies)."""
         return deck_ids(self.ranks)
 
     @cached_property

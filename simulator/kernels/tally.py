@@ -28,6 +28,8 @@ def tally_boards(numbers, size_index, seating, bids, outcome, moments, cross, ha
     board = np.zeros((strategies, slots, 3), np.int64)
     sums = np.zeros((8, strategies, slots), np.int64)
     products = np.zeros((strategies, strategies), np.int64)
+    fields = np.zeros((strategies, players, 4), np.int64)  # hand_fields and errors of this size, added at the end
+    errs = np.zeros((strategies, errors.shape[2]), np.int64)
     for d in range(numbers.shape[0]):
         mano = (numbers[d] + 1) % players
         board[:] = 0
@@ -38,16 +40,17 @@ def tally_boards(numbers, size_index, seating, bids, outcome, moments, cross, ha
                 position = np.uint64(s - mano if s >= mano else s - mano + players)
                 b = bids[r, d, s]
                 w = won[r, d, s]
+                t = points[r, d, s]
                 exact = np.int64(b == w)
                 for slot in (position, every):
-                    board[g, slot, 0] += points[r, d, s]
+                    board[g, slot, 0] += t
                     board[g, slot, 1] += 1
                     board[g, slot, 2] += exact
-                hand_fields[g, position, size_index, 0] += exact
-                hand_fields[g, position, size_index, 1] += b
-                hand_fields[g, position, size_index, 2] += w
-                hand_fields[g, position, size_index, 3] += abs(w - b)
-                errors[g, size_index, np.uint64(w - b + offset)] += 1
+                fields[g, position, 0] += exact
+                fields[g, position, 1] += b
+                fields[g, position, 2] += w
+                fields[g, position, 3] += abs(w - b)
+                errs[g, np.uint64(w - b + offset)] += 1
         for g in range(strategies):
             for p in range(slots):
                 t = board[g, p, 0]
@@ -70,3 +73,8 @@ def tally_boards(numbers, size_index, seating, bids, outcome, moments, cross, ha
     for g in range(strategies):
         for other in range(strategies):
             cross[size_index, g, other] += products[g, other]
+        for p in range(players):
+            for f in range(4):
+                hand_fields[g, p, size_index, f] += fields[g, p, f]
+        for x in range(errs.shape[1]):
+            errors[g, size_index, x] += errs[g, x]
