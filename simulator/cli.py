@@ -882,13 +882,18 @@ def bench(
     from pocha.reports.text import bench_header, bench_lines, stage_lines, startup_lines
 
     with user_errors():
+        profile = "--stages and --startup" if stages and startup else "--stages" if stages else "--startup"
         if (stages or startup) and (against or dask or threads != "1" or (stages and startup)):
             raise PochaError(
-                "stages, startup: one profile at a time, of one thread; leave --against, --dask and --threads out"
+                f"{profile}: one profile at a time, of one thread; leave --against, --dask and --threads out"
             )
         if startup:
-            for line in startup_lines(api.bench_startup(repeats=repeats)):
-                typer.echo(line)
+            try:
+                for line in startup_lines(api.bench_startup(repeats=repeats)):
+                    typer.echo(line)
+            except KeyboardInterrupt:
+                typer.echo("Interrupted: the start-up times were not all measured.", err=True)
+                raise typer.Exit(130) from None
             return
         if stages:
             for line in stage_lines(api.bench_stages(repeats=repeats), api.STAGE_CHUNKS * repeats):

@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 
 from pocha import api
 from pocha.cli import DEFAULT_COMPILE_SECONDS, app, compiling_announced
+from pocha.engine.startup import run_seconds
+from pocha.errors import PochaError
 from pocha.reports.text import startup_lines
 
 runner = CliRunner()
@@ -156,6 +158,8 @@ def test_bench_startup_times_each_command_in_a_new_process():
     header, *lines = startup_lines(times)
     assert "new process" in header and lines[2].startswith("pocha simulate --deals 1000 (warm)")
     assert invoke("bench", "--startup", "--stages").exit_code == 1
+    with pytest.raises(PochaError, match="startup: pocha simulate --deals 0 failed: Error: "):
+        run_seconds(("simulate", "--deals", "0"), dict(os.environ))
 
 
 def test_bench_against_a_reference_prints_its_ratio(tmp_path):

@@ -12,6 +12,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from pocha.errors import PochaError
+
 WARM_RUN = ("simulate", "--deals", "1000")
 COMMANDS = (("--version",), ("--help",), WARM_RUN)
 
@@ -33,13 +35,12 @@ class StartupTime:
 def run_seconds(args: tuple[str, ...], environment: dict[str, str]) -> float:
     """The wall-clock seconds of ``pocha ARGS`` in a new process (``python -m pocha``), output discarded."""
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "pocha", *args],
-        env=environment,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    done = subprocess.run(
+        [sys.executable, "-m", "pocha", *args], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
+    if done.returncode:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        raise PochaError(f"startup: pocha {' '.join(args)} failed: {said[-1] if said else f'exit {done.returncode}'}")
     return time.perf_counter() - start
 
 
