@@ -84,8 +84,7 @@ def facts(run: RunRecord) -> str:
         "run on": run.date or "unknown",
         "pocha": run.version,
         "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
-        "table": f"{rules.players} players, {rules.deck_size} cards (ranks {' '.join(map(str, rules.ranks))}, "
-        "strongest first)",
+        "table": f"{rules.players} players, {rules.notation.describe()}",
         "play and hook": f"play rule {rules.play_rule}, hook {rules.hook}, card play {run.policy}",
         "scoring": f"exact {rules.scoring.exact} + {rules.scoring.per_trick} per trick; "
         f"{rules.scoring.miss_per_trick} per trick off",

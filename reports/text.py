@@ -11,8 +11,7 @@ from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.startup import StartupTime
-from pocha.game.cards import SUIT_WORDS, card_name
-from pocha.game.rules import PLAY_RULES, PRESETS, RANK_ORDERS, TIE_BREAKS, Rules
+from pocha.game.rules import PLAY_RULES, PRESETS, TIE_BREAKS, Rules
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
@@ -152,10 +151,10 @@ def run_text(run: RunRecord, tables: Tables) -> str:
     return "\n".join([*heading, *SECTIONS[run.command](run, tables)])
 
 
-def advice_text(advice: Advice) -> str:
-    """The advice as a few short tables."""
+def advice_text(advice: Advice, symbols: bool = False) -> str:
+    """The advice as a few short tables; symbols: the suits as the pack's symbols (a terminal that shows them)."""
     s = advice.situation
-    ranks = s.rules.ranks
+    notation = s.rules.notation
     who = (
         "you bid first and lead"
         if s.position == 0
@@ -164,9 +163,9 @@ def advice_text(advice: Advice) -> str:
             + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
         )
     )
-    trump = f"{card_name(s.trump_card, ranks)} ({SUIT_WORDS[s.trump_card >> 4]})"
+    trump = f"{notation.name(s.trump_card, symbols)} ({notation.suit_word(s.trump_card)})"
     lines = [
-        f"Hand {' '.join(card_name(c, ranks) for c in s.hand)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
+        f"Hand {notation.names(s.hand, symbols)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
         f"{s.rules.players} players; {who}.",
         *textwrap.wrap(f"Assumed: {advice.model}.", 100),
         f"{advice.samples:,} play-outs per bid"
@@ -191,15 +190,10 @@ def rules_text(preset: str | None, rules: Rules) -> str:
     """The effective rule set, one option a line, then the preset's decks and the readings it takes."""
     sizes = rules.hand_sizes()
     points = rules.scoring
-    order = next(
-        (name for name, ranks in RANK_ORDERS.items() if [r for r in ranks if r in rules.ranks] == list(rules.ranks)),
-        "as given",
-    )
     lines = {
         "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),
-        "deck": f"{rules.deck_size} cards: ranks {' '.join(map(str, rules.ranks))} (strongest first, {order}) "
-        "in suits O C E B",
+        "deck": rules.notation.describe(),
         "full deal": f"{rules.full_deal} cards each"
         + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
         "play rule": f"{rules.play_rule}: {PLAY_RULES[rules.play_rule]}",

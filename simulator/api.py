@@ -383,7 +383,7 @@ def simulate(
 
     strategies: one spec for every seat, or one per seat (default: expected, aces-trumps, fair-share,
     random, zero in turn). The option groups may also be given as plain keywords (``players=5,
-    seed=2, out="run1"``). trace: a pocha-trace/2 file of the first ``trace_deals`` deals (all when
+    seed=2, out="run1"``). trace: a pocha-trace/3 file of the first ``trace_deals`` deals (all when
     None). predictions: record what the predicting strategies expect of each bid (the table
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
@@ -573,7 +573,7 @@ def play_games(
     Every game draws its first dealer by lot. With ``rotate`` (the default) game ``g`` seats the
     line-up moved ``g`` seats on from its first dealer, so every strategy holds every seat equally
     often. The rules' schedule (full, short, up, full-only, or hand sizes ``"1-5"``) and tie_break (all, tied or
-    one. trace: a pocha-trace/2 file of every deal of the first ``trace_games`` games (all when None).
+    one. trace: a pocha-trace/3 file of every deal of the first ``trace_games`` games (all when None).
     """
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)

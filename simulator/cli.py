@@ -86,13 +86,20 @@ FORMATS = ("table", "csv", "json")
 Preset = Annotated[str, typer.Option(metavar="NAME", help=f"Rule set: {', '.join(PRESET_NAMES)}.")]
 Players = Annotated[
     int,
-    typer.Option("--players", "-p", metavar="N", help="Players at the table (3, 4, 5, 6 or 8; others need --deck)."),
+    typer.Option(
+        "--players",
+        "-p",
+        metavar="N",
+        help="Players at the table (pocha rules shows the counts a preset deals for; others need --deck).",
+    ),
 ]
 Deck = Annotated[
     str | None,
     typer.Option(
         metavar="DECK",
-        help="Deck: 48, or 40 down to 4 cards in the preset's rank order, or ranks strongest first: 1,3,12,11,10,7.",
+        help="Deck: a pack (french: 52 A K ... 2 of S H D C; spanish: 1 to 12 of O C E B), a size in the "
+        "preset's pack (52, 48, 40, 36, ...: whole ranks go, weakest first), ranks strongest first "
+        "(1,3,12,11,10,7), or both: french:32.",
     ),
 ]
 PlayRule = Annotated[
@@ -428,7 +435,7 @@ def simulate(
     output: options.OutputOptions,
     output_format: Format = "table",
     trace: Annotated[
-        str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/2 JSON Lines file.")
+        str | None, typer.Option(metavar="FILE", help="Write the deals played to this pocha-trace/3 JSON Lines file.")
     ] = None,
     trace_deals: Annotated[
         int | None, typer.Option(metavar="N", help="Trace only the first N deals of the run.")
@@ -554,7 +561,7 @@ def game(
     output_format: Format = "table",
     trace: Annotated[
         str | None,
-        typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/2 file."),
+        typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/3 file."),
     ] = None,
     trace_games: Annotated[int | None, typer.Option(metavar="N", help="Trace only the first N games.")] = None,
 ) -> None:
@@ -591,7 +598,12 @@ def game(
 def advise(
     *,
     hand: Annotated[
-        str, typer.Option(metavar="CARDS", help='Your cards, e.g. "1O 3O 12C 5E 2B" (rank then suit: O C E B).')
+        str,
+        typer.Option(
+            metavar="CARDS",
+            help='Your cards, rank then suit: Spanish "1O 3O 12C 5E 2B" (suits O C E B), French "AS KH 10D 2C" '
+            "(S H D C, T for ten).",
+        ),
     ],
     trump: Annotated[
         str,
@@ -652,7 +664,17 @@ def advise(
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
-    typer.echo(advice_text(advice))
+    typer.echo(advice_text(advice, symbols=shows_suit_symbols()))
+
+
+def shows_suit_symbols() -> bool:
+    """Whether stdout is a terminal that can show the French suit symbols."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "\u2660\u2665\u2666\u2663".encode(encoding)
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return sys.stdout.isatty()
 
 
 @app.command(

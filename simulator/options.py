@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint is made,
 # The names each option accepts, for help texts and messages.
 PRESET_NAMES = tuple(PRESETS)
 PLAY_RULE_NAMES = tuple(PLAY_RULES)
-RANK_ORDER_NAMES = tuple(RANK_ORDERS)
+RANK_ORDER_NAMES = RANK_ORDERS
 SCHEDULE_NAMES = tuple(SCHEDULES)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
 STRATEGY_NAMES = SHIPPED_NAMES
@@ -55,7 +55,7 @@ class RuleOptions:
 
     preset: str | Rules = DEFAULT_PRESET  # a preset name, or a Rules object that holds every option itself
     players: int | None = None  # None: 4
-    deck: str | None = None  # 48, 40 down to 4, or ranks strongest first: "1,3,12,11,10,7"
+    deck: str | None = None  # a pack (french, spanish), a size (52, 48, 40, ...), ranks strongest first, or "french:32"
     rank_order: str | None = None  # overrides the preset's: ace-three or natural
     play_rule: str | None = None  # overrides the preset's: pocha, pocha-trump-lead-free, trump, follow
     hook: str | None = None  # overrides the preset's: except-one-card, always, never

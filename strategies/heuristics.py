@@ -53,8 +53,8 @@ class AcesTrumps:
     name: ClassVar[str] = "aces-trumps"
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        ranks = ctx.rules.ranks
-        aces = np.uint64(1 << (len(ranks) - 1 - ranks.index(1)) if 1 in ranks else 0) * LANES  # every suit's
+        ranks, ace = ctx.rules.ranks, ctx.rules.notation.pack.ace
+        aces = np.uint64(1 << (len(ranks) - 1 - ranks.index(ace)) if ace in ranks else 0) * LANES  # every suit's
         counts = np.empty(ctx.size)
         trumps_and_side_aces(ctx.hands, ctx.trump_card, aces, counts)
         return nearest_legal(counts, ctx)

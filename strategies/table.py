@@ -62,7 +62,7 @@ def table_shape(rules: Rules) -> tuple[int, ...]:
 def conditions(rules: Rules, play: str) -> dict[str, Any]:
     """What a table's counts depend on besides chance, under ``rules`` and a play policy spec.
 
-    The features read the player count and the ranks (deck size and order). The tricks taken depend
+    The features read the player count, the pack and the ranks (deck size and order). The tricks taken depend
     on the play rule, on whether the dealer is hooked in hands of two cards or more (one card plays
     itself, so "always" and "except-one-card" learn the same counts), on the play policy (by name:
     pimc's samples are not told apart) and, under pimc, which plays for points, on the scoring. The
@@ -71,6 +71,7 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
     name = play.partition(":")[0]
     found: dict[str, Any] = {
         "players": rules.players,
+        "pack": rules.pack,
         "ranks": " ".join(map(str, rules.ranks)),
         "play rule": rules.play_rule,
         "hook": "never" if rules.hook == "never" else "beyond one card",

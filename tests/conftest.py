@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from pocha.game.cards import mask_of, parse_cards
+from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, make_rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
@@ -13,7 +13,7 @@ LUDOTEKA = make_rules("ludoteka", 4)
 
 def ids(text: str, rules: Rules = LUDOTEKA) -> list[int]:
     """Card ids of a notation list such as ``"1O 3C 12E"``."""
-    return parse_cards(text, rules.ranks)
+    return rules.notation.parse_list(text)
 
 
 def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:

@@ -60,7 +60,7 @@ def test_trace_file(tmp_path):
     result = invoke("simulate", "-k", "3", "-n", "100", "--trace", str(path), "--trace-deals", "10")
     assert result.exit_code == 0, result.output
     header, *deals = (json.loads(line) for line in path.read_text().splitlines())
-    assert header["format"] == "pocha-trace/2" and header["seed"] == 0
+    assert header["format"] == "pocha-trace/3" and header["seed"] == 0
     assert len(deals) == 10 and deals[0]["cards"] == 3 and len(deals[0]["tricks"]) == 3
 
 

@@ -10,7 +10,6 @@ from conftest import lineup
 from pocha.engine.policies import parse_policy
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.training import TrainingRequest, train_table
-from pocha.game.cards import parse_card, parse_cards
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
 from pocha.strategies.base import Predicts
 from pocha.strategies.montecarlo import MonteCarlo
@@ -20,8 +19,8 @@ from pocha.strategies.table import TableStrategy
 
 def check_deal(rules: Rules, deal: dict) -> None:
     players, cards = rules.players, deal["cards"]
-    hands = [parse_cards(" ".join(h), rules.ranks) for h in deal["hands"]]
-    trump_card = parse_card(deal["trump_card"], rules.ranks)
+    hands = [rules.notation.parse_list(" ".join(h)) for h in deal["hands"]]
+    trump_card = rules.notation.parse(deal["trump_card"])
     trump = trump_card >> 4
     dealt = [c for h in hands for c in h]
     assert all(len(h) == cards for h in hands) and len(set(dealt)) == len(dealt)
@@ -41,7 +40,7 @@ def check_deal(rules: Rules, deal: dict) -> None:
         played: list[int] = []
         for j, name in enumerate(trick["cards"]):
             seat = (leader + j) % players
-            card = parse_card(name, rules.ranks)
+            card = rules.notation.parse(name)
             legal = reference.legal_cards(held[seat], played, trump, rules.play_rule)
             assert legal and card in legal
             held[seat].remove(card)

@@ -182,7 +182,7 @@ def test_a_game_trace_replays_the_scores_and_the_seating():
     stream = io.StringIO()
     result = play_games(GamesRequest(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4, trace=stream))
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
-    assert header["format"] == "pocha-trace/2" and header["rules"]["schedule"] == "short"
+    assert header["format"] == "pocha-trace/3" and header["rules"]["schedule"] == "short"
     by_game: dict[int, list[dict]] = {}
     for deal in deals:
         by_game.setdefault(deal["game"], []).append(deal)

@@ -1,4 +1,4 @@
-"""Golden deals worked by hand, one per edge case of the play rules, in pocha-trace/2 format.
+"""Golden deals worked by hand, one per edge case of the play rules, in pocha-trace/3 format.
 
 Each is checked twice: the reference accepts every card and the result, and the kernels, playing
 the same hands with the same bids under the greedy policy, write exactly the same trace line.
@@ -14,7 +14,7 @@ import reference
 from pocha.engine import trace
 from pocha.engine.chunk import Chunk, play_chunk, same_policy
 from pocha.engine.policies import GREEDY
-from pocha.game.cards import mask_of, parse_card, parse_cards
+from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
@@ -36,8 +36,8 @@ def test_there_are_golden_deals():
 def test_golden_deal(header, deal):
     assert header["format"] == trace.FORMAT and header["policy"] == "greedy"
     rules = Rules.from_dict(header["rules"])
-    hands = [parse_cards(" ".join(h), rules.ranks) for h in deal["hands"]]
-    trump_card = parse_card(deal["trump_card"], rules.ranks)
+    hands = [rules.notation.parse_list(" ".join(h)) for h in deal["hands"]]
+    trump_card = rules.notation.parse(deal["trump_card"])
     players, cards = rules.players, deal["cards"]
 
     # the bids keep the hook rule
@@ -55,7 +55,7 @@ def test_golden_deal(header, deal):
         played: list[int] = []
         for j, name in enumerate(trick["cards"]):
             seat = (trick["leader"] + j) % players
-            card = parse_card(name, rules.ranks)
+            card = rules.notation.parse(name)
             assert card in reference.legal_cards(held[seat], played, trump_card >> 4, rules.play_rule), (name, trick)
             held[seat].remove(card)
             played.append(card)

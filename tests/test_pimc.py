@@ -16,7 +16,7 @@ from pocha.engine.policies import DEFAULT_SAMPLES, DEFAULT_SHARPNESS, GREEDY, Pl
 from pocha.engine.seating import Seat
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
-from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
 from pocha.kernels.pimc import (
     Reading,
@@ -42,9 +42,9 @@ from pocha.strategies.playouts import bid_likelihood
 
 def ruled_out(card: str, trick: str, trump: str, play_rule: str) -> set[str]:
     """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold."""
-    led, trumps, beat = reference.trick_masks(ids(trick), SUITS.index(trump))
+    led, trumps, beat = reference.trick_masks(ids(trick), LUDOTEKA.notation.pack.suits.index(trump))
     gone = revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play_rule])
-    return {card_name(c, LUDOTEKA.ranks) for c in cards_of(gone & LUDOTEKA.deck_mask)}
+    return {LUDOTEKA.notation.name(c) for c in cards_of(gone & LUDOTEKA.deck_mask)}
 
 
 def suit(letter: str, ranks=LUDOTEKA.ranks) -> set[str]:
@@ -250,7 +250,9 @@ def test_pimc_weighing_every_legal_card_is_an_option_value():
 
 
 def test_mask_helper_is_the_deck():
-    assert int(LUDOTEKA.deck_mask) == int(mask(" ".join(f"{r}{s}" for s in SUITS for r in LUDOTEKA.ranks)))
+    assert int(LUDOTEKA.deck_mask) == int(
+        mask(" ".join(f"{r}{s}" for s in LUDOTEKA.notation.pack.suits for r in LUDOTEKA.ranks))
+    )
 
 
 def reading_of(rules, cards):

@@ -7,16 +7,16 @@ import reference
 from conftest import LUDOTEKA, ids, mask, play_hand_built
 
 from pocha.engine.chunk import PLAY_CODES
-from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.cards import cards_of
 from pocha.game.rules import Scoring
 from pocha.kernels.trick import legal_mask
 
 
 def legal(hand: str, trick: str, trump: str, play_rule: str = "pocha") -> set[str]:
     """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
-    trick_masks = reference.trick_masks(ids(trick), SUITS.index(trump))
+    trick_masks = reference.trick_masks(ids(trick), LUDOTEKA.notation.pack.suits.index(trump))
     result = legal_mask(mask(hand), *trick_masks, PLAY_CODES[play_rule])
-    return {card_name(c, LUDOTEKA.ranks) for c in cards_of(result)}
+    return {LUDOTEKA.notation.name(c) for c in cards_of(result)}
 
 
 # The strict Pocha rule, its four cases.
@@ -98,7 +98,7 @@ def test_the_winner_leads_the_next_trick():
     # Bids made, seat 0 leads its weakest card, 4C; each must beat it: 5C, 6C, 7C, so seat 3 wins and
     # leads 4E; seat 0, void in espadas, must trump with 1O and wins the last trick.
     won, _, plays, leaders = play_hand_built(["1O 4C", "2O 5C", "3E 6C", "4E 7C"], "10O", dealer=3, bids=[0] * 4)
-    assert [[card_name(c, LUDOTEKA.ranks) for c in trick] for trick in plays] == [
+    assert [[LUDOTEKA.notation.name(c) for c in trick] for trick in plays] == [
         ["4C", "5C", "6C", "7C"],
         ["4E", "1O", "2O", "3E"],
     ]

@@ -92,17 +92,18 @@ def test_bad_decks_are_refused(deck):
 
 def test_presets_as_in_rules_md():
     table = {
-        "ludoteka": ("ace-three", "pocha", "except-one-card"),
-        "polish": ("ace-three", "pocha", "except-one-card"),
-        "portuguese": ("ace-three", "pocha", "always"),
-        "italian": ("natural", "pocha", "always"),
-        "turkish": ("natural", "trump", "always"),
-        "oh-hell": ("ace-three", "follow", "always"),
+        "ludoteka": ("spanish", "ace-three", "pocha", "except-one-card"),
+        "polish": ("spanish", "ace-three", "pocha", "except-one-card"),
+        "portuguese": ("spanish", "ace-three", "pocha", "always"),
+        "italian": ("spanish", "natural", "pocha", "always"),
+        "turkish": ("spanish", "natural", "trump", "always"),
+        "oh-hell": ("french", "natural", "follow", "always"),
     }
     assert set(PRESETS) == set(table)
-    for name, (order, play, hook) in table.items():
+    for name, (pack, order, play, hook) in table.items():
         preset = PRESETS[name]
-        assert (preset.rank_order, preset.play_rule, preset.hook) == (order, play, hook)
+        assert (preset.pack, preset.rank_order, preset.play_rule, preset.hook) == (pack, order, play, hook)
+    assert PRESETS["oh-hell"].decks == {players: 52 for players in range(3, 8)}
     assert make_rules("italian").ranks == (1, 12, 11, 10, 7, 6, 5, 4, 3, 2)
     assert make_rules("ludoteka").ranks == (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
-from pocha.game.cards import card_name, mask_of, parse_card, parse_cards
+from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, play_outs
@@ -49,19 +49,20 @@ class Situation:
 
 def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str) -> Situation:
     """Parse and check a bidder's view as a careful player would; each mistake is one clear line."""
-    ids = parse_cards(hand, rules.ranks)
-    names = [card_name(c, rules.ranks) for c in ids]
+    notation = rules.notation
+    ids = notation.parse_list(hand)
+    names = [notation.name(c) for c in ids]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise PochaError(f"hand: {', '.join(repeated)} appears more than once")
     if not ids:
-        raise PochaError('hand: no card given; write cards like "1O 3O 12C 5E 2B"')
+        raise PochaError(f'hand: no card given; write cards like "{notation.pack.example}"')
     if len(ids) > rules.full_deal:
         raise PochaError(
             f"hand: {len(ids)} cards, but {rules.players} players with {rules.deck_size} cards "
             f"hold 1..{rules.full_deal}"
         )
-    trump_card = parse_card(trump, rules.ranks)
+    trump_card = notation.parse(trump)
     if not 0 <= position < rules.players:
         raise PochaError(
             f"position: {position} is not a bidding position; with {rules.players} players "
@@ -69,7 +70,7 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
         )
     full = len(ids) * rules.players == rules.deck_size
     dealer = position == rules.players - 1
-    name = card_name(trump_card, rules.ranks)
+    name = notation.name(trump_card)
     if not full and trump_card in ids:
         raise PochaError(
             f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
@@ -129,8 +130,8 @@ class Advice:
         """Plain data for ``--format json``."""
         s = self.situation
         return {
-            "hand": [card_name(c, s.rules.ranks) for c in s.hand],
-            "trump_card": card_name(s.trump_card, s.rules.ranks),
+            "hand": [s.rules.notation.name(c) for c in s.hand],
+            "trump_card": s.rules.notation.name(s.trump_card),
             "position": s.position,
             "bids_before": list(s.bids),
             "forbidden_bid": s.forbidden if s.forbidden >= 0 else None,

@@ -39,7 +39,7 @@ class GamesRequest(Request):
     """A run of ``games`` whole games.
 
     rotate: seat the line-up on from each game's first dealer (see the module docstring). trace:
-    where to write ``pocha-trace/2`` lines (header included) for every deal of the first
+    where to write ``pocha-trace/3`` lines (header included) for every deal of the first
     ``trace_games`` games (all when None), game by game in play order (ordered backends only).
     """
 

@@ -30,7 +30,7 @@ class DealsRequest(Request):
     """A run of ``deals`` deals (boards) of each hand size in ``sizes``.
 
     duplicate: play every deal once per rotation of the seating. trace: where to write
-    ``pocha-trace/2`` lines (header included) for the first ``trace_deals`` deals of the run (all
+    ``pocha-trace/3`` lines (header included) for the first ``trace_deals`` deals of the run (all
     when None; plain seating, ordered backends only). predictions: where each chunk's rows of the
     predicting strategies' predictions go (``pocha.engine.predictions``; plain seating), None to
     record none; the trace lines then carry them too. checkpoint: saves the finished chunks now and

@@ -1,4 +1,4 @@
-"""The ``pocha-trace/2`` format (README, "The trace format"): every deal of a run as JSON Lines, to check."""
+"""The ``pocha-trace/3`` format (README, "The trace format"): every deal of a run as JSON Lines, to check."""
 
 import json
 from collections.abc import Sequence
@@ -11,10 +11,10 @@ from pocha.engine.chunk import Chunk
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Lineup
-from pocha.game.cards import SUITS, card_name, cards_of
+from pocha.game.cards import cards_of
 from pocha.game.rules import Rules
 
-FORMAT = "pocha-trace/2"
+FORMAT = "pocha-trace/3"
 
 
 def is_trace(path: Path) -> bool:
@@ -27,9 +27,23 @@ def is_trace(path: Path) -> bool:
 
 
 def header(rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy) -> dict[str, Any]:
-    """The first line: format, rules, strategies by seat, seed and play policy (of the seats that name none)."""
+    """The first line: format, rules, the deck as the lines write it, strategies by seat, seed and play policy."""
     strategies = [seat.label for seat in lineup.seats]
-    return {"format": FORMAT, "rules": rules.to_dict(), "strategies": strategies, "seed": seed, "policy": policy.label}
+    return {
+        "format": FORMAT,
+        "rules": rules.to_dict(),
+        "deck": deck_entry(rules),
+        "strategies": strategies,
+        "seed": seed,
+        "policy": policy.label,
+    }
+
+
+def deck_entry(rules: Rules) -> dict[str, Any]:
+    """The deck in the words of the lines: its pack, size, ranks strongest first and suit letters."""
+    pack = rules.notation.pack
+    ranks = [pack.rank_names[rank] for rank in rules.ranks]
+    return {"pack": pack.name, "cards": rules.deck_size, "ranks": ranks, "suits": list(pack.suits)}
 
 
 def deal_lines(
@@ -52,7 +66,7 @@ def deal_lines(
     players = rules.players
 
     def name(card: int) -> str:
-        return card_name(int(card), rules.ranks)
+        return rules.notation.name(int(card))
 
     by_seat = () if predicted is None else predicted.by_seat(chunk.numbers)
     lines = []
@@ -68,7 +82,7 @@ def deal_lines(
                 "cards": chunk.cards,
                 "dealer": int(chunk.numbers[d] % players),
                 "trump_card": name(chunk.trump_card[d]),
-                "trump": SUITS[int(chunk.trump_card[d]) >> 4],
+                "trump": rules.notation.pack.suits[int(chunk.trump_card[d]) >> 4],
                 "hands": [[name(c) for c in cards_of(chunk.hands[d, s])] for s in range(players)],
                 "bids": chunk.bids[d].tolist(),
                 "tricks": tricks,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from pocha.errors import PochaError
-from pocha.game.cards import RANKS, deck_ids
+from pocha.game.cards import PACKS, Notation, deck_ids
 
 PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
@@ -33,10 +33,7 @@ TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
     "tied": "one-card hands for every player until one of the tied players leads the others",
     "one": "a single one-card hand for every player; a tie after it stands and the win is shared",
 }
-RANK_ORDERS = {  # every rank of the 48-card deck, strongest first
-    "ace-three": (1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2),
-    "natural": (1, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2),
-}
+RANK_ORDERS = tuple(dict.fromkeys(name for pack in PACKS.values() for name in pack.rank_orders))  # every pack's
 
 
 @dataclass(frozen=True)
@@ -68,6 +65,7 @@ class Rules:
 
     players: int  # seats at the table, 0..players-1 in playing order
     ranks: tuple[int, ...]  # ranks present in each suit, strongest first (defines deck and strength)
+    pack: str = "spanish"  # the kind of cards, a key of PACKS: its suits and the names of the ranks
     play_rule: str = "pocha"  # which cards are legal (card-play duties), a key of PLAY_RULES
     hook: str = "except-one-card"  # when the dealer may not make the bids sum to the hand size
     scoring: Scoring = field(default_factory=Scoring)  # points per hand
@@ -80,10 +78,13 @@ class Rules:
             object.__setattr__(self, "schedule", tuple(self.schedule))
         if not isinstance(self.players, int) or self.players < 2:
             raise PochaError(f"players: must be a whole number of at least 2, not {self.players!r}")
-        bad = [r for r in self.ranks if r not in RANKS]
-        if bad or not self.ranks or len(set(self.ranks)) != len(self.ranks):
+        if self.pack not in PACKS:
+            raise PochaError(f"pack: unknown '{self.pack}'; accepted: {', '.join(PACKS)}")
+        names = PACKS[self.pack].rank_names
+        if not self.ranks or len(set(self.ranks)) != len(self.ranks) or not set(self.ranks) <= set(names):
             raise PochaError(
-                f"ranks: {list(self.ranks)} is not a deck: give distinct ranks from 1..12, strongest first"
+                f"ranks: {list(self.ranks)} is not a {self.pack} deck: give distinct ranks from "
+                f"{min(names)}..{max(names)}, strongest first"
             )
         if self.deck_size < self.players:
             raise PochaError(
@@ -149,6 +150,11 @@ class Rules:
         return deck_ids(self.ranks)
 
     @cached_property
+    def notation(self) -> Notation:
+        """How this deck's cards are written and read (``1O``, ``AS``)."""
+        return Notation(PACKS[self.pack], self.ranks)
+
+    @cached_property
     def deck_mask(self) -> np.uint64:
         """The deck's cards as one mask (uint64)."""
         return np.uint64(sum(1 << int(card) for card in self.deck()))
@@ -167,7 +173,7 @@ class Rules:
         values = dict(data)
         if "play" in values and "play_rule" not in values:  # the name before pocha-trace/2
             values["play_rule"] = values.pop("play")
-        known = {"players", "ranks", "play_rule", "hook", "scoring", "schedule", "tie_break"}
+        known = {"players", "ranks", "pack", "play_rule", "hook", "scoring", "schedule", "tie_break"}
         unknown = set(values) - known
         if unknown:
             raise PochaError(f"rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -192,15 +198,18 @@ class Preset:
 
     name: str
     text: str  # the rule text it follows, in words
-    rank_order: str  # key of RANK_ORDERS
+    rank_order: str  # a rank order of its pack
     play_rule: str  # key of PLAY_RULES
     hook: str
     decks: dict[int, int]  # player count -> deck size (cards)
     tie_break: str = "all"
     readings: tuple[str, ...] = ()  # where the preset picks one reading of its text, and the option for the other
+    pack: str = "spanish"  # a key of PACKS
 
 
 THREE_TO_EIGHT = {3: 36, 4: 40, 5: 40, 6: 36, 8: 48}  # text 003's table
+WHOLE_FRENCH = {players: 52 for players in range(3, 8)}  # Oh Hell's usual tables: the whole pack, 3 to 7 players
+PACK_DECKS = {"spanish": THREE_TO_EIGHT, "french": WHOLE_FRENCH}  # a preset's decks when --deck names another pack
 TRUMPED = (
     '"Unless someone has trumped" frees the followers of a plain-suit lead once a trump is on the trick; '
     "followers of a trump lead must still beat it (the usual reading; --play-rule pocha-trump-lead-free "
@@ -284,42 +293,48 @@ PRESETS = {
         ),
         Preset(
             "oh-hell",
-            "plain Oh Hell with a Spanish deck (no text)",
-            "ace-three",
+            "plain Oh Hell, as the wider world plays it with French cards (no text)",
+            "natural",
             "follow",
             "always",
-            THREE_TO_EIGHT,
+            WHOLE_FRENCH,
+            readings=(
+                "The whole 52-card pack at 3 to 7 players; a count that does not divide it leaves cards out of "
+                "the full deal (3 players: 17 each and one turned). --deck 48 and smaller strip whole ranks, "
+                "weakest first; --deck spanish plays the Spanish form (36 to 48 cards, ace-three).",
+                "Follow suit; a void hand plays any card, with no duty to beat or to trump.",
+                "The hook binds the dealer in every hand, one-card hands included (tables differ: --hook).",
+            ),
+            pack="french",
         ),
     )
 }
 DEFAULT_PRESET = "ludoteka"
 
 
-def deck_ranks(rank_order: str, size: int) -> tuple[int, ...]:
-    """Ranks of a deck of ``size`` cards in a rank order, strongest first.
-
-    48 cards hold every rank; 40 cards leave out the 8s and 9s; smaller decks (a multiple of 4)
-    leave out whole ranks of the 40, weakest first (36 cards: no 2s).
-    """
-    order = RANK_ORDERS[rank_order]
-    if size == 48:
-        return order
-    if size > 40 or size < 4 or size % 4:
-        raise PochaError(
-            f"deck: no {size}-card Spanish deck; sizes are 48, or 40 down to 4 in steps of 4, or give ranks"
-        )
-    forty = tuple(r for r in order if r not in (8, 9))
-    return forty[: size // 4]
+def split_deck(text: str, preset_pack: str) -> tuple[str, str]:
+    """A deck option as ``(pack, rest)``: ``french:32`` -> ``("french", "32")``, ``40`` -> the preset's pack, ``40``."""
+    name, colon, rest = text.strip().partition(":")
+    if name.lower() in PACKS:
+        return name.lower(), rest.strip()
+    if colon:
+        raise PochaError(f"deck: unknown pack '{name}' in '{text}'; accepted: {', '.join(PACKS)}")
+    return preset_pack, text.strip()
 
 
-def parse_deck(text: str, rank_order: str) -> tuple[int, ...]:
-    """A deck option: a size (48, 40, 36, ...) in the preset's rank order, or ranks strongest first ("1,3,12,...")."""
+def parse_deck(text: str, pack: str, rank_order: str) -> tuple[int, ...]:
+    """The ranks of a deck written as a size (52, 40, 36, ...) in a rank order, or as ranks strongest first."""
     words = [w for w in text.replace(",", " ").split() if w]
-    if not words or not all(w.isdigit() for w in words):
-        raise PochaError(f"deck: '{text}' is neither a size (36, 40, 48) nor ranks strongest first like 1,3,12,11,10,7")
-    if len(words) == 1:
-        return deck_ranks(rank_order, int(words[0]))
-    return tuple(int(w) for w in words)
+    if len(words) == 1 and words[0].isdigit():
+        return PACKS[pack].deck_ranks(rank_order, int(words[0]))
+    if len(words) < 2:
+        sizes = ", ".join(map(str, PACKS[pack].sizes()[:3]))
+        example = ",".join(PACKS[pack].rank_names[r] for r in PACKS[pack].rank_orders[rank_order][:6])
+        raise PochaError(
+            f"deck: '{text}' is neither a pack ({', '.join(PACKS)}), a size ({sizes}, ...) "
+            f"nor ranks strongest first like {example}"
+        )
+    return tuple(PACKS[pack].parse_rank(word) for word in words)
 
 
 def parse_sizes(text: str, what: str) -> list[int]:
@@ -344,32 +359,41 @@ def make_rules(
 ) -> Rules:
     """The rules of a preset for a player count, with single options overridden.
 
-    deck: None for the preset's deck for this player count, else as ``parse_deck``. rank_order: a key
-    of RANK_ORDERS instead of the preset's. overrides: any other ``Rules`` field (``play_rule``, ``hook``,
-    ``scoring``, ``schedule``, ``tie_break``); None keeps the preset's. A schedule may be written
-    as text: a name or hand sizes (``1-5,5``).
+    deck: None for the preset's deck for this player count; else a pack (``french``), a size in the
+    preset's pack (``40``), ranks strongest first (``1,3,12,11``), or a pack and either (``french:32``).
+    rank_order: a rank order of the pack instead of the preset's. overrides: any other ``Rules`` field
+    (``play_rule``, ``hook``, ``scoring``, ``schedule``, ``tie_break``); None keeps the preset's. A
+    schedule may be written as text: a name or hand sizes (``1-5,5``).
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
     chosen = PRESETS[preset]
-    order = chosen.rank_order if rank_order is None else rank_order
-    if order not in RANK_ORDERS:
-        raise PochaError(f"rank-order: unknown '{order}'; accepted: {', '.join(RANK_ORDERS)}")
-    if deck is not None:
-        ranks = parse_deck(deck, order)
-    elif players in chosen.decks:
-        ranks = deck_ranks(order, chosen.decks[players])
+    pack, size_or_ranks = split_deck(deck, chosen.pack) if deck is not None else (chosen.pack, "")
+    orders = PACKS[pack].rank_orders
+    order = rank_order or (chosen.rank_order if pack == chosen.pack else PACKS[pack].default_order)
+    if order not in orders:
+        raise PochaError(f"rank-order: unknown '{order}' for the {pack} pack; accepted: {', '.join(orders)}")
+    decks = chosen.decks if pack == chosen.pack else PACK_DECKS[pack]
+    if size_or_ranks:
+        ranks = parse_deck(size_or_ranks, pack, order)
+    elif players in decks:
+        ranks = PACKS[pack].deck_ranks(order, decks[players])
     else:
-        counts = ", ".join(str(n) for n in chosen.decks)
+        counts = ", ".join(str(n) for n in decks)
         raise PochaError(
             f"players: preset '{preset}' has no deck for {players} players (it has {counts}); "
-            "give a deck to play with another count"
+            f"give a deck size (--deck {PACKS[pack].sizes()[1]}) to play with another count"
         )
     schedule = overrides.get("schedule")
     if isinstance(schedule, str) and schedule not in SCHEDULES and schedule[:1].isdigit():
         overrides["schedule"] = tuple(parse_sizes(schedule, "schedule"))
     rules = Rules(
-        players=players, ranks=ranks, play_rule=chosen.play_rule, hook=chosen.hook, tie_break=chosen.tie_break
+        players=players,
+        ranks=ranks,
+        pack=pack,
+        play_rule=chosen.play_rule,
+        hook=chosen.hook,
+        tie_break=chosen.tie_break,
     )
     return replace(rules, **{name: value for name, value in overrides.items() if value is not None})
 
