@@ -89,7 +89,7 @@ def test_the_oh_hell_preset_deals_french_cards_and_keeps_the_spanish_form_a_deck
 
 def test_a_spanish_preset_can_play_french_cards():
     rules = make_rules("ludoteka", 4, "french:32")
-    assert rules.notation.describe().startswith("32 cards (french pack): ranks A K Q J 10 9 8 7")
+    assert rules.notation.describe().startswith("32 cards (French pack): ranks A K Q J 10 9 8 7")
     assert make_rules("ludoteka", 4, "french:A,K,Q,J,T").ranks == (14, 13, 12, 11, 10)
 
 
@@ -100,7 +100,7 @@ def test_a_spanish_preset_can_play_french_cards():
         ("german:32", None, "unknown pack 'german'"),
         ("french:33", None, "no 33-card French deck"),
         ("french", "ace-three", "unknown 'ace-three' for the french pack"),
-        ("french:A,K,X", None, "not a rank of the french pack"),
+        ("french:A,K,X", None, "not a rank of the French pack"),
     ],
 )
 def test_bad_decks_are_refused_in_one_line(deck, rank_order, message):

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pocha import api
+from pocha import api, cli
 from pocha.cli import DEFAULT_COMPILE_SECONDS, app, compiling_announced
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
@@ -339,10 +339,25 @@ def test_advise_json():
     assert sum(t["chance"] for t in data["tricks"]) == pytest.approx(1.0) and len(data["bids"]) == 2
 
 
+def test_advise_takes_french_cards_and_shows_suit_symbols_on_a_terminal_that_can(monkeypatch):
+    args = "advise --preset oh-hell --hand 'as kh TD 2c' --trump 7H --assume expected --samples 500"
+    plain = invoke(args)
+    assert plain.exit_code == 0, plain.output
+    assert "Hand AS KH 10D 2C (4 cards), trump 7H (hearts)" in plain.stdout
+    monkeypatch.setattr(cli, "shows_suit_symbols", lambda: True)
+    shown = invoke(args)
+    assert "Hand A\u2660 K\u2665 10\u2666 2\u2663 (4 cards), trump 7\u2665 (hearts)" in shown.stdout
+    data = json.loads(invoke(args + " --format json").stdout)
+    assert data["hand"] == ["AS", "KH", "10D", "2C"] and data["trump_card"] == "7H"  # files keep the letters
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--hand", "1O 3X", "--trump", "7O"], "'3X' is not a card"),
+        (["--hand", "AS KH", "--trump", "7O"], "a French card needs the French pack (--deck french)"),
+        (["--preset", "oh-hell", "--hand", "AS 1O", "--trump", "7H"], "a Spanish card needs the Spanish pack"),
+        (["--preset", "oh-hell", "--hand", "AS 1S", "--trump", "7H"], "'1' is not a rank of the French pack"),
         (["--hand", "1O 1o", "--trump", "7O"], "1O appears more than once"),
         (["--hand", "1O 8C", "--trump", "7O"], "'8C' is not in this deck"),
         (["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O 1C", "--trump", "7C"], "11 cards, but 4 players with 40 cards"),

@@ -32,6 +32,11 @@ class Pack:
     example: str  # cards in notation, for messages
 
     @property
+    def title(self) -> str:
+        """The pack's name as a sentence writes it: ``French``."""
+        return self.name.capitalize()
+
+    @property
     def full_size(self) -> int:
         """Cards in the whole pack."""
         return SUIT_COUNT * len(self.rank_names)
@@ -52,7 +57,7 @@ class Pack:
         if size not in self.sizes():
             sizes = self.sizes()
             raise PochaError(
-                f"deck: no {size}-card {self.name.capitalize()} deck; sizes are {sizes[0]}, or {sizes[1]} down to 4 "
+                f"deck: no {size}-card {self.title} deck; sizes are {sizes[0]}, or {sizes[1]} down to 4 "
                 "in steps of 4, or give ranks"
             )
         return tuple(r for r in ranks if r in self.usual)[: size // SUIT_COUNT]
@@ -63,7 +68,13 @@ class Pack:
         for rank, name in self.rank_names.items():
             if word in (name, self.aliases.get(name)):
                 return rank
-        raise PochaError(f"'{text}' is not a rank of the {self.name} pack; ranks: {' '.join(self.rank_names.values())}")
+        raise PochaError(f"'{text}' is not a rank of the {self.title} pack; ranks: {' '.join(self.rank_names.values())}")
+
+    def reads(self, text: str) -> bool:
+        """Whether a card written as ``text`` (upper case) is one of this pack's."""
+        suit, rank = text[-1:], text[:-1]
+        names = {*self.rank_names.values(), *self.aliases.values()}
+        return bool(suit) and suit in self.suits + self.symbols and rank in names
 
     @cached_property
     def aliases(self) -> dict[str, str]:
@@ -143,9 +154,11 @@ class Notation:
         rank_text, suit = cleaned[:-1], cleaned[-1:]
         suit_index = (self.pack.suits + self.pack.symbols).find(suit) if suit else -1
         if suit_index < 0 or not rank_text:
+            other = next((pack for pack in PACKS.values() if pack.reads(cleaned)), None)
+            hint = f"; a {other.title} card needs the {other.title} pack (--deck {other.name})" if other else ""
             raise PochaError(
                 f"'{text}' is not a card: write rank then suit, e.g. {self.pack.example} "
-                f"(suits {' '.join(self.pack.suits)})"
+                f"(suits {' '.join(self.pack.suits)}){hint}"
             )
         rank = self.pack.parse_rank(rank_text)
         if rank not in self.ranks:
@@ -172,7 +185,7 @@ class Notation:
             f"{letter} {word}" for letter, word in zip(self.pack.suits, self.pack.suit_words, strict=True)
         )
         size = SUIT_COUNT * len(self.ranks)
-        return f"{size} cards ({self.pack.name} pack): ranks {ranks} (strongest first, {order}); suits {suits}"
+        return f"{size} cards ({self.pack.title} pack): ranks {ranks} (strongest first, {order}); suits {suits}"
 
 
 def suit_of(card: int) -> int:
