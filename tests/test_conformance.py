@@ -123,3 +123,26 @@ def test_every_play_rule_conforms(play_rule):
     )
     for line in stream.getvalue().splitlines()[1:]:
         check_deal(rules, json.loads(line))
+
+
+@pytest.mark.parametrize("players", range(3, 8))
+def test_the_french_pack_conforms_at_every_player_count(players):
+    """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack (the dealer's card is trump)."""
+    rules = make_rules("oh-hell", players)
+    stream = io.StringIO()
+    for play in ("random", "greedy", "pimc:samples=2"):
+        simulate(
+            DealsRequest(
+                rules=rules,
+                lineup=lineup(*(["expected", "random", "aces-trumps"] * 3)[:players]),
+                sizes=[1, rules.full_deal],
+                deals=10,
+                seed=players,
+                policy=parse_policy(play),
+                trace=stream,
+            )
+        )
+    deals = [json.loads(line) for line in stream.getvalue().splitlines() if '"format"' not in line]
+    assert len(deals) == 3 * 2 * 10 and {deal["trump"] for deal in deals} <= set("SHDC")
+    for deal in deals:
+        check_deal(rules, deal)
