@@ -78,8 +78,7 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
         "play": name,
     }
     if name == "pimc":
-        scoring = rules.scoring
-        found["scoring"] = f"{scoring.exact},{scoring.per_trick},{scoring.miss_per_trick}"
+        found["scoring"] = rules.scoring.spec
     return found
 
 

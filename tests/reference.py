@@ -91,7 +91,7 @@ def greedy_card(legal: list[int], trick: list[int], trump: int, short: bool) -> 
 def score(bid: int, won: int, scoring: Scoring) -> int:
     if bid == won:
         return scoring.exact + scoring.per_trick * won
-    return scoring.miss_per_trick * abs(won - bid)
+    return scoring.per_trick_missed * won + scoring.miss_per_trick * abs(won - bid)
 
 
 def play_greedy(

@@ -8,7 +8,7 @@ from conftest import LUDOTEKA, ids, mask, play_hand_built
 
 from pocha.engine.chunk import PLAY_CODES
 from pocha.game.cards import cards_of
-from pocha.game.rules import Scoring
+from pocha.game.rules import SCORINGS, Scoring
 from pocha.kernels.trick import legal_mask
 
 
@@ -121,12 +121,13 @@ def test_scoring(bid, won, points):
 
 
 def test_scoring_numbers_are_options():
-    assert Scoring(20, 2, -10).points(2, 2) == 24
-    assert Scoring(20, 2, -10).points(2, 5) == -30
+    assert Scoring(exact=20, per_trick=2, miss_per_trick=-10).points(2, 2) == 24
+    assert Scoring(exact=20, per_trick=2, miss_per_trick=-10).points(2, 5) == -30
 
 
-def test_the_kernels_score_with_the_rules_table():
-    rules = replace(LUDOTEKA, scoring=Scoring(20, 2, -10))
+@pytest.mark.parametrize("scoring", [SCORINGS["tricks+10"][0], Scoring(exact=20, per_trick=2, miss_per_trick=-10)])
+def test_the_kernels_score_with_the_rules_table(scoring):
+    rules = replace(LUDOTEKA, scoring=scoring)
     won, points, *_ = play_hand_built(["1O", "2O", "3E", "4E"], "7O", dealer=3, bids=[1, 1, 0, 0], rules=rules)
     assert won == [1, 0, 0, 0]
-    assert points == [Scoring(20, 2, -10).points(b, w) for b, w in zip([1, 1, 0, 0], won, strict=True)]
+    assert points == [scoring.points(b, w) for b, w in zip([1, 1, 0, 0], won, strict=True)]

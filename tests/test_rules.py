@@ -1,7 +1,8 @@
+import numpy as np
 import pytest
 
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
+from pocha.game.rules import PRESETS, SCORINGS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_single_options_override_the_preset():
         "italian", 4, hook="never", play_rule="follow", schedule="short", scoring=parse_scoring("20,2,-10")
     )
     assert (rules.hook, rules.play_rule, rules.schedule) == ("never", "follow", "short")
-    assert rules.scoring == Scoring(20, 2, -10)
+    assert rules.scoring == Scoring(exact=20, per_trick=2, miss_per_trick=-10)
     assert rules.ranks == make_rules("italian", 4).ranks
 
 
@@ -186,7 +187,71 @@ def test_hand_size_checks():
             rules.check_cards(cards)
 
 
-@pytest.mark.parametrize("text", ["10,5", "a,b,c", "10;5;-5"])
+# (bid, tricks won) -> points under each named system, worked out by hand
+HAND_SCORED = {
+    "pocha": {(0, 0): 10, (3, 3): 25, (2, 4): -10, (4, 1): -15, (1, 0): -5},
+    "tricks+10": {(0, 0): 10, (3, 3): 13, (2, 4): 4, (4, 1): 1, (1, 0): 0},  # a missed bid scores its tricks
+    "exact-only": {(0, 0): 10, (3, 3): 13, (2, 4): 0, (4, 1): 0, (1, 0): 0},
+    "bonus-only": {(0, 0): 10, (3, 3): 10, (2, 4): 0, (4, 1): 0, (1, 0): 0},
+    "openspiel-penalty": {(0, 0): 10, (3, 3): 13, (2, 4): -2, (4, 1): -3, (1, 0): -1},
+}
+
+
+def test_every_named_scoring_system_is_scored_by_hand():
+    assert set(HAND_SCORED) == set(SCORINGS)
+    for name, scored in HAND_SCORED.items():
+        scoring = parse_scoring(name)
+        assert scoring.name == scoring.label == name
+        for (bid, won), points in scored.items():
+            assert scoring.points(bid, won) == points, (name, bid, won)
+            assert scoring.points_grid(5)[bid, won] == points, (name, bid, won)
+
+
+def test_the_points_grid_is_the_formula():
+    for scoring in [system for system, _ in SCORINGS.values()] + [parse_scoring("7,-2,3,-4")]:
+        grid = scoring.points_grid(6)
+        assert grid.shape == (7, 7) and grid.dtype == np.int64
+        for bid in range(7):
+            for won in range(7):
+                if bid == won:
+                    assert grid[bid, won] == scoring.exact + scoring.per_trick * won
+                else:
+                    assert grid[bid, won] == scoring.per_trick_missed * won + scoring.miss_per_trick * abs(won - bid)
+
+
+def test_scoring_is_a_name_or_three_or_four_numbers():
+    assert parse_scoring("pocha") == Scoring() == parse_scoring("10,5,-5") == parse_scoring("10,5,0,-5")
+    assert parse_scoring("tricks+10") == parse_scoring("10,1,1,0")
+    assert parse_scoring("20,2,-10") == Scoring(exact=20, per_trick=2, per_trick_missed=0, miss_per_trick=-10)
+    assert parse_scoring("20, 2, 3, -10") == Scoring(exact=20, per_trick=2, per_trick_missed=3, miss_per_trick=-10)
+    for scoring in (parse_scoring("20,2,-10"), parse_scoring("20,2,3,-10"), *(s for s, _ in SCORINGS.values())):
+        assert parse_scoring(scoring.spec) == scoring  # the numbers shown are the numbers to type
+    assert parse_scoring("20,2,-10").spec == "20,2,-10" and parse_scoring("20,2,3,-10").spec == "20,2,3,-10"
+    assert parse_scoring("20,2,-10").name is None and parse_scoring("20,2,-10").label == "20,2,-10"
+    assert parse_scoring("1,0,0,-1").in_words() == "exact 1; missed -1 per trick off"
+    assert parse_scoring("10,1,1,-2").in_words() == "exact 10 + 1 per trick; missed 1 per trick taken, -2 per trick off"
+
+
+@pytest.mark.parametrize("text", ["10,5", "a,b,c", "10;5;-5", "1,2,3,4,5", "Pocha", "tricks", "10,5,-5.5", ""])
 def test_bad_scoring_text(text):
-    with pytest.raises(PochaError, match="scoring"):
+    with pytest.raises(PochaError) as error:
         parse_scoring(text)
+    message = str(error.value)
+    assert message.startswith(f"scoring: '{text}' is neither a name") and "\n" not in message
+    assert all(name in message for name in SCORINGS) and "E,T,M" in message and "E,T,W,M" in message
+
+
+def test_scoring_fields_are_given_by_name():
+    with pytest.raises(TypeError):
+        Scoring(20, 2, -10)  # three numbers in a row: which is which?
+    with pytest.raises(PochaError, match="scoring.per_trick_missed: must be a whole number"):
+        Scoring(per_trick_missed=0.5)
+
+
+def test_rules_written_before_tricks_of_missed_bids_counted_still_read():
+    old = make_rules().to_dict()
+    assert old["scoring"] == {"exact": 10, "per_trick": 5, "miss_per_trick": -5}  # as every earlier header
+    assert Rules.from_dict(old) == make_rules()
+    counted = make_rules(scoring=parse_scoring("tricks+10"))
+    assert counted.to_dict()["scoring"] == {"exact": 10, "per_trick": 1, "per_trick_missed": 1, "miss_per_trick": 0}
+    assert Rules.from_dict(counted.to_dict()) == counted

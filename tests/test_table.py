@@ -12,7 +12,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.chunk import deal_chunk
 from pocha.engine.training import TrainingRequest, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Scoring, forbidden_bids, make_rules
+from pocha.game.rules import PRESETS, Scoring, forbidden_bids, make_rules, parse_scoring
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.montecarlo import MonteCarlo
@@ -183,10 +183,13 @@ def test_the_hook_matters_only_beyond_one_card_and_the_scoring_only_to_pimc(smal
     portuguese = make_rules("portuguese", players=4)  # hook always, another tie-break: the same deals learned
     assert np.array_equal(train_table(TrainingRequest(rules=portuguese, deals=300, seed=5)).counts, table.counts)
     assert table.fits(portuguese) and not table.fits(make_rules(hook="never"))
-    other_scoring = make_rules(scoring=Scoring(10, 2, -10))
+    other_scoring = make_rules(scoring=Scoring(exact=10, per_trick=2, miss_per_trick=-10))
     assert table.fits(other_scoring) and not table.fits(LUDOTEKA, "pimc")
     assert conditions(LUDOTEKA, "pimc") != conditions(other_scoring, "pimc:samples=4")
     assert conditions(LUDOTEKA, "pimc") == conditions(portuguese, "pimc:samples=4")
+    counted, uncounted = (make_rules(scoring=parse_scoring(name)) for name in ("tricks+10", "exact-only"))
+    assert conditions(counted, "pimc") != conditions(uncounted, "pimc")  # they differ in a missed bid's tricks only
+    assert conditions(counted, "greedy") == conditions(uncounted, "greedy") == conditions(LUDOTEKA, "greedy")
 
 
 def test_pimc_bids_from_the_greedy_table_where_no_pimc_table_ships():

@@ -4,7 +4,7 @@ Every option is data. Presets differ only in the values they give; no code asks 
 it is running.
 """
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, astuple, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -36,13 +36,17 @@ TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
 RANK_ORDERS = tuple(dict.fromkeys(name for pack in PACKS.values() for name in pack.rank_orders))  # every pack's
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Scoring:
-    """Points of one hand: ``exact + per_trick * won`` for an exact bid, else ``miss_per_trick * |won - bid|``."""
+    """The points of one hand, from four whole numbers (by keyword only: four in a row are easily misread).
+
+    Exact bid: ``exact + per_trick * won``; missed: ``per_trick_missed * won + miss_per_trick * |won - bid|``.
+    """
 
     exact: int = 10  # bonus for taking exactly the tricks bid
     per_trick: int = 5  # added per trick taken, exact bids only
-    miss_per_trick: int = -5  # per trick of difference between bid and tricks taken
+    per_trick_missed: int = 0  # per trick taken when the bid is missed (older traces lack it: 0)
+    miss_per_trick: int = -5  # per trick of difference between bid and tricks taken, missed bids only
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -51,12 +55,61 @@ class Scoring:
 
     def points(self, bid: Any, won: Any) -> Any:
         """Points of a bid and the tricks won (ints or int arrays alike): the one scoring formula."""
-        return np.where(bid == won, self.exact + self.per_trick * won, self.miss_per_trick * np.abs(won - bid))
+        missed = self.per_trick_missed * won + self.miss_per_trick * np.abs(won - bid)
+        return np.where(bid == won, self.exact + self.per_trick * won, missed)
 
     def points_grid(self, cards: int) -> np.ndarray:
         """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
         return self.points(bid, won).astype(np.int64)
+
+    def to_dict(self) -> dict[str, int]:
+        """The fields, ``per_trick_missed`` only when not 0 (as every earlier trace and run has them)."""
+        return {name: value for name, value in asdict(self).items() if name != "per_trick_missed" or value}
+
+    @property
+    def spec(self) -> str:
+        """The numbers as ``--scoring`` takes them: ``E,T,M``, or ``E,T,W,M`` when a missed bid's tricks count."""
+        numbers = astuple(self) if self.per_trick_missed else (self.exact, self.per_trick, self.miss_per_trick)
+        return ",".join(map(str, numbers))
+
+    @property
+    def name(self) -> str | None:
+        """The name of the scoring system it is (the first of SCORINGS), None for another."""
+        return next((name for name, (scoring, _) in SCORINGS.items() if scoring == self), None)
+
+    @property
+    def label(self) -> str:
+        """Its name, else its ``spec``."""
+        return self.name or self.spec
+
+    def in_words(self) -> str:
+        """What an exact and a missed bid score, e.g. ``exact 10 + 5 per trick; missed -5 per trick off``."""
+        exact = f"exact {self.exact}" + (f" + {self.per_trick} per trick" if self.per_trick else "")
+        missed = [f"{self.per_trick_missed} per trick taken"] if self.per_trick_missed else []
+        missed += [f"{self.miss_per_trick} per trick off"] if self.miss_per_trick else []
+        return f"{exact}; missed {', '.join(missed) or 0}"
+
+
+SCORINGS = {  # name -> (the system, what it is); --scoring NAME
+    "pocha": (Scoring(), "the Spanish texts' (every preset's)"),
+    "tricks+10": (
+        Scoring(exact=10, per_trick=1, per_trick_missed=1, miss_per_trick=0),
+        "every trick taken scores, made or not (BoardGameArena's analyses; OpenSpiel's oh_hell by default)",
+    ),
+    "exact-only": (
+        Scoring(exact=10, per_trick=1, per_trick_missed=0, miss_per_trick=0),
+        "tricks score only when the bid is made",
+    ),
+    "bonus-only": (
+        Scoring(exact=10, per_trick=0, per_trick_missed=0, miss_per_trick=0),
+        "only an exact bid scores, whatever the tricks",
+    ),
+    "openspiel-penalty": (
+        Scoring(exact=10, per_trick=1, per_trick_missed=0, miss_per_trick=-1),
+        "OpenSpiel's oh_hell with off_bid_penalty=true",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -163,6 +216,7 @@ class Rules:
         """Plain JSON-ready form (the trace header's ``rules``)."""
         data = asdict(self)
         data["ranks"] = list(self.ranks)
+        data["scoring"] = self.scoring.to_dict()
         if not isinstance(self.schedule, str):
             data["schedule"] = list(self.schedule)
         return data
@@ -411,9 +465,17 @@ def forbidden_bids(rules: Rules, cards: int, earlier_bids: np.ndarray) -> np.nda
 
 
 def parse_scoring(text: str) -> Scoring:
-    """A scoring option ``EXACT,PER_TRICK,MISS_PER_TRICK``, e.g. ``10,5,-5``."""
+    """A scoring option: a name of SCORINGS, or ``E,T,M`` (``10,5,-5``) or ``E,T,W,M`` (``10,1,1,0``)."""
+    if text in SCORINGS:
+        return SCORINGS[text][0]
     try:
-        exact, per_trick, miss = (int(w) for w in text.split(","))
+        numbers = [int(word) for word in text.split(",")]
     except ValueError:
-        raise PochaError(f"scoring: '{text}' is not EXACT,PER_TRICK,MISS_PER_TRICK such as 10,5,-5") from None
-    return Scoring(exact, per_trick, miss)
+        numbers = []
+    if len(numbers) not in (3, 4):
+        raise PochaError(
+            f"scoring: '{text}' is neither a name ({', '.join(SCORINGS)}) nor numbers E,T,W,M or E,T,M such as "
+            "10,5,-5 (exact bonus, per trick when exact, per trick when missed (left out: 0), per trick off)"
+        )
+    names = [item.name for item in fields(Scoring) if len(numbers) == 4 or item.name != "per_trick_missed"]
+    return Scoring(**dict(zip(names, numbers, strict=True)))
