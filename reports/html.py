@@ -86,8 +86,7 @@ def facts(run: RunRecord) -> str:
         "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
         "table": f"{rules.players} players, {rules.notation.describe()}",
         "play and hook": f"play rule {rules.play_rule}, hook {rules.hook}, card play {run.policy}",
-        "scoring": f"exact {rules.scoring.exact} + {rules.scoring.per_trick} per trick; "
-        f"{rules.scoring.miss_per_trick} per trick off",
+        "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
         "strategies by seat": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies))
         + (f" (field: {field})" if field else ""),
         "amount": amount,

@@ -3,6 +3,7 @@
 import statistics
 import textwrap
 from collections.abc import Callable, Iterable
+from dataclasses import astuple
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.startup import StartupTime
-from pocha.game.rules import PLAY_RULES, PRESETS, TIE_BREAKS, Rules
+from pocha.game.rules import PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules, Scoring
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
@@ -25,6 +26,11 @@ Tables = dict[str, pd.DataFrame]
 def schedule_text(rules: Rules) -> str:
     """A schedule's name, or its hand sizes."""
     return rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
+
+
+def scoring_note(rules: Rules) -> str:
+    """``, scoring NAME`` for a scoring other than pocha's, to go with points; nothing for pocha's."""
+    return "" if rules.scoring == Scoring() else f", scoring {rules.scoring.label}"
 
 
 def run_heading(run: RunRecord) -> str:
@@ -47,7 +53,7 @@ def run_heading(run: RunRecord) -> str:
     )
     return (
         f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play_rule}, "
-        f"hook {rules.hook}), {run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
+        f"hook {rules.hook}{scoring_note(rules)}), {run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
     )
 
 
@@ -166,7 +172,7 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
     trump = f"{notation.name(s.trump_card, symbols)} ({notation.suit_word(s.trump_card)})"
     lines = [
         f"Hand {notation.names(s.hand, symbols)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
-        f"{s.rules.players} players; {who}.",
+        f"{s.rules.players} players{scoring_note(s.rules)}; {who}.",
         *textwrap.wrap(f"Assumed: {advice.model}.", 100),
         f"{advice.samples:,} play-outs per bid"
         + (f", worth {advice.effective:,.0f} unweighted" if advice.effective < advice.samples else "")
@@ -189,7 +195,6 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
 def rules_text(preset: str | None, rules: Rules) -> str:
     """The effective rule set, one option a line, then the preset's decks and the readings it takes."""
     sizes = rules.hand_sizes()
-    points = rules.scoring
     lines = {
         "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),
@@ -198,7 +203,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
         "play rule": f"{rules.play_rule}: {PLAY_RULES[rules.play_rule]}",
         "hook": rules.hook,
-        "scoring": f"exact {points.exact} + {points.per_trick} per trick; missed {points.miss_per_trick} per trick off",
+        "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
         "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
         "tie-break": f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}",
     }
@@ -210,6 +215,16 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         if readings:
             text.append("Readings this preset takes where its text is unclear:")
             text += [f"  - {reading}" for reading in readings]
+    width = max(map(len, SCORINGS))
+    text += [
+        "\nScoring systems: --scoring NAME, or the numbers E,T,W,M (E,T,M: W is 0). An exact bid scores E + T per "
+        "trick,\na missed one W per trick taken + M per trick off.",
+        f"  {'':<{width}}   E   T   W   M",
+    ]
+    text += [
+        f"  {name:<{width}}" + "".join(f"{value:>4}" for value in astuple(scoring)) + f"  {about}"
+        for name, (scoring, about) in SCORINGS.items()
+    ]
     return "\n".join(text)
 
 

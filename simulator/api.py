@@ -16,7 +16,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Rules, parse_sizes
+from pocha.game.rules import PRESETS, SCORINGS, Rules, parse_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
 from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
@@ -813,11 +813,13 @@ class RulesInfo:
     rules: Rules
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the rules, the hand sizes, and the preset's text, decks and readings."""
+        """JSON-ready: the rules, hand sizes, scoring name, named scorings; the preset's text, decks, readings."""
         data: dict[str, Any] = {
             "preset": self.preset,
             "rules": self.rules.to_dict(),
             "hand_sizes": self.rules.hand_sizes(),
+            "scoring_name": self.rules.scoring.name,
+            "scoring_systems": {name: asdict(system) | {"about": about} for name, (system, about) in SCORINGS.items()},
         }
         if self.preset:
             known = PRESETS[self.preset]

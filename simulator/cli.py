@@ -29,6 +29,7 @@ from pocha.options import (
     PRESET_NAMES,
     RANK_ORDER_NAMES,
     SCHEDULE_NAMES,
+    SCORING_NAMES,
     STRATEGY_NAMES,
     TIE_BREAK_NAMES,
 )
@@ -116,7 +117,11 @@ Hook = Annotated[
 ]
 Scoring = Annotated[
     str | None,
-    typer.Option(metavar="E,T,M", help="Override the scoring: exact bonus, per trick, per trick missed (10,5,-5)."),
+    typer.Option(
+        metavar="SCORING",
+        help=f"Override the scoring: {', '.join(SCORING_NAMES)} (pocha rules lists them), or numbers E,T,M or "
+        "E,T,W,M: exact bonus, per trick when exact, per trick when missed (0 if left out), per trick off (10,5,-5).",
+    ),
 ]
 Schedule = Annotated[
     str | None,

@@ -22,6 +22,7 @@ from pocha.game.rules import (
     PRESETS,
     RANK_ORDERS,
     SCHEDULES,
+    SCORINGS,
     TIE_BREAKS,
     Rules,
     Scoring,
@@ -38,6 +39,7 @@ PRESET_NAMES = tuple(PRESETS)
 PLAY_RULE_NAMES = tuple(PLAY_RULES)
 RANK_ORDER_NAMES = RANK_ORDERS
 SCHEDULE_NAMES = tuple(SCHEDULES)
+SCORING_NAMES = tuple(SCORINGS)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
 STRATEGY_NAMES = SHIPPED_NAMES
 ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
@@ -59,7 +61,7 @@ class RuleOptions:
     rank_order: str | None = None  # overrides the preset's: ace-three or natural
     play_rule: str | None = None  # overrides the preset's: pocha, pocha-trump-lead-free, trump, follow
     hook: str | None = None  # overrides the preset's: except-one-card, always, never
-    scoring: str | Scoring | None = None  # "E,T,M" or a Scoring
+    scoring: str | Scoring | None = None  # a name (pocha, tricks+10, ...), "E,T,M", "E,T,W,M", or a Scoring
     schedule: str | tuple[int, ...] | None = None  # a name (full, short, up, full-only) or hand sizes ("1-5,5")
     tie_break: str | None = None  # all, tied, one
 

@@ -131,6 +131,28 @@ def test_rules_command():
     assert bad.exit_code == 1 and bad.stderr.startswith("Error: ")
 
 
+def test_the_scoring_flag_takes_a_name_or_numbers(tmp_path):
+    shown = invoke("rules", "--scoring", "tricks+10").stdout
+    assert "scoring    tricks+10: exact 10 + 1 per trick; missed 1 per trick taken\n" in shown
+    assert ["bonus-only", "10", "0", "0", "0", "only"] in [line.split()[:6] for line in shown.splitlines()]
+    assert "scoring    pocha: exact 10 + 5 per trick; missed -5 per trick off\n" in invoke("rules").stdout
+    assert "scoring    10,1,2,-3: exact 10 + 1 per trick; missed 2 per trick taken, -3 per trick off" in (
+        invoke("rules", "--scoring", "10,1,2,-3").stdout
+    )
+    data = json.loads(invoke("rules --scoring 20,2,-10 --format json").stdout)
+    assert data["rules"]["scoring"] == {"exact": 20, "per_trick": 2, "miss_per_trick": -10}
+    assert data["scoring_name"] is None and data["scoring_systems"]["exact-only"]["per_trick_missed"] == 0
+    trace = tmp_path / "t.jsonl"
+    result = invoke("simulate", "-k", "3", "-n", "50", "--scoring", "tricks+10", "--trace", str(trace))
+    assert result.exit_code == 0 and "hook except-one-card, scoring tricks+10)" in result.stdout
+    header, *deals = (json.loads(line) for line in trace.read_text().splitlines())
+    assert header["rules"]["scoring"] == {"exact": 10, "per_trick": 1, "per_trick_missed": 1, "miss_per_trick": 0}
+    assert all(p == w + 10 * (b == w) for d in deals for b, w, p in zip(d["bids"], d["won"], d["points"], strict=True))
+    bad = invoke("simulate", "-n", "10", "--scoring", "10,5")
+    assert bad.exit_code == 1 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    assert "tricks+10, exact-only, bonus-only" in bad.stderr and "E,T,W,M or E,T,M" in bad.stderr
+
+
 def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output

@@ -92,7 +92,9 @@ RUN_OPTIONS = {
     "--backend": st.sampled_from(["local", "spark"]),
     "--workers": NUMBERS,
     "--scheduler": st.just("tcp://127.0.0.1:1"),
-    "--scoring": st.sampled_from(["10,5,-5", "20,2,-10", "1,2", "a,b,c", "10;5;-5"]),
+    "--scoring": st.sampled_from(
+        ["10,5,-5", "20,2,-10", "10,1,1,0", "tricks+10", "bonus-only", "1,2", "a,b,c", "10;5;-5"]
+    ),
 }
 SAVING = {"--checkpoint": PATHS, "--resume": PATHS, "--checkpoint-every": st.sampled_from(["1", "0", "-3", "x"])}
 COMMANDS = {
@@ -141,7 +143,7 @@ COMMANDS = {
     },
     "rules": {
         **RULE_OPTIONS,
-        "--scoring": st.sampled_from(["10,5,-5", "1,2"]),
+        "--scoring": st.sampled_from(["10,5,-5", "exact-only", "1,2,3,4", "1,2"]),
         "--schedule": st.sampled_from(["short", "1,2", "x"]),
         "--tie-break": st.sampled_from(["one", "coin"]),
         "--format": st.sampled_from(["text", "json", "csv"]),
