@@ -10,7 +10,7 @@ from conftest import lineup
 from pocha.engine.policies import parse_policy
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.training import TrainingRequest, train_table
-from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
+from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules, parse_scoring
 from pocha.strategies.base import Predicts
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.registry import BUILTIN
@@ -107,9 +107,8 @@ def test_mixed_line_up_and_explicit_deck():
         check_deal(rules, json.loads(line))
 
 
-@pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))
-def test_every_play_rule_conforms(play_rule):
-    rules = make_rules("ludoteka", 4, play_rule=play_rule)
+def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
+    """The trace header and deals of 40 deals of 3 and of 10 cards, at a table of four heuristics."""
     stream = io.StringIO()
     simulate(
         DealsRequest(
@@ -118,11 +117,32 @@ def test_every_play_rule_conforms(play_rule):
             sizes=[3, 10],
             deals=40,
             seed=2,
+            policy=parse_policy(play),
             trace=stream,
         )
     )
-    for line in stream.getvalue().splitlines()[1:]:
-        check_deal(rules, json.loads(line))
+    header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
+    return header, deals
+
+
+@pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))
+def test_every_play_rule_conforms(play_rule):
+    rules = make_rules("ludoteka", 4, play_rule=play_rule)
+    for deal in traced_run(rules)[1]:
+        check_deal(rules, deal)
+
+
+@pytest.mark.parametrize("play", ["greedy", "pimc:samples=2"])
+def test_a_run_under_tricks_plus_ten_scores_by_its_formula(play):
+    """The header holds the scoring, read back as it was; a missed bid scores its tricks, an exact one 10 more."""
+    rules = make_rules("ludoteka", 4, scoring=parse_scoring("tricks+10"))
+    header, deals = traced_run(rules, play)
+    assert Rules.from_dict(header["rules"]) == rules and header["rules"]["scoring"]["per_trick_missed"] == 1
+    for deal in deals:
+        check_deal(rules, deal)
+        for bid, won, points in zip(deal["bids"], deal["won"], deal["points"], strict=True):
+            assert points == won + (10 if bid == won else 0)
+    assert any(b != w and w > 0 for deal in deals for b, w in zip(deal["bids"], deal["won"], strict=True))
 
 
 @pytest.mark.parametrize("players", range(3, 8))

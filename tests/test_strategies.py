@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 
 from pocha.engine.chunk import deal_chunk
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules
+from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules, parse_scoring
 from pocha.strategies import catalog, registry
 from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
 from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.table import TableStrategy
 
 
 def context(hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA) -> BidContext:
@@ -305,3 +306,20 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
 def test_the_catalog_the_help_prints_names_every_shipped_strategy_in_order():
     assert tuple(registry.BUILTIN) == catalog.SHIPPED_NAMES
     assert MonteCarlo().sharpness == catalog.DEFAULT_SHARPNESS
+
+
+def test_a_bidder_for_points_bids_by_the_scoring_and_a_bidder_for_tricks_does_not():
+    """Under bonus-only every bid that comes true scores 10, so ``table`` (the most expected points under the
+    scoring) bids the trick count it finds likeliest; under pocha a made bid scores 5 more a trick, so it bids
+    higher on some hands and lower on few. ``expected`` rounds its estimate of the tricks, whatever the scoring.
+    """
+    bids = {}
+    for name in ("pocha", "bonus-only"):
+        rules = make_rules(players=4, scoring=parse_scoring(name))  # the shipped greedy table fits both
+        chunk = deal_chunk(rules, 3, 5, np.arange(2000, dtype=np.int64))
+        none = np.zeros((2000, 0), np.int64)  # the first bidder: no bids to read, no hook
+        ctx = BidContext(rules, 5, 0, chunk.hands[:, 0], chunk.trump_card, none, np.full(2000, -1), 0, chunk.numbers)
+        bids[name] = {strategy.name: strategy.bid(ctx) for strategy in (TableStrategy(), Expected())}
+    pocha, bonus = bids["pocha"]["table"], bids["bonus-only"]["table"]
+    assert (pocha > bonus).mean() > 0.05 and (pocha > bonus).sum() > 3 * (pocha < bonus).sum()
+    assert np.array_equal(bids["pocha"]["expected"], bids["bonus-only"]["expected"])
