@@ -68,7 +68,8 @@ class Pack:
         for rank, name in self.rank_names.items():
             if word in (name, self.aliases.get(name)):
                 return rank
-        raise PochaError(f"'{text}' is not a rank of the {self.title} pack; ranks: {' '.join(self.rank_names.values())}")
+        ranks = " ".join(self.rank_names.values())
+        raise PochaError(f"'{text}' is not a rank of the {self.title} pack; ranks: {ranks}")
 
     def reads(self, text: str) -> bool:
         """Whether a card written as ``text`` (upper case) is one of this pack's."""
