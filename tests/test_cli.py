@@ -140,7 +140,7 @@ def test_the_scoring_flag_takes_a_name_or_numbers(tmp_path):
         invoke("rules", "--scoring", "10,1,2,-3").stdout
     )
     data = json.loads(invoke("rules --scoring 20,2,-10 --format json").stdout)
-    assert data["rules"]["scoring"] == {"exact": 20, "per_trick": 2, "miss_per_trick": -10}
+    assert data["rules"]["scoring"] == {"exact": 20, "per_trick": 2, "per_trick_missed": 0, "miss_per_trick": -10}
     assert data["scoring_name"] is None and data["scoring_systems"]["exact-only"]["per_trick_missed"] == 0
     trace = tmp_path / "t.jsonl"
     result = invoke("simulate", "-k", "3", "-n", "50", "--scoring", "tricks+10", "--trace", str(trace))

@@ -63,10 +63,6 @@ class Scoring:
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
         return self.points(bid, won).astype(np.int64)
 
-    def to_dict(self) -> dict[str, int]:
-        """The fields, ``per_trick_missed`` only when not 0 (as every earlier trace and run has them)."""
-        return {name: value for name, value in asdict(self).items() if name != "per_trick_missed" or value}
-
     @property
     def spec(self) -> str:
         """The numbers as ``--scoring`` takes them: ``E,T,M``, or ``E,T,W,M`` when a missed bid's tricks count."""
@@ -216,7 +212,6 @@ class Rules:
         """Plain JSON-ready form (the trace header's ``rules``)."""
         data = asdict(self)
         data["ranks"] = list(self.ranks)
-        data["scoring"] = self.scoring.to_dict()
         if not isinstance(self.schedule, str):
             data["schedule"] = list(self.schedule)
         return data
