@@ -353,6 +353,8 @@ PRESETS = {
                 "weakest first; --deck spanish plays the Spanish form (36 to 48 cards, ace-three).",
                 "Follow suit; a void hand plays any card, with no duty to beat or to trump.",
                 "The hook binds the dealer in every hand, one-card hands included (tables differ: --hook).",
+                "Scoring: pocha's 10 + 5 per trick / -5 per trick off (OpenSpiel's oh_hell with off_bid_penalty and 5 "
+                "points per trick); many Oh Hell tables count every trick taken: --scoring tricks+10.",
             ),
             pack="french",
         ),
