@@ -12,7 +12,7 @@ from pocha.engine.advice import Advice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.startup import StartupTime
-from pocha.game.rules import PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules, Scoring
+from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules, Scoring
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
@@ -52,9 +52,15 @@ def run_heading(run: RunRecord) -> str:
         f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
     )
     return (
-        f"{rules.players} players, {run.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play_rule}, "
-        f"hook {rules.hook}{scoring_note(rules)}), {run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
+        f"{rules.players} players, {run.preset or 'custom'} rules ({rules_brief(rules)}{scoring_note(rules)}), "
+        f"{run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
     )
+
+
+def rules_brief(rules: Rules) -> str:
+    """The rules a heading names: deck size, play rule, hook, and a full deal without trump."""
+    no_trump = "" if rules.has_trump(rules.full_deal) else ", full deal without trump"
+    return f"{rules.deck_size} cards, play {rules.play_rule}, hook {rules.hook}{no_trump}"
 
 
 def _sizes_text(run: RunRecord) -> str:
@@ -200,7 +206,11 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "players": str(rules.players),
         "deck": rules.notation.describe(),
         "full deal": f"{rules.full_deal} cards each"
-        + ("" if rules.full_deal * rules.players == rules.deck_size else " (the deck does not split evenly)"),
+        + (
+            f"; trump {rules.full_deal_trump}: {FULL_DEAL_TRUMPS[rules.full_deal_trump]}"
+            if rules.full_deal * rules.players == rules.deck_size
+            else " (the deck does not split evenly)"
+        ),
         "play rule": f"{rules.play_rule}: {PLAY_RULES[rules.play_rule]}",
         "hook": rules.hook,
         "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
@@ -313,8 +323,8 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         else ", ".join(f"{seat}: {label}" for seat, label in enumerate(played.strategies))
     )
     lines = [
-        f"{rules.players} players, {played.preset or 'custom'} rules ({rules.deck_size} cards, play {rules.play_rule}, "
-        f"hook {rules.hook}), {played.deals:,} deals per hand size, "
+        f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules)}), "
+        f"{played.deals:,} deals per hand size, "
         f"{dealt if len(sizes) > 1 else f'{sizes[0]} cards'}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
     ]

@@ -25,6 +25,7 @@ from pocha import options
 from pocha.errors import PochaError
 from pocha.options import (
     ADVICE_SHARPNESS,
+    FULL_DEAL_TRUMP_NAMES,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -114,6 +115,14 @@ RankOrder = Annotated[
 ]
 Hook = Annotated[
     str | None, typer.Option(metavar="RULE", help="Override the dealer's hook rule: except-one-card, always or never.")
+]
+FullDealTrump = Annotated[
+    str | None,
+    typer.Option(
+        metavar="RULE",
+        help=f"What names trump when the whole deck is dealt: {', '.join(FULL_DEAL_TRUMP_NAMES)} (the dealer's last "
+        "card, shown; or no trump).",
+    ),
 ]
 Scoring = Annotated[
     str | None,
@@ -221,6 +230,7 @@ GROUP_FLAGS: dict[type, dict[str, Any]] = {
         "rank_order": RankOrder,
         "play_rule": PlayRule,
         "hook": Hook,
+        "full_deal_trump": FullDealTrump,
     },
     options.RunOptions: {"play": Play, "seed": Seed},
     options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},

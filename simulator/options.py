@@ -18,6 +18,7 @@ from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
     DEFAULT_PRESET,
+    FULL_DEAL_TRUMPS,
     PLAY_RULES,
     PRESETS,
     RANK_ORDERS,
@@ -41,6 +42,7 @@ RANK_ORDER_NAMES = RANK_ORDERS
 SCHEDULE_NAMES = tuple(SCHEDULES)
 SCORING_NAMES = tuple(SCORINGS)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
+FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
 ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
 
@@ -64,6 +66,7 @@ class RuleOptions:
     scoring: str | Scoring | None = None  # a name (pocha, tricks+10, ...), "E,T,M", "E,T,W,M", or a Scoring
     schedule: str | tuple[int, ...] | None = None  # a name (full, short, up, full-only) or hand sizes ("1-5,5")
     tie_break: str | None = None  # all, tied, one
+    full_deal_trump: str | None = None  # what names trump when the whole deck is dealt: dealer-card, none
 
     def __post_init__(self) -> None:
         if isinstance(self.preset, Rules):
@@ -88,6 +91,7 @@ class RuleOptions:
             scoring=scoring,
             schedule=self.schedule,
             tie_break=self.tie_break,
+            full_deal_trump=self.full_deal_trump,
         )
         return self.preset, made
 

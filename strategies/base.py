@@ -36,7 +36,7 @@ class BidContext:
     cards: int  # hand size k: bids are 0..k
     position: int  # 0 = first bidder (the mano) .. players-1 = the dealer
     hands: np.ndarray  # uint64[m]: the bidder's hand
-    trump_card: np.ndarray  # int64[m]: the card naming trump (turned up, or the dealer's last card)
+    trump_card: np.ndarray  # int64[m]: the card naming trump (turned up, or the dealer's last card); NO_TRUMP: none
     earlier_bids: np.ndarray  # int64[m, position]: bids already made, in bidding order
     forbidden: np.ndarray  # int64[m]: the bid the hook rule forbids, -1 for none
     seed: int  # the run's seed
@@ -51,7 +51,7 @@ class BidContext:
 
     @cached_property
     def trump(self) -> np.ndarray:
-        """int64[m]: the trump suit."""
+        """int64[m]: the trump suit, -1 in a deal without trump (``NO_TRUMP >> 4``)."""
         return self.trump_card >> 4
 
     @cached_property
@@ -68,13 +68,14 @@ class BidContext:
 
     @cached_property
     def is_trump(self) -> np.ndarray:
-        """bool[m, 4]: which suit is trump."""
+        """bool[m, 4]: which suit is trump (none in a deal without trump)."""
         return np.arange(4) == self.trump[:, None]
 
     @cached_property
     def trump_cards(self) -> np.ndarray:
-        """uint64[m]: every card of the trump suit, as a hand mask."""
-        return _LANE << (self.trump.astype(np.uint64) * np.uint64(16))
+        """uint64[m]: every card of the trump suit, as a hand mask (0 in a deal without trump)."""
+        lanes = _LANE << (np.maximum(self.trump, 0).astype(np.uint64) * np.uint64(16))
+        return np.where(self.trump >= 0, lanes, np.uint64(0))
 
     @cached_property
     def trump_count(self) -> np.ndarray:

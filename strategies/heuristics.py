@@ -112,7 +112,7 @@ def _not_ruffed_table(ranks: int, unseen: int, cards: int, opponents: int) -> np
 def expected_tricks(ctx: BidContext) -> np.ndarray:
     """float64[m]: the ``expected`` strategy's estimate of the tricks the hand takes (see ``Expected``)."""
     total = np.empty(ctx.size)
-    expected_sums(ctx.lanes, ctx.unseen, ctx.trump, *expected_tables(ctx.rules, ctx.cards), total)
+    expected_sums(ctx.lanes, ctx.unseen, ctx.trump_card, *expected_tables(ctx.rules, ctx.cards), total)
     return total
 
 

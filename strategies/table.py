@@ -65,8 +65,8 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
     The features read the player count, the pack and the ranks (deck size and order). The tricks taken depend
     on the play rule, on whether the dealer is hooked in hands of two cards or more (one card plays
     itself, so "always" and "except-one-card" learn the same counts), on the play policy (by name:
-    pimc's samples are not told apart) and, under pimc, which plays for points, on the scoring. The
-    schedule and the tie-break play no part.
+    pimc's samples are not told apart), on whether the largest hand has trump (``Rules.has_trump``)
+    and, under pimc, which plays for points, on the scoring. The schedule and the tie-break play no part.
     """
     name = play.partition(":")[0]
     found: dict[str, Any] = {
@@ -76,6 +76,7 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
         "play rule": rules.play_rule,
         "hook": "never" if rules.hook == "never" else "beyond one card",
         "play": name,
+        "largest hand": "with trump" if rules.has_trump(rules.full_deal) else "without trump",
     }
     if name == "pimc":
         found["scoring"] = rules.scoring.spec

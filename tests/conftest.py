@@ -64,17 +64,26 @@ def rules() -> Rules:
 
 
 def play_hand_built(
-    hands: list[str], trump_card: str, dealer: int, bids: list[int], rules: Rules = LUDOTEKA, policy: str = "greedy"
+    hands: list[str],
+    trump_card: str | None,
+    dealer: int,
+    bids: list[int],
+    rules: Rules = LUDOTEKA,
+    policy: str = "greedy",
 ):
-    """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal."""
+    """Play one deal from hands in notation through the kernels: ``(won, points, plays, leaders)`` of that deal.
+
+    trump_card: None for a deal without trump.
+    """
     from pocha.engine.chunk import Chunk, play_chunk, same_policy
     from pocha.engine.policies import parse_policy
+    from pocha.kernels.codes import NO_TRUMP
 
     chunk = Chunk(
         cards=len(ids(hands[0], rules)),
         numbers=np.array([dealer], np.int64),  # deal i has dealer i % players
         hands=np.array([[mask(h, rules) for h in hands]], np.uint64),
-        trump_card=np.array(ids(trump_card, rules), np.int64),
+        trump_card=np.array(ids(trump_card, rules) if trump_card else [NO_TRUMP], np.int64),
         bids=np.array([bids], np.int64),
     )
     won, points, plays, leaders = play_chunk(rules, 0, chunk, same_policy(parse_policy(policy), chunk), traced=True)

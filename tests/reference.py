@@ -1,13 +1,14 @@
 """A slow, obvious pure-Python version of the play rules and the greedy policy, to check the kernels.
 
-Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops.
+Cards are the same integer ids (suit * 16 + strength); everything else is lists and loops. A trump
+suit of None is a deal without trump.
 """
 
 import math
 
 import numpy as np
 
-from pocha.game.rules import Scoring
+from pocha.game.rules import Rules, Scoring
 
 
 def suit(card: int) -> int:
@@ -18,14 +19,24 @@ def strength(card: int) -> int:
     return card % 16
 
 
-def beats(card: int, best: int, trump: int) -> bool:
+def has_trump(rules: Rules, cards: int) -> bool:
+    """Whether a deal of ``cards`` cards a player has trump: all but the whole deck dealt under full-deal-trump none."""
+    return not (rules.full_deal_trump == "none" and cards * rules.players == 4 * len(rules.ranks))
+
+
+def trump_suit(trump_card: int | None) -> int | None:
+    """The suit the trump card names; None without a trump card."""
+    return None if trump_card is None else suit(trump_card)
+
+
+def beats(card: int, best: int, trump: int | None) -> bool:
     """Whether ``card`` beats ``best``, the card winning the trick so far."""
     if suit(card) == suit(best):
         return strength(card) > strength(best)
     return suit(card) == trump
 
 
-def trick_winner(trick: list[int], trump: int) -> int:
+def trick_winner(trick: list[int], trump: int | None) -> int:
     """Index in ``trick`` of the winning card."""
     winner = 0
     for i, card in enumerate(trick):
@@ -34,9 +45,9 @@ def trick_winner(trick: list[int], trump: int) -> int:
     return winner
 
 
-def trick_masks(trick: list[int], trump: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+def trick_masks(trick: list[int], trump: int | None) -> tuple[np.uint64, np.uint64, np.uint64]:
     """The trick as the kernels keep it: (led suit's cards, trump suit's cards, cards that would take the lead)."""
-    trumps = 0xFFFF << 16 * trump
+    trumps = 0 if trump is None else 0xFFFF << 16 * trump
     if not trick:
         return np.uint64(0), np.uint64(trumps), np.uint64((1 << 64) - 1)
     best = trick[trick_winner(trick, trump)]
@@ -44,7 +55,7 @@ def trick_masks(trick: list[int], trump: int) -> tuple[np.uint64, np.uint64, np.
     return np.uint64(0xFFFF << 16 * suit(trick[0])), np.uint64(trumps), np.uint64(beat)
 
 
-def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> list[int]:
+def legal_cards(hand: list[int], trick: list[int], trump: int | None, play: str) -> list[int]:
     """The cards of ``hand`` that may be played to ``trick``, by the play rule (README, "What it simulates")."""
     if not trick:
         return list(hand)
@@ -68,15 +79,15 @@ def legal_cards(hand: list[int], trick: list[int], trump: int, play: str) -> lis
     return list(hand)
 
 
-def cheapest(cards: list[int], trump: int) -> int:
+def cheapest(cards: list[int], trump: int | None) -> int:
     return min(cards, key=lambda c: (suit(c) == trump, strength(c), suit(c)))
 
 
-def dearest(cards: list[int], trump: int) -> int:
+def dearest(cards: list[int], trump: int | None) -> int:
     return max(cards, key=lambda c: (suit(c) == trump, strength(c), -suit(c)))
 
 
-def greedy_card(legal: list[int], trick: list[int], trump: int, short: bool) -> int:
+def greedy_card(legal: list[int], trick: list[int], trump: int | None, short: bool) -> int:
     """The greedy policy as its docstring in ``pocha.kernels`` states it."""
     if not trick:
         return dearest(legal, trump) if short else cheapest(legal, trump)
@@ -95,7 +106,7 @@ def score(bid: int, won: int, scoring: Scoring) -> int:
 
 
 def play_greedy(
-    hands: list[list[int]], trump: int, leader: int, bids: list[int], play: str
+    hands: list[list[int]], trump: int | None, leader: int, bids: list[int], play: str
 ) -> list[tuple[int, list[int]]]:
     """A whole deal under the greedy policy: ``[(leader, cards in play order), ...]``."""
     hands = [list(h) for h in hands]
@@ -116,10 +127,10 @@ def play_greedy(
 
 
 def table_features(
-    hand: list[int], trump_card: int, earlier: list[int], cards: int, players: int, ranks: int
+    hand: list[int], trump_card: int | None, earlier: list[int], cards: int, players: int, ranks: int
 ) -> list[int]:
     """The ``table`` strategy's cell of a hand, uncapped, in the order of ``pocha.strategies.table.FEATURES``."""
-    trump, strongest = suit(trump_card), ranks - 1
+    trump, strongest = trump_suit(trump_card), ranks - 1
     trumps = [strength(c) for c in hand if suit(c) == trump]
     side = [c for c in hand if suit(c) != trump]
     high = sum(s > strongest - 3 for s in trumps)
@@ -146,7 +157,7 @@ def expected_estimate(ctx) -> np.ndarray:
     survive = _survival_table(min(1.0, opponents * k / unseen_count))
     per_suit = np.bitwise_count(ctx.unseen).astype(np.float64) / unseen_count
     void = (1 - per_suit) ** k
-    holds_trump = 1 - (1 - per_suit[ctx.is_trump]) ** k
+    holds_trump = 1 - (1 - (per_suit * ctx.is_trump).sum(axis=1)) ** k  # 0 without trump: nobody can ruff
     not_ruffed = np.where(ctx.is_trump, 1.0, (1 - void * holds_trump[:, None]) ** opponents)
     total = np.zeros(ctx.size)
     one = np.uint64(1)

@@ -14,6 +14,7 @@ import pocha
 from pocha.cli import app
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
+from pocha.reports.text import run_heading
 from pocha.strategies.heuristics import Expected
 
 
@@ -97,6 +98,14 @@ def test_whole_games(tmp_path):
     assert written["command_line"] == f"pocha.play_games(games=60, seed=2, out={tmp_path / 'games'!r})"
     report, figures = pocha.report(tmp_path / "games")
     assert report.is_file() and len(figures) >= 4
+
+
+def test_a_full_deal_without_trump_is_in_the_record_the_heading_and_the_report(tmp_path):
+    result = pocha.simulate("expected", cards=10, deals=200, full_deal_trump="none", out=tmp_path / "run")
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["rules"]["full_deal_trump"] == "none"
+    assert "hook except-one-card, full deal without trump)" in run_heading(result.record)
+    report, _ = pocha.report(tmp_path / "run")
+    assert "no card is shown and no suit is trump" in report.read_text()
 
 
 def test_advise_as_a_frame():

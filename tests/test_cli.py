@@ -93,6 +93,7 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["--deals", "0"], "deals: must be from 1 to 1,000,000,000,000,000, not 0"),
         (["--play", "clever"], "play: unknown 'clever'"),
         (["--hook", "sometimes"], "hook: unknown rule 'sometimes'"),
+        (["--full-deal-trump", "joker"], "full-deal-trump: unknown rule 'joker'; accepted: dealer-card, none"),
         (["--format", "xml"], "format: unknown 'xml'"),
         (["--out", "no/such/folder/r.csv"], "folder 'no/such/folder' does not exist"),
         (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
@@ -129,6 +130,11 @@ def test_rules_command():
     assert len(data["hand_sizes"]) == 25
     bad = invoke("rules", "--players", "7")
     assert bad.exit_code == 1 and bad.stderr.startswith("Error: ")
+    assert "10 cards each; trump dealer-card: the dealer's last card names trump" in result.stdout
+    bare = invoke("rules", "--full-deal-trump", "none")
+    assert "10 cards each; trump none: no card is shown and no suit is trump" in bare.stdout
+    bare_data = json.loads(invoke("rules", "--full-deal-trump", "none", "--format", "json").stdout)
+    assert bare_data["rules"]["full_deal_trump"] == "none"
 
 
 def test_the_scoring_flag_takes_a_name_or_numbers(tmp_path):

@@ -20,14 +20,19 @@ from pocha.strategies.table import TableStrategy
 def check_deal(rules: Rules, deal: dict) -> None:
     players, cards = rules.players, deal["cards"]
     hands = [rules.notation.parse_list(" ".join(h)) for h in deal["hands"]]
-    trump_card = rules.notation.parse(deal["trump_card"])
-    trump = trump_card >> 4
     dealt = [c for h in hands for c in h]
     assert all(len(h) == cards for h in hands) and len(set(dealt)) == len(dealt)
-    if cards * players == rules.deck_size:
-        assert trump_card in hands[deal["dealer"]]
+    if not reference.has_trump(rules, cards):  # no card names trump
+        assert deal["trump_card"] is None and deal["trump"] is None
+        trump = None
     else:
-        assert trump_card not in dealt
+        trump_card = rules.notation.parse(deal["trump_card"])
+        trump = reference.trump_suit(trump_card)
+        assert deal["trump"] == rules.notation.pack.suits[trump]
+        if cards * players == rules.deck_size:
+            assert trump_card in hands[deal["dealer"]]
+        else:
+            assert trump_card not in dealt
     bids = deal["bids"]
     assert all(0 <= b <= cards for b in bids)
     if rules.hook_applies(cards):
@@ -59,8 +64,17 @@ def check_deal(rules: Rules, deal: dict) -> None:
 @pytest.mark.parametrize("strategy", sorted(BUILTIN))
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_conformance(preset, strategy, tmp_path):
-    players = 3 if preset == "polish" else 5
-    rules = make_rules(preset, players)
+    conforms(make_rules(preset, 3 if preset == "polish" else 5), strategy, len(preset), tmp_path)
+
+
+@pytest.mark.parametrize("strategy", sorted(BUILTIN))
+def test_every_strategy_and_policy_conforms_without_trump(strategy, tmp_path):
+    conforms(make_rules("ludoteka", 4, full_deal_trump="none"), strategy, 4, tmp_path)
+
+
+def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
+    """Deals of four hand sizes (the full deal among them) under every play policy, each checked by the reference."""
+    players = rules.players
     stream = io.StringIO()
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
     policies = ("random", "greedy", "pimc:samples=2")
@@ -80,7 +94,7 @@ def test_conformance(preset, strategy, tmp_path):
                 lineup=seats,
                 sizes=sizes,
                 deals=25,
-                seed=len(preset),
+                seed=seed,
                 policy=policy,
                 trace=stream,
                 predictions=[] if predicts else None,  # recorded (and checked) for every strategy that predicts
@@ -123,6 +137,28 @@ def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
     )
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
     return header, deals
+
+
+@pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))
+@pytest.mark.parametrize(("preset", "players"), [("ludoteka", 3), ("ludoteka", 5), ("ludoteka", 6), ("oh-hell", 4)])
+def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
+    rules = make_rules(preset, players, play_rule=play_rule, full_deal_trump="none")
+    specs = ("expected", "aces-trumps@random", "zero@pimc:samples=2", "fair-share", "random", "expected@random")
+    stream = io.StringIO()
+    simulate(
+        DealsRequest(
+            rules=rules,
+            lineup=lineup(*specs[:players]),
+            sizes=[rules.full_deal - 1, rules.full_deal],
+            deals=30,
+            seed=players,
+            trace=stream,
+        )
+    )
+    deals = [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
+    assert sum(deal["trump"] is None for deal in deals) == 30  # the full deals
+    for deal in deals:
+        check_deal(rules, deal)
 
 
 @pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))

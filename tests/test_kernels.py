@@ -12,7 +12,7 @@ from pocha.engine.policies import parse_policy
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import PRESETS, make_rules
 from pocha.kernels.bits import highest_bit, lowest_bit, nth_card, nth_card_by_loop, popcount
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM
+from pocha.kernels.codes import NO_TRUMP, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM
 from pocha.kernels.play import DealRules, Outcome, Policies, play_batch_plain
 from pocha.kernels.streams import uniform_batch
 from pocha.kernels.trick import legal_mask
@@ -25,7 +25,7 @@ DECK = [int(c) for c in LUDOTEKA.deck()]
     order=st.permutations(DECK),
     hand_size=st.integers(1, 10),
     trick_size=st.integers(0, 3),
-    trump=st.integers(0, 3),
+    trump=st.one_of(st.none(), st.integers(0, 3)),
     play_rule=st.sampled_from(["pocha", "trump", "follow"]),
 )
 def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play_rule):
@@ -52,7 +52,8 @@ def replay_deal(rules, chunk, d, played, greedy):
     hands, trump_card, bids = chunk.hands[d], chunk.trump_card[d], chunk.bids[d]
     won, points, plays, leaders = (array[d] for array in played)
     dealer = chunk.numbers[d] % len(hands)
-    trump = int(trump_card) >> 4
+    trump = None if trump_card == NO_TRUMP else int(trump_card) >> 4
+    assert (trump is not None) == reference.has_trump(rules, len(cards_of(hands[0])))
     held = [cards_of(h) for h in hands]
     players, cards = len(held), len(held[0])
     if greedy:
@@ -79,9 +80,19 @@ def replay_deal(rules, chunk, d, played, greedy):
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
-@pytest.mark.parametrize(("preset", "players"), [("ludoteka", 4), ("turkish", 3), ("oh-hell", 5), ("italian", 8)])
-def test_whole_deals_match_the_reference(preset, players, policy):
-    rules = make_rules(preset, players)
+@pytest.mark.parametrize(
+    ("preset", "players", "full_deal_trump"),
+    [
+        ("ludoteka", 4, "dealer-card"),
+        ("turkish", 3, "dealer-card"),
+        ("oh-hell", 5, "dealer-card"),
+        ("italian", 8, "dealer-card"),
+        ("ludoteka", 4, "none"),
+        ("turkish", 3, "none"),
+    ],
+)
+def test_whole_deals_match_the_reference(preset, players, full_deal_trump, policy):
+    rules = make_rules(preset, players, full_deal_trump=full_deal_trump)
     rng = np.random.default_rng(players)
     for cards in (1, 2, rules.full_deal // 2, rules.full_deal):
         chunk = deal_chunk(rules, seed=11, cards=cards, numbers=numbers(0, 60))
@@ -123,9 +134,10 @@ def test_the_plain_play_refuses_a_pimc_seat():
         play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)
 
 
+@pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
 @pytest.mark.parametrize(("players", "cards"), [(4, 10), (4, 9), (3, 12), (8, 6), (5, 1)])
-def test_dealing(players, cards):
-    rules = make_rules(players=players)
+def test_dealing(players, cards, full_deal_trump):
+    rules = make_rules(players=players, full_deal_trump=full_deal_trump)
     chunk = deal_chunk(rules, seed=3, cards=cards, numbers=numbers(0, 500))
     deck = set(DECK if players == 4 else (int(c) for c in rules.deck()))
     full = cards * players == rules.deck_size
@@ -134,10 +146,22 @@ def test_dealing(players, cards):
         assert all(len(h) == cards for h in held)
         assert set().union(*held) <= deck and sum(map(len, held)) == cards * players
         dealer = d % players
-        if full:  # the dealer's last card names trump and stays in the dealer's hand
+        if full and full_deal_trump == "none":  # no card names trump
+            assert trump_card == NO_TRUMP
+        elif full:  # the dealer's last card names trump and stays in the dealer's hand
             assert trump_card in held[dealer]
         else:  # the next card is turned up and belongs to nobody
             assert trump_card in deck and not any(trump_card in h for h in held)
+
+
+def test_without_trump_the_same_cards_are_dealt():
+    """Under full-deal-trump none a full deal holds the same hands, only no trump card; other deals are the same."""
+    rules = make_rules(players=4)
+    trumpless = make_rules(players=4, full_deal_trump="none")
+    for cards in (9, 10):
+        dealt, bare = (deal_chunk(r, seed=4, cards=cards, numbers=numbers(0, 50)) for r in (rules, trumpless))
+        assert np.array_equal(dealt.hands, bare.hands)
+        assert np.array_equal(bare.trump_card, dealt.trump_card if cards < 10 else np.full(50, NO_TRUMP))
 
 
 def test_deals_are_uniform():

@@ -15,6 +15,7 @@ from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import Rules, forbidden_bids, make_rules
+from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
 from pocha.reports.stats import summary
@@ -26,9 +27,10 @@ from pocha.strategies.playouts import play_outs, rollout_policies, systematic_re
 from pocha.strategies.table import TableStrategy
 
 
+@pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
 @pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])
-def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
-    rules = make_rules(players=players)
+def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position, full_deal_trump):
+    rules = make_rules(players=players, full_deal_trump=full_deal_trump)
     chunk = deal_chunk(rules, 1, cards, numbers(0, 20))
     seat = (chunk.numbers + 1 + position) % players
     own = chunk.hands[np.arange(20), seat]
@@ -44,7 +46,9 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position):
         assert all(len(h) == cards for h in held) and sum(map(len, held)) == len(set().union(*held))
         assert set().union(*held) <= deck
         trump = int(chunk.trump_card[d])
-        if full:
+        if trump == NO_TRUMP:  # every card is dealt, none held back for a shown card
+            assert full and sum(map(len, held)) == rules.deck_size
+        elif full:
             assert trump in held[chunk.numbers[d] % players]  # the dealer's shown card stays with the dealer
         else:
             assert not any(trump in h for h in held)

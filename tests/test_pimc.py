@@ -18,6 +18,7 @@ from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
+from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.pimc import (
     Reading,
     View,
@@ -40,9 +41,10 @@ from pocha.strategies.heuristics import Expected, expected_tables
 from pocha.strategies.playouts import bid_likelihood
 
 
-def ruled_out(card: str, trick: str, trump: str, play_rule: str) -> set[str]:
-    """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold."""
-    led, trumps, beat = reference.trick_masks(ids(trick), LUDOTEKA.notation.pack.suits.index(trump))
+def ruled_out(card: str, trick: str, trump: str | None, play_rule: str) -> set[str]:
+    """Names of the cards that playing ``card`` to ``trick`` shows its player cannot hold (trump None: no trump)."""
+    trump_suit = None if trump is None else LUDOTEKA.notation.pack.suits.index(trump)
+    led, trumps, beat = reference.trick_masks(ids(trick), trump_suit)
     gone = revealed(ids(card)[0], led, trumps, beat, PLAY_CODES[play_rule])
     return {LUDOTEKA.notation.name(c) for c in cards_of(gone & LUDOTEKA.deck_mask)}
 
@@ -64,6 +66,11 @@ def test_not_following_shows_a_void_in_the_led_suit(play_rule):
         assert gone == suit("C")  # no duty to ruff: nothing else
     else:
         assert gone == suit("C") | suit("O")  # had to ruff any trump: no oros either
+
+
+@pytest.mark.parametrize("play_rule", ["pocha", "trump", "follow"])
+def test_without_trump_a_discard_shows_only_the_void(play_rule):
+    assert ruled_out("4E", "5C", None, play_rule) == suit("C")
 
 
 @pytest.mark.parametrize("play_rule", ["pocha", "trump"])
@@ -92,7 +99,7 @@ def test_a_trump_lead_binds_followers_under_pocha_only_by_its_usual_reading():
 def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
     """What the seat to play at (trick, order) knows before its card: unseen cards, per seat the cards still
     possible, the cards each seat still holds (truth, for checking) and the trick state."""
-    trump = trump_card >> 4
+    trump = None if trump_card == NO_TRUMP else reference.trump_suit(trump_card)
     full = rules.full_deal * rules.players == rules.deck_size and len(hands[0]) == rules.full_deal
     may_hold = [int(rules.deck_mask)] * rules.players
     gone = 0 if full else 1 << trump_card
@@ -118,9 +125,12 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
     number=st.integers(0, 10_000),
     point=st.floats(0, 0.999),
     seed=st.integers(0, 2**32),
+    full_deal_trump=st.sampled_from(["dealer-card", "none"]),
 )
-def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, cards, number, point, seed):
-    rules = make_rules("ludoteka", players, play_rule=play_rule)
+def test_no_sampled_world_contradicts_what_the_player_saw(
+    play_rule, players, cards, number, point, seed, full_deal_trump
+):
+    rules = make_rules("ludoteka", players, play_rule=play_rule, full_deal_trump=full_deal_trump)
     cards = min(cards, rules.full_deal)
     chunk = deal_chunk(rules, 1, cards, np.array([number], np.int64))
     chunk.bids[:] = 1
@@ -135,7 +145,7 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, ca
         rules, hands, trump_card, dealer, plays[0], leaders[0], trick, order
     )
     own = sum(1 << c for c in held[seat])
-    trump_bit = 1 << trump_card
+    trump_bit = 0 if trump_card == NO_TRUMP else 1 << trump_card  # no card shown without trump
     shown = trump_bit if full and seat != dealer and not gone & trump_bit else 0
     holder = dealer if shown else -1
     unseen = np.uint64(int(rules.deck_mask) & ~(own | gone | shown))
@@ -153,7 +163,8 @@ def test_no_sampled_world_contradicts_what_the_player_saw(play_rule, players, ca
     # replayed with the sampled hands, every card played so far was legal
     before = [dealt[s] | {c for who, c, _ in history if who == s} for s in range(players)]
     for who, card, trick_before in history:
-        assert card in reference.legal_cards(sorted(before[who]), trick_before, trump_card >> 4, play_rule)
+        trump = None if trump_card == NO_TRUMP else reference.trump_suit(trump_card)
+        assert card in reference.legal_cards(sorted(before[who]), trick_before, trump, play_rule)
         before[who].discard(card)
 
 
@@ -296,8 +307,9 @@ def view_of(seat, hands, trump_card, dealer, bids, played=None):
         ("ludoteka", 8, "never", 6),  # 48 cards: the whole deck again
     ],
 )
-def test_the_model_bidder_bids_as_the_expected_strategy_to_the_last_bit(preset, players, hook, cards):
-    rules = make_rules(preset, players, hook=hook)
+@pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
+def test_the_model_bidder_bids_as_the_expected_strategy_to_the_last_bit(preset, players, hook, cards, full_deal_trump):
+    rules = make_rules(preset, players, hook=hook, full_deal_trump=full_deal_trump)
     numbers = np.arange(300, dtype=np.int64)
     chunk = deal_chunk(rules, 4, cards, numbers)
     bids = np.random.default_rng(cards).integers(0, cards + 1, (len(numbers), players))  # by seat

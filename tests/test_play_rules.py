@@ -8,13 +8,14 @@ from conftest import LUDOTEKA, ids, mask, play_hand_built
 
 from pocha.engine.chunk import PLAY_CODES
 from pocha.game.cards import cards_of
-from pocha.game.rules import SCORINGS, Scoring
+from pocha.game.rules import SCORINGS, Scoring, make_rules
 from pocha.kernels.trick import legal_mask
 
 
-def legal(hand: str, trick: str, trump: str, play_rule: str = "pocha") -> set[str]:
-    """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump``."""
-    trick_masks = reference.trick_masks(ids(trick), LUDOTEKA.notation.pack.suits.index(trump))
+def legal(hand: str, trick: str, trump: str | None, play_rule: str = "pocha") -> set[str]:
+    """Names of the legal cards of ``hand`` on ``trick`` (cards in play order) with trump suit ``trump`` (or None)."""
+    trump_suit = None if trump is None else LUDOTEKA.notation.pack.suits.index(trump)
+    trick_masks = reference.trick_masks(ids(trick), trump_suit)
     result = legal_mask(mask(hand), *trick_masks, PLAY_CODES[play_rule])
     return {LUDOTEKA.notation.name(c) for c in cards_of(result)}
 
@@ -76,6 +77,29 @@ def test_trump_rule_follows_without_duty_to_beat_but_must_trump():
 def test_follow_rule_only_follows_suit():
     assert legal("4C 12C 1O", "5C", trump="O", play_rule="follow") == {"4C", "12C"}
     assert legal("1O 4E", "5C", trump="O", play_rule="follow") == {"1O", "4E"}
+
+
+@pytest.mark.parametrize("play_rule", sorted(PLAY_CODES))
+def test_without_trump_a_void_hand_plays_any_card_and_followers_keep_their_duty(play_rule):
+    assert legal("2O 1O 7E", "5C", trump=None, play_rule=play_rule) == {"2O", "1O", "7E"}
+    following = {"12C", "3C"} if play_rule.startswith("pocha") else {"4C", "12C", "3C"}  # beat the lead if bound to
+    assert legal("4C 12C 3C 1E", "5C", trump=None, play_rule=play_rule) == following
+
+
+TRUMPLESS = make_rules(players=4, deck="8", full_deal_trump="none")  # 1s and 3s: two cards each is the whole deck
+HANDS = ["3O 3C", "1E 1C", "3E 3B", "1O 1B"]  # dealer 3: under dealer-card its last card, 1B, names bastos
+
+
+def test_a_full_deal_without_trump_goes_to_the_led_suits_best_card():
+    won, _, plays, leaders = play_hand_built(HANDS, None, dealer=3, bids=[0] * 4, rules=TRUMPLESS)
+    assert [[TRUMPLESS.notation.name(c) for c in trick] for trick in plays] == [
+        ["3O", "1C", "3E", "1O"],  # the void hands play any card: nobody ruffs, the ace of oros wins
+        ["1B", "3C", "1E", "3B"],
+    ]
+    assert leaders.tolist() == [0, 3, 3] and won == [0, 0, 0, 2]
+    dealer_card = replace(TRUMPLESS, full_deal_trump="dealer-card")
+    won, _, plays, _ = play_hand_built(HANDS, "1B", dealer=3, bids=[0] * 4, rules=dealer_card)
+    assert TRUMPLESS.notation.name(plays[0][2]) == "3B" and won == [0, 0, 1, 1]  # the same deal with trump: 3B ruffs
 
 
 @pytest.mark.parametrize(

@@ -142,6 +142,24 @@ def test_to_dict_round_trips_and_holds_the_trace_fields():
         Rules.from_dict({**data, "jokers": 2})
 
 
+def test_a_full_deal_may_be_played_without_trump():
+    assert all(make_rules(name).full_deal_trump == "dealer-card" for name in PRESETS)
+    rules = make_rules(players=4, full_deal_trump="none")
+    assert [rules.has_trump(cards) for cards in (1, 9, 10)] == [True, True, False]
+    assert make_rules(players=4).has_trump(10)
+    assert make_rules(players=7, deck="40", full_deal_trump="none").has_trump(5)  # 35 of 40 cards: one is turned
+    with pytest.raises(PochaError, match="full-deal-trump: unknown rule 'joker'; accepted: dealer-card, none"):
+        make_rules(full_deal_trump="joker")
+
+
+def test_the_full_deal_trump_is_written_only_when_it_is_not_the_rule_before_it():
+    """Rules written before the option read as the dealer's card, and are written as they were."""
+    old = make_rules(players=4).to_dict()
+    assert "full_deal_trump" not in old and Rules.from_dict(old) == make_rules(players=4)
+    rules = make_rules(players=4, full_deal_trump="none")
+    assert rules.to_dict()["full_deal_trump"] == "none" and Rules.from_dict(rules.to_dict()) == rules
+
+
 def test_schedules():
     rules = make_rules(players=4)
     assert rules.hand_sizes() == [*range(1, 10), 10, 10, 10, 10, *range(9, 0, -1)]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pocha.engine.chunk import deal_chunk
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules, parse_scoring
+from pocha.kernels.codes import NO_TRUMP
 from pocha.strategies import catalog, registry
 from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid, expected_tricks
@@ -18,8 +19,10 @@ from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy
 
 
-def context(hands: list[str], trump_card: str, earlier: list[int] | None = None, rules: Rules = LUDOTEKA) -> BidContext:
-    """The context of the bidder after ``earlier`` bids, one deal per hand in ``hands``."""
+def context(
+    hands: list[str], trump_card: str | None, earlier: list[int] | None = None, rules: Rules = LUDOTEKA
+) -> BidContext:
+    """The context of the bidder after ``earlier`` bids, one deal per hand in ``hands`` (trump_card None: no trump)."""
     cards = len(ids(hands[0], rules))
     earlier_bids = np.array([earlier or []] * len(hands), np.int64).reshape(len(hands), -1)
     return BidContext(
@@ -27,7 +30,7 @@ def context(hands: list[str], trump_card: str, earlier: list[int] | None = None,
         cards=cards,
         position=earlier_bids.shape[1],
         hands=np.array([mask(h, rules) for h in hands], np.uint64),
-        trump_card=np.array(ids(trump_card, rules) * len(hands), np.int64),
+        trump_card=np.array((ids(trump_card, rules) if trump_card else [NO_TRUMP]) * len(hands), np.int64),
         earlier_bids=earlier_bids,
         forbidden=forbidden_bids(rules, cards, earlier_bids),
         seed=0,
@@ -116,6 +119,16 @@ def test_expected_on_clear_hands():
     assert Expected().bid(context(["2C"], "7O")).tolist() == [0]
 
 
+def test_without_trump_no_suit_is_trump_and_every_ace_counts():
+    rules = make_rules(players=4, full_deal_trump="none")
+    ctx = context(["1O 3O 12O 1C 3C 2E 4E 5B 6B 1B"], None, rules=rules)
+    assert ctx.trump.tolist() == [-1] and not ctx.is_trump.any()
+    assert ctx.trump_cards.tolist() == [0] and ctx.trump_count.tolist() == [0]
+    assert AcesTrumps().bid(ctx).tolist() == [3]  # the aces of oros, copas and bastos
+    assert Expected().bid(context(["1O 3O 12O 11O 10O 7O 6O 5O 4O 2O"], None, rules=rules)).tolist() == [10]
+    assert Expected().bid(context(["2C 2E 2B 4C 4E 4B 5C 5E 5B 6C"], None, rules=rules)).tolist() == [0]
+
+
 def test_expected_grows_with_strength_and_bias():
     hands = ["4O 5C 6E 7B 2C", "1O 5C 6E 7B 2C", "1O 3O 6E 7B 2C", "1O 3O 1C 1E 2C"]
     estimates = expected_tricks(context(hands, "2O"))
@@ -124,12 +137,13 @@ def test_expected_grows_with_strength_and_bias():
     assert high - low == 2
 
 
+@pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_expected_kernel_adds_exactly_as_the_numpy_version(preset):
+def test_expected_kernel_adds_exactly_as_the_numpy_version(preset, full_deal_trump):
     """The estimate is rounded to a bid: the kernel must reproduce the numpy arithmetic to the last bit."""
     for players in range(3, 9):
         try:
-            rules = make_rules(preset, players=players)
+            rules = make_rules(preset, players=players, full_deal_trump=full_deal_trump)
         except PochaError:
             continue  # the preset has no deck for this many players
         for cards in sorted({1, 2, rules.full_deal // 2, rules.full_deal}):

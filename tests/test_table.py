@@ -58,10 +58,10 @@ def test_features_follow_the_rank_order():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(sorted(PRESETS)), st.integers(3, 8), st.data())
-def test_features_match_the_reference_on_random_deals(preset, players, data):
+@given(st.sampled_from(sorted(PRESETS)), st.integers(3, 8), st.sampled_from(["dealer-card", "none"]), st.data())
+def test_features_match_the_reference_on_random_deals(preset, players, full_deal_trump, data):
     try:
-        rules = make_rules(preset, players=players)
+        rules = make_rules(preset, players=players, full_deal_trump=full_deal_trump)
     except PochaError:
         assume(False)  # the preset has no deck for this many players
     cards = data.draw(st.integers(1, rules.full_deal))
@@ -83,9 +83,8 @@ def test_features_match_the_reference_on_random_deals(preset, players, data):
     caps = [CAPS.get(name, 1 << 30) for name in FEATURES]
     for d, row in enumerate(features(ctx).tolist()):
         hand = [c for c in range(64) if int(chunk.hands[d, 0]) >> c & 1]
-        plain = reference.table_features(
-            hand, int(chunk.trump_card[d]), earlier[d].tolist(), cards, players, len(rules.ranks)
-        )
+        trump_card = int(chunk.trump_card[d]) if reference.has_trump(rules, cards) else None
+        plain = reference.table_features(hand, trump_card, earlier[d].tolist(), cards, players, len(rules.ranks))
         assert row == [min(value, cap) for value, cap in zip(plain, caps, strict=True)]
 
 
@@ -172,6 +171,9 @@ def test_a_table_for_other_rules_is_refused(small_table):
         TableStrategy(str(path)).bid(ctx)
     with pytest.raises(PochaError, match="learned for hook beyond one card; this run has hook never"):
         TableStrategy(str(path)).bid(context(["1O 12O 11O"], "2O", rules=make_rules(hook="never")))
+    trumpless = make_rules(full_deal_trump="none")  # the largest hand plays otherwise
+    with pytest.raises(PochaError, match="for largest hand with trump; this run has largest hand without trump"):
+        TableStrategy(str(path)).bid(context(["1O 12O 11O"], "2O", rules=trumpless))
     with pytest.raises(PochaError, match="no table learned yet for these rules and greedy play"):
         TableStrategy().bid(context(["1O 3O"], "4O", rules=make_rules(players=6)))
     with pytest.raises(PochaError, match="cannot read"):

@@ -30,7 +30,7 @@ def deal_chunk(rules: Rules, seed: int, cards: int, numbers: np.ndarray) -> Chun
     size = len(numbers)
     hands = np.empty((size, rules.players), np.uint64)
     trump_card = np.empty(size, np.int64)
-    deal_batch(seed, cards, numbers, rules.deck(), hands, trump_card)
+    deal_batch(seed, cards, numbers, rules.deck(), hands, trump_card, not rules.has_trump(cards))
     return Chunk(cards, numbers, hands, trump_card, np.zeros((size, rules.players), np.int64))
 
 

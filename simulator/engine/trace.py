@@ -13,6 +13,7 @@ from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Lineup
 from pocha.game.cards import cards_of
 from pocha.game.rules import Rules
+from pocha.kernels.codes import NO_TRUMP
 
 FORMAT = "pocha-trace/3"
 
@@ -75,14 +76,16 @@ def deal_lines(
             {"leader": int(leaders[d, t]), "cards": [name(c) for c in plays[d, t]], "winner": int(leaders[d, t + 1])}
             for t in range(chunk.cards)
         ]
+        trump_card = int(chunk.trump_card[d])
+        trumped = trump_card != NO_TRUMP  # a deal without trump writes null for both
         lines.append(
             {
                 "deal": int(numbers[d]),
                 "players": players,
                 "cards": chunk.cards,
                 "dealer": int(chunk.numbers[d] % players),
-                "trump_card": name(chunk.trump_card[d]),
-                "trump": rules.notation.pack.suits[int(chunk.trump_card[d]) >> 4],
+                "trump_card": name(trump_card) if trumped else None,
+                "trump": rules.notation.pack.suits[trump_card >> 4] if trumped else None,
                 "hands": [[name(c) for c in cards_of(chunk.hands[d, s])] for s in range(players)],
                 "bids": chunk.bids[d].tolist(),
                 "tricks": tricks,

@@ -33,6 +33,10 @@ TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
     "tied": "one-card hands for every player until one of the tied players leads the others",
     "one": "a single one-card hand for every player; a tie after it stands and the win is shared",
 }
+FULL_DEAL_TRUMPS = {  # name -> what names trump when a deal takes the whole deck (no card is left to turn up)
+    "dealer-card": "the dealer's last card names trump and stays in its hand, seen by all",
+    "none": "no card is shown and no suit is trump: the highest card of the led suit takes each trick",
+}
 RANK_ORDERS = tuple(dict.fromkeys(name for pack in PACKS.values() for name in pack.rank_orders))  # every pack's
 
 
@@ -120,6 +124,7 @@ class Rules:
     scoring: Scoring = field(default_factory=Scoring)  # points per hand
     schedule: str | tuple[int, ...] = "full"  # hand sizes of a whole game: a key of SCHEDULES, or the sizes
     tie_break: str = "all"  # how a whole game's tied leaders are parted, a key of TIE_BREAKS
+    full_deal_trump: str = "dealer-card"  # what names trump in a deal of the whole deck, a key of FULL_DEAL_TRUMPS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
@@ -139,7 +144,12 @@ class Rules:
             raise PochaError(
                 f"ranks: a deck of {self.deck_size} cards does not give {self.players} players a card each"
             )
-        for name, allowed in (("play_rule", PLAY_RULES), ("hook", HOOK_RULES), ("tie_break", TIE_BREAKS)):
+        for name, allowed in (
+            ("play_rule", PLAY_RULES),
+            ("hook", HOOK_RULES),
+            ("tie_break", TIE_BREAKS),
+            ("full_deal_trump", FULL_DEAL_TRUMPS),
+        ):
             value = getattr(self, name)
             if value not in allowed:
                 raise PochaError(f"{name.replace('_', '-')}: unknown rule '{value}'; accepted: {', '.join(allowed)}")
@@ -181,6 +191,10 @@ class Rules:
         """Whether the dealer's bid is restricted in a hand of ``cards`` cards."""
         return self.hook == "always" or (self.hook == "except-one-card" and cards != 1)
 
+    def has_trump(self, cards: int) -> bool:
+        """Whether a deal of ``cards`` cards a player has a trump suit: all but a full deal under ``none``."""
+        return self.full_deal_trump == "dealer-card" or cards * self.players < self.deck_size
+
     def check_cards(self, cards: int, what: str = "cards") -> None:
         """Refuse a hand size this deck cannot deal."""
         if not isinstance(cards, int) or not 1 <= cards <= self.full_deal:
@@ -214,6 +228,8 @@ class Rules:
         data["ranks"] = list(self.ranks)
         if not isinstance(self.schedule, str):
             data["schedule"] = list(self.schedule)
+        if self.full_deal_trump == "dealer-card":  # the rule before the option: files written then stay the same
+            del data["full_deal_trump"]
         return data
 
     @classmethod
@@ -222,7 +238,7 @@ class Rules:
         values = dict(data)
         if "play" in values and "play_rule" not in values:  # the name before pocha-trace/2
             values["play_rule"] = values.pop("play")
-        known = {"players", "ranks", "pack", "play_rule", "hook", "scoring", "schedule", "tie_break"}
+        known = {"players", "ranks", "pack", "play_rule", "hook", "scoring", "schedule", "tie_break", "full_deal_trump"}
         unknown = set(values) - known
         if unknown:
             raise PochaError(f"rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -413,8 +429,8 @@ def make_rules(
     deck: None for the preset's deck for this player count; else a pack (``french``), a size in the
     preset's pack (``40``), ranks strongest first (``1,3,12,11``), or a pack and either (``french:32``).
     rank_order: a rank order of the pack instead of the preset's. overrides: any other ``Rules`` field
-    (``play_rule``, ``hook``, ``scoring``, ``schedule``, ``tie_break``); None keeps the preset's. A
-    schedule may be written as text: a name or hand sizes (``1-5,5``).
+    (``play_rule``, ``hook``, ``scoring``, ``schedule``, ``tie_break``, ``full_deal_trump``); None keeps
+    the preset's. A schedule may be written as text: a name or hand sizes (``1-5,5``).
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")

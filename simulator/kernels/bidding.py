@@ -8,7 +8,7 @@ from pocha.kernels.bits import lane, popcount
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.streams import next_state, stream_state, uniform
-from pocha.kernels.trick import suit_cards
+from pocha.kernels.trick import trump_masks
 
 
 @jit
@@ -29,7 +29,7 @@ def random_bids(seed, cards, numbers, stream, forbidden, out):
 def trumps_and_side_aces(hands, trump_card, aces, out):
     """out[deal] = the trumps in hands[deal] plus its ``aces`` (a mask) of the other suits (``AcesTrumps``)."""
     for d in range(hands.shape[0]):
-        trumps = suit_cards(trump_card[d] >> 4)
+        trumps, _ = trump_masks(trump_card[d])
         out[d] = popcount(hands[d] & trumps) + popcount(hands[d] & aces & ~trumps)
 
 
@@ -95,7 +95,7 @@ def hand_values(hand, trump_card, bidder, strongest):
     strongest_three = np.uint64(0)
     for i in range(min(3, strongest + 1)):
         strongest_three |= np.uint64(1) << np.uint64(strongest - i)
-    trump = trump_card >> 4
+    trump = trump_card >> 4  # -1 for NO_TRUMP: no suit is trump
     high = low = aces = seconds = voids = 0
     for suit in range(4):
         held = lane(hand, suit)
@@ -194,5 +194,5 @@ def cell_bid(model, cell, hand, trump_card, forbidden):
     unseen = model.deck & ~hand
     if model.turned:
         unseen &= ~(np.uint64(1) << np.uint64(trump_card))
-    estimate = expected_sum(hand, unseen, trump_card >> 4, model.survive, model.not_ruffed)
+    estimate = expected_sum(hand, unseen, trump_card, model.survive, model.not_ruffed)
     return nearest_legal_bid(estimate, model.cards, forbidden)

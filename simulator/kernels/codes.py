@@ -10,6 +10,7 @@ PLAY_CODES = {
     "follow": PLAY_FOLLOW,
     "pocha-trump-lead-free": PLAY_POCHA_TRUMP_LEAD_FREE,
 }
+NO_TRUMP = -1  # the trump card of a deal without trump (its suit, NO_TRUMP >> 4, is -1 too: no suit)
 POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC}
 # Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);

@@ -4,6 +4,7 @@ import numpy as np
 
 from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lane, lowest_bit, popcount
 from pocha.kernels.jit import jit
+from pocha.kernels.trick import trump_masks
 
 
 @jit
@@ -35,16 +36,18 @@ def spread_by_four(lane16):
 
 
 @jit
-def expected_sum(hand, unseen, trump, survive, not_ruffed):
+def expected_sum(hand, unseen, trump_card, survive, not_ruffed):
     """The sum over the held cards of survive[stronger unseen, guards] * (its suit's chance not to be ruffed).
 
-    hand, unseen uint64: the hand and the cards its holder does not see; trump: the trump suit;
+    hand, unseen uint64: the hand and the cards its holder does not see; trump_card: the card naming trump;
     survive float64[h, g]; not_ruffed float64[unseen of the suit, unseen trumps] for the plain suits
     (1 for trumps). The terms are added as numpy added them, suits in order within a strength, then
     strengths in order, so bids match to the last bit. A card not held added 0.0 there, so only the
     held cards are visited, in that order.
     """
-    trumps_unseen = popcount(lane(unseen, trump))
+    trumps, _ = trump_masks(trump_card)
+    trump = trump_card >> 4  # -1 for NO_TRUMP: no suit is trump
+    trumps_unseen = popcount(unseen & trumps)
     held = ZERO  # the hand in strength-major order: bit 4 * strength + suit
     for suit in range(4):
         held |= spread_by_four(lane(hand, suit)) << np.uint64(suit)
@@ -67,11 +70,11 @@ def expected_sum(hand, unseen, trump, survive, not_ruffed):
 
 
 @jit
-def expected_sums(lanes, unseen, trump, survive, not_ruffed, out):
+def expected_sums(lanes, unseen, trump_card, survive, not_ruffed, out):
     """out[deal] = ``expected_sum`` of each deal's hand; lanes, unseen uint64[deal, suit] are its strength masks."""
     for d in range(lanes.shape[0]):
         hand = seen = ZERO
         for suit in range(4):
             hand |= lanes[d, suit] << np.uint64(16 * suit)
             seen |= unseen[d, suit] << np.uint64(16 * suit)
-        out[d] = expected_sum(hand, seen, trump[d], survive, not_ruffed)
+        out[d] = expected_sum(hand, seen, trump_card[d], survive, not_ruffed)

@@ -200,7 +200,8 @@ class View(NamedTuple):
     hand, not played, not the turned-up trump); shown: the dealer's shown trump card in a full deal
     while the dealer (``holder``) still holds it, else 0 (holder -1); may_hold uint64[seat]: per
     seat the cards its plays have not ruled out; won, bids int64[seat]; dealer; trump_card: the
-    turned card (the dealer's last in a full deal); played uint64[seat]: per seat the cards it has played.
+    turned card (the dealer's last in a full deal; NO_TRUMP in a deal without trump); played uint64[seat]:
+    per seat the cards it has played.
     """
 
     seat: int
@@ -236,7 +237,7 @@ def model_bid(dealt, seat, view, deal_rules):
     cards = popcount(dealt)
     turned = ZERO if deal_rules.full else ONE << np.uint64(view.trump_card)  # seen by every bidder
     survive, not_ruffed = deal_rules.reading.survive, deal_rules.reading.not_ruffed
-    estimate = expected_sum(dealt, deal_rules.deck & ~(dealt | turned), view.trump_card >> 4, survive, not_ruffed)
+    estimate = expected_sum(dealt, deal_rules.deck & ~(dealt | turned), view.trump_card, survive, not_ruffed)
     return nearest_legal_bid(estimate, cards, hook_forbidden(seat, cards, view, deal_rules))
 
 

@@ -11,7 +11,7 @@ from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_R
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import Reading, View, bid_log_weights, distinct_cards, pimc_card, scratch, worlds_drawn
 from pocha.kernels.streams import next_state, stream_state
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, suit_cards
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
 
 
 class Chunk(NamedTuple):
@@ -20,7 +20,7 @@ class Chunk(NamedTuple):
     cards: int
     numbers: np.ndarray  # int64[deal]: deal numbers (randomness and dealer: deal i has dealer i % players)
     hands: np.ndarray  # uint64[deal, seat] as dealt
-    trump_card: np.ndarray  # int64[deal]
+    trump_card: np.ndarray  # int64[deal]: NO_TRUMP for a deal without trump
     bids: np.ndarray  # int64[deal, seat]
 
 
@@ -28,7 +28,7 @@ class DealRules(NamedTuple):
     """The rules as the kernels play a deal of one hand size under them (``of``), and how pimc seats read its bids."""
 
     deck: np.uint64  # the deck's cards as a mask
-    full: bool  # the deal takes the whole deck (the dealer holds the turned-up trump card, shown)
+    full: bool  # the deal takes the whole deck (the dealer holds the trump card, shown, if there is one)
     play_rule: int  # PLAY_CODES
     score: np.ndarray  # int64[bid, won]: the points of each bid and trick count (``Scoring.points_grid``)
     hook: bool  # the hook rule binds the dealer at this hand size
@@ -103,9 +103,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
     players = hands.shape[0]
     logging = not plain and plays.shape[0] > 0
-    trumps = suit_cards(trump_card >> 4)
+    trumps, trump_bit = trump_masks(trump_card)
     follow, void = duties(trumps, play_rule)
-    trump_bit = ONE << np.uint64(trump_card)
     dealer = (leader - 1) % players
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
     may_hold, played = work.masks[4], work.masks[5]  # pimc_card uses the rows before

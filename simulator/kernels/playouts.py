@@ -17,6 +17,7 @@ from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.streams import below, next_state, stream_state
+from pocha.kernels.trick import trump_masks
 
 
 @jit
@@ -27,7 +28,7 @@ def sample_completions(seed, cards, numbers, position, own_hands, trump_card, de
     (0 = first); own_hands uint64[deal]; trump_card int64[deal]; deck int64[deck_size].
     out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample s of deal d, the
     bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in a full deal it
-    stays in the dealer's hand. Draws come from stream STREAM_SAMPLE of each deal.
+    stays in the dealer's hand (if there is one: not NO_TRUMP). Draws come from stream STREAM_SAMPLE of each deal.
     """
     players = out_hands.shape[1]
     samples = out_hands.shape[0] // max(own_hands.shape[0], 1)
@@ -37,8 +38,8 @@ def sample_completions(seed, cards, numbers, position, own_hands, trump_card, de
     for d in range(own_hands.shape[0]):
         dealer = numbers[d] % players
         bidder = (dealer + 1 + position) % players
-        trump_bit = ONE << np.uint64(trump_card[d])
-        dealer_holds_trump = full and bidder != dealer
+        _, trump_bit = trump_masks(trump_card[d])
+        dealer_holds_trump = full and bidder != dealer and trump_bit != ZERO
         count = 0
         for c in range(size):
             bit = ONE << np.uint64(deck[c])

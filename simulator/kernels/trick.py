@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lowest_bit
-from pocha.kernels.codes import PLAY_FOLLOW, PLAY_POCHA, PLAY_POCHA_TRUMP_LEAD_FREE
+from pocha.kernels.codes import NO_TRUMP, PLAY_FOLLOW, PLAY_POCHA, PLAY_POCHA_TRUMP_LEAD_FREE
 from pocha.kernels.jit import jit, jit_inline
 
 
@@ -33,6 +33,17 @@ class Trick(NamedTuple):
 def suit_cards(suit):
     """Every card of one suit, as a mask."""
     return LANE_MASK << np.uint64(16 * suit)
+
+
+@jit
+def trump_masks(trump_card):
+    """``(trumps, card)``: every card of the trump suit and the trump card itself, as masks; both 0 for NO_TRUMP.
+
+    The kernels read a deal's trump through here: a deal without trump is one whose trump mask is empty.
+    """
+    if trump_card == NO_TRUMP:
+        return ZERO, ZERO
+    return suit_cards(trump_card >> 4), ONE << np.uint64(trump_card)
 
 
 @jit_inline
