@@ -175,9 +175,13 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
             + ("; you are the dealer" if s.position == s.rules.players - 1 else "")
         )
     )
-    trump = f"{notation.name(s.trump_card, symbols)} ({notation.suit_word(s.trump_card)})"
+    trump = (
+        f"trump {notation.name(s.trump_card, symbols)} ({notation.suit_word(s.trump_card)})"
+        if s.rules.has_trump(s.cards)
+        else "no trump"
+    )
     lines = [
-        f"Hand {notation.names(s.hand, symbols)} ({s.cards} card{'s' * (s.cards != 1)}), trump {trump}, "
+        f"Hand {notation.names(s.hand, symbols)} ({s.cards} card{'s' * (s.cards != 1)}), {trump}, "
         f"{s.rules.players} players{scoring_note(s.rules)}; {who}.",
         *textwrap.wrap(f"Assumed: {advice.model}.", 100),
         f"{advice.samples:,} play-outs per bid"

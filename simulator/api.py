@@ -621,7 +621,7 @@ def play_games(
 @with_flat_options
 def advise(
     hand: str | Sequence[str],
-    trump: str,
+    trump: str | None = None,
     *,
     position: int = 0,
     bids: str | Sequence[int] = (),
@@ -634,6 +634,7 @@ def advise(
 ) -> Advice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
 
+    trump: None only where the deal has no trump (a full deal under ``full_deal_trump="none"``).
     position: how many players bid before you (0: you bid first and lead); bids: their bids, in
     order. bid: a bid to single out (it must be legal). ``assume`` is how the others are taken to bid:
     the earlier bids are read through it (``sharpness``: how sharply; 0 does not read them) and the

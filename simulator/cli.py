@@ -621,9 +621,13 @@ def advise(
         ),
     ],
     trump: Annotated[
-        str,
-        typer.Option(metavar="CARD", help="The trump card: the turned-up card, or the dealer's last in a full deal."),
-    ],
+        str | None,
+        typer.Option(
+            metavar="CARD",
+            help="The trump card: the turned-up card, or the dealer's last in a full deal (none there under "
+            "--full-deal-trump none).",
+        ),
+    ] = None,
     position: Annotated[
         int,
         typer.Option(

@@ -360,6 +360,15 @@ def test_advise_prints_chances_and_a_recommended_bid():
     assert "Tricks you take" in result.stdout and "Recommended bid: 2" in result.stdout
 
 
+def test_advise_a_full_deal_without_trump():
+    hand = "1O 3O 12O 1C 3C 2E 4E 5B 6B 7B"
+    args = ("advise", "--hand", hand, "--full-deal-trump", "none", "--samples", "200", "--assume", "expected")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert f"Hand {hand} (10 cards), no trump, 4 players" in result.stdout
+    assert json.loads(invoke(*args, "--format", "json").stdout)["trump_card"] is None
+
+
 def test_advise_json():
     result = invoke("advise --hand 1C --trump 7O --position 3 --bids 0,0,0 --samples 500 --format json")
     data = json.loads(result.stdout)
@@ -405,6 +414,12 @@ def test_advise_takes_french_cards_and_shows_suit_symbols_on_a_terminal_that_can
         (["--hand", "1O 3O", "--trump", "7O", "--bid", "5"], "5 is not a bid with 2 cards"),
         (["--hand", "1O 3O", "--trump", "7O", "--samples", "1"], "samples: must be from 2 to 10,000,000"),
         (["--hand", "1O 3O", "--trump", "7O", "--sharpness", "-1"], "sharpness: must be 0 or more"),
+        (["--hand", "1O 3O"], "trump: give the trump card"),
+        (["--hand", "1O 3O", "--full-deal-trump", "none"], "trump: give the trump card"),  # not a full deal
+        (
+            ["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "--trump", "1C", "--full-deal-trump", "none"],
+            "under full-deal-trump none a full deal has no trump; leave out the trump card 1C",
+        ),
     ],
 )
 def test_advise_bad_input(args, message):

@@ -9,6 +9,7 @@ from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
+from pocha.kernels.codes import NO_TRUMP
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, play_outs
 
@@ -21,7 +22,7 @@ class Situation:
 
     rules: Rules
     hand: tuple[int, ...]  # card ids
-    trump_card: int
+    trump_card: int  # NO_TRUMP in a deal without trump
     position: int  # players who bid before (0 = bids first and leads; players - 1 = the dealer)
     bids: tuple[int, ...]  # bids made before, in bidding order
 
@@ -47,8 +48,11 @@ class Situation:
             )
 
 
-def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str) -> Situation:
-    """Parse and check a bidder's view as a careful player would; each mistake is one clear line."""
+def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bids: str) -> Situation:
+    """Parse and check a bidder's view as a careful player would; each mistake is one clear line.
+
+    trump: the trump card; None for a deal without trump (a full deal under full-deal-trump none).
+    """
     notation = rules.notation
     ids = notation.parse_list(hand)
     names = [notation.name(c) for c in ids]
@@ -62,23 +66,12 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
             f"hand: {len(ids)} cards, but {rules.players} players with {rules.deck_size} cards "
             f"hold 1..{rules.full_deal}"
         )
-    trump_card = notation.parse(trump)
     if not 0 <= position < rules.players:
         raise PochaError(
             f"position: {position} is not a bidding position; with {rules.players} players "
             f"0..{rules.players - 1} (how many bid before you)"
         )
-    full = len(ids) * rules.players == rules.deck_size
-    dealer = position == rules.players - 1
-    name = notation.name(trump_card)
-    if not full and trump_card in ids:
-        raise PochaError(
-            f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
-        )
-    if full and dealer and trump_card not in ids:
-        raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
-    if full and not dealer and trump_card in ids:
-        raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
+    trump_card = read_trump(rules, ids, trump, position == rules.players - 1)
     try:
         earlier = tuple(int(b) for b in bids.replace(",", " ").split())
     except ValueError:
@@ -89,6 +82,30 @@ def read_situation(rules: Rules, hand: str, trump: str, position: int, bids: str
     if wrong:
         raise PochaError(f"bids: {wrong[0]} is not a bid with {len(ids)} cards (0..{len(ids)})")
     return Situation(rules, tuple(ids), trump_card, position, earlier)
+
+
+def read_trump(rules: Rules, ids: list[int], trump: str | None, dealer: bool) -> int:
+    """The trump card of a bidder holding ``ids`` (NO_TRUMP in a deal without trump), checked to be where it can lie."""
+    if not rules.has_trump(len(ids)):
+        if trump is not None:
+            raise PochaError(
+                f"trump: under full-deal-trump none a full deal has no trump; leave out the trump card {trump}"
+            )
+        return NO_TRUMP
+    if trump is None:
+        raise PochaError("trump: give the trump card: the turned-up card, or the dealer's last in a full deal")
+    trump_card = rules.notation.parse(trump)
+    name = rules.notation.name(trump_card)
+    full = len(ids) * rules.players == rules.deck_size
+    if not full and trump_card in ids:
+        raise PochaError(
+            f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
+        )
+    if full and dealer and trump_card not in ids:
+        raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
+    if full and not dealer and trump_card in ids:
+        raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
+    return trump_card
 
 
 @dataclass(frozen=True)
@@ -131,7 +148,7 @@ class Advice:
         s = self.situation
         return {
             "hand": [s.rules.notation.name(c) for c in s.hand],
-            "trump_card": s.rules.notation.name(s.trump_card),
+            "trump_card": None if s.trump_card == NO_TRUMP else s.rules.notation.name(s.trump_card),
             "position": s.position,
             "bids_before": list(s.bids),
             "forbidden_bid": s.forbidden if s.forbidden >= 0 else None,
