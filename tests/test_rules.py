@@ -152,10 +152,9 @@ def test_a_full_deal_may_be_played_without_trump():
         make_rules(full_deal_trump="joker")
 
 
-def test_the_full_deal_trump_is_written_only_when_it_is_not_the_rule_before_it():
-    """Rules written before the option read as the dealer's card, and are written as they were."""
+def test_rules_written_before_the_full_deal_could_go_without_trump_still_read():
     old = make_rules(players=4).to_dict()
-    assert "full_deal_trump" not in old and Rules.from_dict(old) == make_rules(players=4)
+    assert old.pop("full_deal_trump") == "dealer-card" and Rules.from_dict(old) == make_rules(players=4)
     rules = make_rules(players=4, full_deal_trump="none")
     assert rules.to_dict()["full_deal_trump"] == "none" and Rules.from_dict(rules.to_dict()) == rules
 

@@ -228,8 +228,6 @@ class Rules:
         data["ranks"] = list(self.ranks)
         if not isinstance(self.schedule, str):
             data["schedule"] = list(self.schedule)
-        if self.full_deal_trump == "dealer-card":  # the rule before the option: files written then stay the same
-            del data["full_deal_trump"]
         return data
 
     @classmethod
