@@ -183,7 +183,7 @@ def test_a_run_under_tricks_plus_ten_scores_by_its_formula(play):
 
 @pytest.mark.parametrize("players", range(3, 8))
 def test_the_french_pack_conforms_at_every_player_count(players):
-    """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack (the dealer's card is trump)."""
+    """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack and is played without trump."""
     rules = make_rules("oh-hell", players)
     stream = io.StringIO()
     for play in ("random", "greedy", "pimc:samples=2"):
@@ -199,6 +199,8 @@ def test_the_french_pack_conforms_at_every_player_count(players):
             )
         )
     deals = [json.loads(line) for line in stream.getvalue().splitlines() if '"format"' not in line]
-    assert len(deals) == 3 * 2 * 10 and {deal["trump"] for deal in deals} <= set("SHDC")
+    whole_pack = [deal for deal in deals if deal["cards"] * players == 52]
+    assert len(deals) == 3 * 2 * 10 and all(deal["trump"] is None for deal in whole_pack)
+    assert {deal["trump"] for deal in deals if deal not in whole_pack} <= set("SHDC")
     for deal in deals:
         check_deal(rules, deal)

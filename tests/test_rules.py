@@ -105,6 +105,8 @@ def test_presets_as_in_rules_md():
         preset = PRESETS[name]
         assert (preset.pack, preset.rank_order, preset.play_rule, preset.hook) == (pack, order, play, hook)
     assert PRESETS["oh-hell"].decks == {players: 52 for players in range(3, 8)}
+    assert {name for name, preset in PRESETS.items() if preset.full_deal_trump == "none"} == {"oh-hell"}
+    assert not make_rules("oh-hell", 4).has_trump(13) and make_rules("oh-hell", 4).has_trump(12)
     assert make_rules("italian").ranks == (1, 12, 11, 10, 7, 6, 5, 4, 3, 2)
     assert make_rules("ludoteka").ranks == (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 
@@ -143,7 +145,7 @@ def test_to_dict_round_trips_and_holds_the_trace_fields():
 
 
 def test_a_full_deal_may_be_played_without_trump():
-    assert all(make_rules(name).full_deal_trump == "dealer-card" for name in PRESETS)
+    assert all(make_rules(name).full_deal_trump == "dealer-card" for name in PRESETS if name != "oh-hell")
     rules = make_rules(players=4, full_deal_trump="none")
     assert [rules.has_trump(cards) for cards in (1, 9, 10)] == [True, True, False]
     assert make_rules(players=4).has_trump(10)

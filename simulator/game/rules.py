@@ -268,6 +268,7 @@ class Preset:
     tie_break: str = "all"
     readings: tuple[str, ...] = ()  # where the preset picks one reading of its text, and the option for the other
     pack: str = "spanish"  # a key of PACKS
+    full_deal_trump: str = "dealer-card"  # a key of FULL_DEAL_TRUMPS
 
 
 THREE_TO_EIGHT = {3: 36, 4: 40, 5: 40, 6: 36, 8: 48}  # text 003's table
@@ -363,14 +364,17 @@ PRESETS = {
             WHOLE_FRENCH,
             readings=(
                 "The whole 52-card pack at 3 to 7 players; a count that does not divide it leaves cards out of "
-                "the full deal (3 players: 17 each and one turned). --deck 48 and smaller strip whole ranks, "
+                "the full deal (3 players: 17 each and one turned up). --deck 48 and smaller strip whole ranks, "
                 "weakest first; --deck spanish plays the Spanish form (36 to 48 cards, ace-three).",
                 "Follow suit; a void hand plays any card, with no duty to beat or to trump.",
+                "A deal of the whole pack (4 players, 13 cards each) has no card left to turn up and is played "
+                "without trump, as most Oh Hell tables do (--full-deal-trump dealer-card: the dealer's last card).",
                 "The hook binds the dealer in every hand, one-card hands included (tables differ: --hook).",
                 "Scoring: pocha's 10 + 5 per trick / -5 per trick off (OpenSpiel's oh_hell with off_bid_penalty and 5 "
                 "points per trick); many Oh Hell tables count every trick taken: --scoring tricks+10.",
             ),
             pack="french",
+            full_deal_trump="none",
         ),
     )
 }
@@ -459,6 +463,7 @@ def make_rules(
         play_rule=chosen.play_rule,
         hook=chosen.hook,
         tie_break=chosen.tie_break,
+        full_deal_trump=chosen.full_deal_trump,
     )
     return replace(rules, **{name: value for name, value in overrides.items() if value is not None})
 
