@@ -373,8 +373,8 @@ def test_the_likelihood_of_a_world_is_the_product_of_each_bidder_s_bid_likelihoo
 
 
 UNREAD = Path(__file__).parent / "pimc_traces"  # pimc before it read the bids (commit 9ca492d), traced as below
-# (exhaustive=1: every legal card weighed, as it was then; traced again when the random stream changed, see
-# CHANGELOG.md: pimc that reads no bids, played by the new stream)
+# (exhaustive=1: every legal card weighed, as it was then; traced again each time the random stream changed, see
+# CHANGELOG.md: the last, when each pimc choice got a stream of its own)
 UNREAD_RUNS = {
     # pocha simulate -s expected -s aces-trumps -s expected@pimc:samples=4,sharpness=0,exhaustive=1 -s zero
     #   --play pimc:sharpness=0,exhaustive=1 -k 2,5,10 -n 8 --seed 5 --threads 1 --trace pimc_4_players.jsonl

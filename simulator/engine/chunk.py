@@ -11,7 +11,7 @@ import numpy as np
 
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
-from pocha.engine.seating import Lineup, Player
+from pocha.engine.seating import Lineup, Competitor
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
@@ -36,7 +36,7 @@ def deal_chunk(rules: Rules, seed: int, cards: int, numbers: np.ndarray) -> Chun
 
 def collect_bids(
     rules: Rules,
-    strategies: Sequence[Player],
+    strategies: Sequence[Competitor],
     seating: np.ndarray,
     seed: int,
     chunk: Chunk,
@@ -122,7 +122,7 @@ class SeatPolicies(NamedTuple):
         return SeatPolicies(*(np.ascontiguousarray(values[rows]) for values in self))
 
 
-def seat_policies(strategies: Sequence[Player], seating: np.ndarray) -> SeatPolicies:
+def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> SeatPolicies:
     """The play policies of the strategies at each seat.
 
     seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).

@@ -52,7 +52,7 @@ def rebuilt_seat(label: str, spec: str) -> Seat:
 
 
 @dataclass(frozen=True)
-class Player:
+class Competitor:
     """One strategy of the line-up as it bids and plays: its label, bidding strategy and play policy."""
 
     label: str
@@ -71,10 +71,10 @@ class Lineup:
         """Distinct strategy labels, in seat order of first appearance (the tally's strategies); asked every chunk."""
         return tuple(dict.fromkeys(seat.label for seat in self.seats))
 
-    def players(self, default: PlayPolicy) -> list[Player]:
+    def players(self, default: PlayPolicy) -> list[Competitor]:
         """One player per label, in label order; seats that name no play policy play ``default``."""
         first = {seat.label: seat for seat in reversed(self.seats)}
-        return [Player(label, first[label].strategy, first[label].policy or default) for label in self.labels]
+        return [Competitor(label, first[label].strategy, first[label].policy or default) for label in self.labels]
 
     def seating(self, rotation: int = 0) -> np.ndarray:
         """int64[seat]: the strategy index at each seat, the line-up moved ``rotation`` seats on."""

@@ -16,7 +16,7 @@ from pocha.engine.backends import Backend
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.runner import run
-from pocha.engine.seating import Lineup, Player, Seat
+from pocha.engine.seating import Lineup, Competitor, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
@@ -51,7 +51,7 @@ class Training(DealChunks):
         players = rules.players
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         dealt = deal_chunk(rules, seed, cards, numbers)
-        bidder = Player(TRAINING_BIDDER, Expected(), policy)
+        bidder = Competitor(TRAINING_BIDDER, Expected(), policy)
         collect_bids(rules, [bidder], np.zeros(dealt.hands.shape, np.int64), seed, dealt)
         won = play_chunk(rules, seed, dealt, same_policy(policy, dealt))[0]
         tricks = np.empty((players, task.count), np.int64)

@@ -10,7 +10,7 @@ from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import Reading, View, bid_log_weights, distinct_cards, pimc_card, scratch, worlds_drawn
-from pocha.kernels.streams import next_state, stream_state
+from pocha.kernels.streams import decision_state, next_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
 
 
@@ -84,6 +84,37 @@ def no_log():
 
 
 @jit_inline
+def seat_view(seat, hand, gone, deck, trump_bit, dealer, may_hold, won, bids, trump_card, played):
+    """The ``View`` of ``seat`` holding ``hand`` of ``deck`` when the cards ``gone`` are played or turned up (pimc's).
+
+    In a deal of the whole deck the dealer's trump card is shown to the others until it is played.
+    """
+    shown = trump_bit if seat != dealer and not gone & trump_bit else ZERO
+    unseen = deck & ~(hand | gone | shown)
+    holder = dealer if shown else -1
+    return View(seat, hand, unseen, shown, holder, may_hold, won, bids, dealer, trump_card, played)
+
+
+@jit_inline
+def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
+    """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
+
+    setting: the seat's (samples, exhaustive, sharpness). weigh: the weights are not yet worked out
+    (they are the same all deal: once is enough). state: the choice's own (``decision_state``).
+    """
+    samples, exhaustive, sharpness = setting
+    if not exhaustive:  # one card of each run of equivalent ones
+        legal = distinct_cards(legal, view.unseen | view.shown, trick.beat)
+    if not legal & (legal - ONE):  # every legal card plays the same
+        return lowest_bit(legal), 0
+    weighs = sharpness > 0 and weigh
+    if weighs:
+        bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[view.seat])
+    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work)
+    return card, int(weighs)
+
+
+@jit_inline
 def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     """Play ``tricks`` tricks of row ``d`` of ``batch`` from ``hands`` (uint64[seat], consumed), ``leader`` leading.
 
@@ -100,7 +131,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
     deal_rules, (codes, samples, exhaustive), bids, won, (plays, leaders), work = batch
-    deck, full, play_rule = deal_rules.deck, deal_rules.full, deal_rules.play_rule
+    full, play_rule = deal_rules.full, deal_rules.play_rule
+    start = state  # a pimc seat's choices draw from streams of their own (``decision_state``)
     players = hands.shape[0]
     logging = not plain and plays.shape[0] > 0
     trumps, trump_bit = trump_masks(trump_card)
@@ -112,7 +144,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     watched = False  # the public view is kept only when a pimc seat reads it
     weighed = 0  # the seats whose bids' log weights (the same all deal) are worked out, as bits
     for seat in range(0 if plain else players):
-        may_hold[seat] = deck
+        may_hold[seat] = deal_rules.deck
         played[seat] = ZERO
         watched |= codes[row, seat] == POLICY_PIMC
     for t in range(tricks):
@@ -133,35 +165,31 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                 elif plain or policy == POLICY_GREEDY:
                     card = greedy_card(legal, led, trumps, beat, won[d, seat] < bids[d, seat])
                 else:
-                    shown = trump_bit if full and seat != dealer and not gone & trump_bit else ZERO
-                    unseen = deck & ~(hand | gone | shown)
-                    holder = dealer if shown else -1
-                    if not exhaustive[row, seat]:  # one card of each run of equivalent ones
-                        legal = distinct_cards(legal, unseen | shown, beat)
-                    view = View(
+                    view = seat_view(
                         seat,
                         hand,
-                        unseen,
-                        shown,
-                        holder,
+                        gone,
+                        deal_rules.deck,
+                        trump_bit,
+                        dealer,
                         may_hold,
                         won[d],
                         bids[d],
-                        dealer=dealer,
-                        trump_card=trump_card,
-                        played=played,
+                        trump_card,
+                        played,
                     )
                     trick = Trick(trumps, leader, j, led, beat, winner)
-                    sharpness = deal_rules.reading.sharpness[row, seat]
-                    if legal & (legal - ONE):
-                        if sharpness > 0 and not weighed >> seat & 1:
-                            bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[seat])
-                            weighed |= 1 << seat
-                        card, state = pimc_card(
-                            view, legal, trick, deal_rules, samples[row, seat], sharpness, state, work
-                        )
-                    else:  # every legal card plays the same
-                        card = lowest_bit(legal)
+                    card, weighs = pimc_choice(
+                        view,
+                        legal,
+                        trick,
+                        deal_rules,
+                        (samples[row, seat], exhaustive[row, seat], deal_rules.reading.sharpness[row, seat]),
+                        not weighed >> seat & 1,
+                        decision_state(start, t * players + j),
+                        work,
+                    )
+                    weighed |= weighs << seat
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)

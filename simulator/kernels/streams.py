@@ -37,6 +37,16 @@ def stream_state(seed, cards, deal, stream):
     return mix64(z + GAMMA * np.uint64(stream))
 
 
+@jit_inline
+def decision_state(start, index):
+    """The state a choice of a deal draws from: its own stream, from the deal's ``start`` state and its card's index.
+
+    A seat that decides alone (``pocha.Player``) can work it out from what it sees, so its choices are
+    the batch's: no earlier draw of the deal (another seat's) moves it.
+    """
+    return mix64(start + GAMMA * np.uint64(index + 1))
+
+
 @intrinsic
 def multiply_high(typingctx, a, b):
     """The high 64 bits of the 128-bit product of two uint64 (one ``mul`` on x86-64)."""
