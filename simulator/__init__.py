@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from pocha.version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers and editors
+    from pocha.api import DealView as DealView
+    from pocha.api import Player as Player
     from pocha.api import advise as advise
     from pocha.api import bench as bench
     from pocha.api import compare as compare
@@ -48,6 +50,8 @@ _HOMES = {
     "compare": "pocha.api",
     "play_games": "pocha.api",
     "advise": "pocha.api",
+    "Player": "pocha.api",
+    "DealView": "pocha.api",
     "train": "pocha.api",
     "report": "pocha.api",
     "rules_info": "pocha.api",

@@ -28,6 +28,8 @@ from pocha.engine.backends import Backend
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.models import ModelsRequest, record_bids
+from pocha.engine.player import DealView as DealView
+from pocha.engine.player import Player as SeatPlayer
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup, Seat
@@ -328,6 +330,20 @@ def learn_tables(
         )
         if learn_default(default, where, counter(progress, default.deals * rules.full_deal)) is None:
             raise KeyboardInterrupt
+
+
+class Player(SeatPlayer):
+    """One player deciding alone, for a person at a table or another program: ``decide(DealView(...))``.
+
+    spec: a player as in a run (``montecarlo@pimc``); rules: a ``Rules`` or ``RuleOptions``; seed: its
+    choices are those of deal ``deal`` in a run with this seed. The default trick tables it bids
+    from are learned first if pocha's cache lacks them (one line says so).
+    """
+
+    def __init__(self, spec: str, rules: Rules | RuleOptions = RuleOptions(), seed: int = 0) -> None:
+        RunOptions(seed=seed)  # checks the seed
+        super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
+        learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None)
 
 
 def is_cached(default: DefaultTable) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
-from pocha.engine.seating import Lineup, Competitor
+from pocha.engine.seating import Competitor, Lineup
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC

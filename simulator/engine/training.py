@@ -16,7 +16,7 @@ from pocha.engine.backends import Backend
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.engine.runner import run
-from pocha.engine.seating import Lineup, Competitor, Seat
+from pocha.engine.seating import Competitor, Lineup, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError

@@ -4,6 +4,7 @@ Every option is data. Presets differ only in the values they give; no code asks 
 it is running.
 """
 
+from collections.abc import Sequence
 from dataclasses import asdict, astuple, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -478,6 +479,14 @@ def forbidden_bids(rules: Rules, cards: int, earlier_bids: np.ndarray) -> np.nda
         return np.full(size, -1, np.int64)
     rest = cards - earlier_bids.sum(axis=1)
     return np.where(rest >= 0, rest, -1)
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """The index of the card that takes a trick (ids in play order): the highest trump, else the led suit's highest.
+
+    trump: the trump suit, -1 for none. Within a suit a higher id is a stronger card.
+    """
+    return max(range(len(cards)), key=lambda i: (cards[i] >> 4 == trump, cards[i] >> 4 == cards[0] >> 4, cards[i]))
 
 
 def parse_scoring(text: str) -> Scoring:

@@ -1,0 +1,241 @@
+"""``pocha.Player``: one seat's next decision, its bid or its card, from what that seat sees of a deal.
+
+A player is a strategy and a play policy, as in a batch run (``expected@pimc``). Given a seat's view
+(its hand, the trump card, who deals, the bids so far, the cards played so far), it answers as the
+batch engine would in deal number ``deal`` of a run with its seed: the bidding strategy sees the same
+``BidContext`` (one row), and the card comes from the same kernels, after the cards played are replayed
+(``kernels.decide``). So the same seed gives the same choices.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pocha.engine.policies import GREEDY
+from pocha.engine.seating import Seat
+from pocha.errors import PochaError
+from pocha.game.cards import mask_of
+from pocha.game.rules import Rules, forbidden_bids, trick_winner
+from pocha.kernels.codes import NO_TRUMP
+from pocha.kernels.decide import seat_card
+from pocha.kernels.pimc import Reading
+from pocha.kernels.play import DealRules
+from pocha.strategies.base import BidContext, Predicts, checked_bids
+from pocha.strategies.heuristics import expected_tables
+
+Cards = str | Sequence[str]
+
+
+@dataclass(frozen=True)
+class DealView:
+    """What one seat sees of a deal, as a person would write it down.
+
+    Seats are 0..players-1 in playing order; the seat after the dealer bids first and leads first.
+    """
+
+    seat: int  # the seat about to decide
+    dealer: int  # the dealer's seat
+    hand: Cards  # the cards the seat holds now: "AS KH 10D" or ["AS", "KH", "10D"]
+    trump: str | None  # the trump card (turned up, or the dealer's last in a full deal); None: a deal without trump
+    bids: Sequence[int] = ()  # the bids so far, in bidding order from the seat after the dealer
+    played: Cards = ()  # every card played so far, in play order from the first lead ("|" between tricks is allowed)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A checked ``DealView`` as ids: the seat's hand as dealt, the trump card, the bids by seat, the cards played."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    dealt: tuple[int, ...]  # the seat's cards as dealt (held now and played)
+    trump_card: int  # NO_TRUMP for a deal without trump
+    bids: tuple[int, ...]  # in bidding order
+    played: tuple[int, ...]  # in play order
+
+    @property
+    def cards(self) -> int:
+        """Hand size."""
+        return len(self.dealt)
+
+    @property
+    def position(self) -> int:
+        """The seat's bidding position (0 bids first)."""
+        return (self.seat - self.dealer - 1) % self.rules.players
+
+    def bids_by_seat(self) -> np.ndarray:
+        """int64[seat]: every seat's bid (all are made when the play starts)."""
+        players = self.rules.players
+        return np.array([self.bids[(s - self.dealer - 1) % players] for s in range(players)], np.int64)
+
+
+def card_list(cards: Cards, rules: Rules, what: str) -> list[int]:
+    """Card ids of a list written as text (spaces, commas or "|" between cards) or as a sequence of card texts."""
+    text = cards if isinstance(cards, str) else " ".join(cards)
+    try:
+        return rules.notation.parse_list(text.replace("|", " "))
+    except PochaError as error:
+        raise PochaError(f"{what}: {error}") from None
+
+
+def read_view(rules: Rules, view: DealView) -> Situation:
+    """Check a seat's view as a careful player would (each mistake one line) and give it as ids."""
+    players = rules.players
+    for name in ("seat", "dealer"):
+        value = getattr(view, name)
+        if not isinstance(value, int | np.integer) or not 0 <= value < players:
+            raise PochaError(f"{name}: {value!r} is not a seat; {players} players sit at seats 0..{players - 1}")
+    hand, played = card_list(view.hand, rules, "hand"), card_list(view.played, rules, "played")
+    repeated = sorted({rules.notation.name(c) for c in hand + played if (hand + played).count(c) > 1})
+    if repeated:
+        raise PochaError(f"cards: {', '.join(repeated)} appears more than once in the hand and the cards played")
+    mano = (view.dealer + 1) % players
+    trump = -1 if view.trump is None else rules.notation.parse(view.trump) >> 4
+    leaders = turn_order(rules, mano, played, trump)
+    own_played = [card for card, who in zip(played, leaders[:-1], strict=True) if who == view.seat]
+    dealt = tuple(hand + own_played)
+    cards = len(dealt)
+    if not 1 <= cards <= rules.full_deal:
+        raise PochaError(
+            f"hand: {cards} cards dealt, but {players} players with {rules.deck_size} cards hold 1..{rules.full_deal}"
+        )
+    trump_card = read_trump(rules, view, cards, hand, played)
+    bids = tuple(int(b) for b in view.bids)
+    if len(bids) > players or any(not 0 <= b <= cards for b in bids):
+        raise PochaError(f"bids: {list(bids)} are not up to {players} bids of 0..{cards}")
+    if len(bids) == players:
+        forbidden = forbidden_bids(rules, cards, np.array([bids[:-1]], np.int64))[0]
+        if bids[-1] == forbidden:
+            raise PochaError(f"bids: the dealer may not bid {forbidden} (the bids would make {cards}, the hook)")
+    if len(bids) < players and played:
+        raise PochaError(f"played: the play starts when every seat has bid ({len(bids)} of {players} have)")
+    if len(played) >= cards * players:
+        raise PochaError(f"played: all {cards * players} cards of the deal are played; nothing is left to decide")
+    who = (view.dealer + 1 + len(bids)) % players if len(bids) < players else leaders[len(played)]
+    if who != view.seat:
+        raise PochaError(f"seat: it is seat {who}'s turn, not seat {view.seat}'s")
+    return Situation(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
+
+
+def turn_order(rules: Rules, mano: int, played: list[int], trump: int) -> list[int]:
+    """The seat of each card played, and after them the seat to play next (trump: the suit, -1 for none)."""
+    players, seats, leader = rules.players, [], mano
+    for start in range(0, len(played) + 1, players):
+        trick = played[start : start + players]
+        seats += [(leader + j) % players for j in range(len(trick))]
+        if len(trick) == players:
+            leader = (leader + trick_winner(trick, trump)) % players
+    return [*seats, (leader + len(played) % players) % players]
+
+
+def read_trump(rules: Rules, view: DealView, cards: int, hand: list[int], played: list[int]) -> int:
+    """The trump card's id (NO_TRUMP for a deal without trump), checked against the deal."""
+    if not rules.has_trump(cards):
+        if view.trump is not None:
+            raise PochaError("trump: a deal of the whole deck is played without trump under these rules; give None")
+        return NO_TRUMP
+    if view.trump is None:
+        raise PochaError("trump: this deal has a trump card; give it")
+    card = rules.notation.parse(view.trump)
+    full = cards * rules.players == rules.deck_size
+    if not full and card in hand + played:
+        raise PochaError(f"trump: {view.trump} is turned up, so nobody holds or plays it")
+    if full and view.seat != view.dealer and card in hand:
+        raise PochaError(f"trump: in a full deal the trump card {view.trump} is the dealer's")
+    return card
+
+
+class Player:
+    """One player of a batch run, deciding alone: ``decide(view)`` gives its bid or its card and what it expects."""
+
+    def __init__(self, spec: str, rules: Rules, seed: int = 0) -> None:
+        self.seat = Seat.of(spec)
+        self.rules = rules
+        self.seed = seed
+        self.policy = self.seat.policy or GREEDY  # as in a run whose seats name no play
+
+    def decide(self, view: DealView, deal: int | None = None) -> "Decision":
+        """The seat's next decision, as in deal number ``deal`` of a run with this seed.
+
+        A bid while some seat has not bid, else a card; it must be the seat's turn. deal: None for the
+        first deal with the view's dealer (deal ``d`` is dealt by seat ``d % players``).
+        """
+        situation = read_view(self.rules, view)
+        number = situation.dealer if deal is None else deal
+        if number % self.rules.players != situation.dealer:
+            raise PochaError(
+                f"deal: deal {number} is dealt by seat {number % self.rules.players}, not {situation.dealer}"
+            )
+        if len(situation.bids) < self.rules.players:
+            return self.bid(situation, number)
+        return self.card(situation, number)
+
+    def context(self, situation: Situation, number: int, rows: int = 1) -> BidContext:
+        """The bidder's ``BidContext`` as the batch builds it, its one deal repeated ``rows`` times."""
+        s, k = situation, situation.cards
+        earlier = np.array([s.bids] * rows, np.int64).reshape(rows, s.position)
+        return BidContext(
+            rules=self.rules,
+            cards=k,
+            position=s.position,
+            hands=np.full(rows, mask_of(s.dealt), np.uint64),
+            trump_card=np.full(rows, s.trump_card, np.int64),
+            earlier_bids=earlier,
+            forbidden=forbidden_bids(self.rules, k, earlier),
+            seed=self.seed,
+            numbers=np.full(rows, number, np.int64),
+            policy=self.policy.label,
+        )
+
+    def bid(self, situation: Situation, number: int) -> "Decision":
+        """The strategy's bid and, if it predicts, the expected points of every bid."""
+        ctx = self.context(situation, number)
+        choice = int(checked_bids(self.seat.label, self.seat.strategy, ctx)[0])
+        k, forbidden = situation.cards, int(ctx.forbidden[0])
+        rows: dict[str, Any] = {"bid": list(range(k + 1)), "legal": [b != forbidden for b in range(k + 1)]}
+        if isinstance(self.seat.strategy, Predicts):
+            every = self.context(situation, number, k + 1)
+            predicted = self.seat.strategy.predict(every, np.arange(k + 1))
+            for name in ("tricks", "points"):
+                values = getattr(predicted, name)
+                rows[f"expected_{name}"] = np.full(k + 1, np.nan) if values is None else values
+        return Decision("bid", choice, rows)
+
+    def card(self, situation: Situation, number: int) -> "Decision":
+        """The card the seat's play policy plays."""
+        s, policy = situation, self.policy
+        reading = Reading(np.full((1, self.rules.players), policy.sharpness), *expected_tables(self.rules, s.cards))
+        deal_rules = DealRules.of(self.rules, s.cards, reading)
+        setting = (policy.code, policy.samples, int(policy.exhaustive), policy.sharpness)
+        played = np.array(s.played, np.int64)
+        card = seat_card(
+            self.seed,
+            number,
+            deal_rules,
+            setting,
+            s.seat,
+            np.uint64(mask_of(s.dealt)),
+            s.trump_card,
+            s.dealer,
+            s.bids_by_seat(),
+            played,
+        )
+        return Decision("card", self.rules.notation.name(int(card)), {})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's decision: ``kind`` ("bid" or "card"), its ``choice``, and what it expects of each choice."""
+
+    kind: str
+    choice: int | str  # the bid, or the card in notation
+    predictions: dict[str, Any]  # column -> values, one per candidate
+
+    @property
+    def table(self) -> Any:
+        """The predictions as a pandas DataFrame, one row per candidate."""
+        import pandas as pd
+
+        return pd.DataFrame(self.predictions)
