@@ -1,0 +1,106 @@
+"""pocha.Player: the same seed gives the batch's choices, decision by decision; a view is checked as a player would."""
+
+import json
+
+import numpy as np
+import pytest
+
+import pocha
+from pocha.game.rules import make_rules, trick_winner
+
+# (preset, players, one player spec per seat, hand sizes): every play policy, reading and not, every kind of bidder
+RUNS = [
+    ("polish", 3, ("montecarlo:assume=expected@pimc", "fair-share@greedy", "expected@random"), "1,6,12"),
+    ("ludoteka", 4, ("expected@pimc", "montecarlo@greedy", "table@pimc:sharpness=0", "aces-trumps@random"), "1,3,10"),
+    ("turkish", 5, ("expected@pimc:exhaustive=1", "zero", "fair-share@pimc", "table", "random@pimc"), "4,8"),
+    ("oh-hell", 4, ("expected@pimc", "montecarlo:assume=expected", "fair-share", "zero@pimc"), "2,13"),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "specs", "cards"), RUNS)
+def test_a_player_deciding_alone_makes_every_choice_of_the_batch(preset, players, specs, cards, tmp_path):
+    """Every bid and card of a traced run, asked of each seat's Player from that seat's view alone.
+
+    A random seat's cards are the exception: in the batch it draws from the deal's shared stream.
+    """
+    rules, seed, deals = pocha.RuleOptions(preset=preset, players=players), 7, 4
+    trace = tmp_path / "t.jsonl"
+    pocha.simulate(list(specs), rules=rules, cards=cards, deals=deals, seed=seed, threads=1, trace=trace)
+    seats = [pocha.Player(spec, rules, seed) for spec in specs]
+    asked = 0
+    for deal in map(json.loads, trace.read_text().splitlines()[1:]):
+        number, dealer = deal["deal"] % deals, deal["dealer"]
+        in_order = [deal["bids"][(dealer + 1 + p) % players] for p in range(players)]
+        for p, bid in enumerate(in_order):
+            seat = (dealer + 1 + p) % players
+            view = pocha.DealView(seat, dealer, deal["hands"][seat], deal["trump_card"], in_order[:p])
+            assert seats[seat].decide(view, number).choice == bid
+        held, played = [list(hand) for hand in deal["hands"]], []
+        for trick in deal["tricks"]:
+            for j, card in enumerate(trick["cards"]):
+                seat = (trick["leader"] + j) % players
+                view = pocha.DealView(seat, dealer, held[seat], deal["trump_card"], in_order, played)
+                decision = seats[seat].decide(view, number)
+                assert decision.kind == "card"
+                if not specs[seat].endswith("@random"):
+                    assert decision.choice == card, (deal["deal"], seat, played)
+                    asked += 1
+                held[seat].remove(card)
+                played = [*played, card]
+    assert asked > 50
+
+
+def test_a_decision_says_what_the_player_expects_of_each_bid():
+    rules = make_rules("ludoteka", 4)
+    view = pocha.DealView(seat=3, dealer=2, hand="1O 3O 12C 5E 2B", trump="7O")
+    decision = pocha.Player("montecarlo", rules, seed=1).decide(view)
+    table = decision.table
+    assert decision.kind == "bid" and table.bid.tolist() == [0, 1, 2, 3, 4, 5] and table.legal.all()
+    best = table.expected_points[table.legal].idxmax()
+    assert abs(table.expected_points[decision.choice] - table.expected_points[best]) < 3  # fresh play-outs: close
+    assert pocha.Player("montecarlo", rules, seed=1).decide(view).choice == decision.choice  # reproducible
+    dealer = pocha.Player("fair-share", rules).decide(pocha.DealView(2, 2, "1O 3O 12C 5E 2B", "7O", [1, 1, 2]))
+    assert dealer.table.legal.tolist() == [True, False, True, True, True, True]  # the hook: 1 would make 5
+    assert "expected_points" not in dealer.table  # fair-share does not predict
+
+
+def test_trick_winner_is_the_highest_trump_else_the_led_suits_highest():
+    rules = make_rules("oh-hell", 4)
+    cards = rules.notation.parse_list("10H AS 2H 3C")
+    assert trick_winner(cards, -1) == 0 and trick_winner(cards, 3) == 3 and trick_winner(cards, 0) == 1
+
+
+@pytest.mark.parametrize(
+    ("view", "message"),
+    [
+        (dict(seat=4, dealer=0, hand="AS", trump="2C"), "seat: 4 is not a seat; 4 players sit at seats 0..3"),
+        (dict(seat=2, dealer=0, hand="AS", trump="2C"), "seat: it is seat 1's turn, not seat 2's"),
+        (dict(seat=1, dealer=0, hand="AS AS", trump="2C"), "AS appears more than once"),
+        (dict(seat=1, dealer=0, hand="AS 1O", trump="2C"), "hand: '1O' is not a card"),
+        (dict(seat=1, dealer=0, hand="AS", trump="AS"), "trump: AS is turned up, so nobody holds or plays it"),
+        (dict(seat=1, dealer=0, hand="AS", trump=None), "trump: this deal has a trump card; give it"),
+        (dict(seat=1, dealer=0, hand="", trump="2C"), "hand: 0 cards dealt"),
+        (dict(seat=1, dealer=0, hand="AS KS", trump="2C", bids=[3]), "bids: [3] are not up to 4 bids of 0..2"),
+        (dict(seat=1, dealer=0, hand="AS", trump="2C", bids=[0, 0, 0, 1]), "the dealer may not bid 1"),
+        (dict(seat=1, dealer=0, hand="AS", trump="2C", bids=[0], played="KH"), "the play starts when every seat"),
+        (dict(seat=3, dealer=0, hand="AS", trump="2C", bids=[0, 0, 0, 0], played="KH"), "it is seat 2's turn"),
+    ],
+)
+def test_a_view_that_cannot_be_is_refused_in_one_line(view, message):
+    with pytest.raises(pocha.PochaError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        pocha.Player("zero", make_rules("oh-hell", 4)).decide(pocha.DealView(**view))
+
+
+def test_a_deal_of_the_whole_pack_without_trump_takes_no_trump_card():
+    rules = make_rules("oh-hell", 4)  # 13 cards each: no trump
+    hand = " ".join(f"{rank}S" for rank in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"])
+    assert pocha.Player("expected", rules).decide(pocha.DealView(1, 0, hand, None)).choice == 13
+    with pytest.raises(pocha.PochaError, match="played without trump"):
+        pocha.Player("expected", rules).decide(pocha.DealView(1, 0, hand, "2C"))
+
+
+def test_the_deal_number_must_be_one_the_dealer_deals():
+    view = pocha.DealView(seat=1, dealer=0, hand="AS", trump="2C")
+    with pytest.raises(pocha.PochaError, match="deal: deal 5 is dealt by seat 1, not 0"):
+        pocha.Player("zero", make_rules("oh-hell", 4)).decide(view, deal=5)
+    assert np.isscalar(pocha.Player("zero", make_rules("oh-hell", 4)).decide(view, deal=8).choice)
