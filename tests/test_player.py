@@ -104,3 +104,29 @@ def test_the_deal_number_must_be_one_the_dealer_deals():
     with pytest.raises(pocha.PochaError, match="deal: deal 5 is dealt by seat 1, not 0"):
         pocha.Player("zero", make_rules("oh-hell", 4)).decide(view, deal=5)
     assert np.isscalar(pocha.Player("zero", make_rules("oh-hell", 4)).decide(view, deal=8).choice)
+
+
+@pytest.mark.parametrize(("preset", "players", "cards"), [("ludoteka", 4, 5), ("oh-hell", 3, 8)])
+def test_a_cards_predictions_come_true_as_often_as_they_say(preset, players, cards, tmp_path):
+    """Over 300 deals bid by ``expected`` and played greedy, the mano's first card makes its bid as often as predicted.
+
+    The predictions' worlds read the bids as ``expected``'s and are finished greedy: the model is the
+    table's own, so the mean predicted chance and points must match what the deals then gave.
+    """
+    rules, deals = pocha.RuleOptions(preset=preset, players=players), 300
+    trace = tmp_path / "t.jsonl"
+    pocha.simulate("expected", rules=rules, cards=cards, deals=deals, seed=3, threads=1, trace=trace)
+    player = pocha.Player("expected", rules, seed=3)
+    chances, points, made, scored = [], [], [], []
+    for deal in map(json.loads, trace.read_text().splitlines()[1:]):
+        dealer, mano = deal["dealer"], (deal["dealer"] + 1) % players
+        in_order = [deal["bids"][(mano + p) % players] for p in range(players)]
+        view = pocha.DealView(mano, dealer, deal["hands"][mano], deal["trump_card"], in_order)
+        decision = player.decide(view, deal["deal"])
+        row = decision.table.set_index("card").loc[deal["tricks"][0]["cards"][0]]
+        chances.append(row.make_chance)
+        points.append(row.expected_points)
+        made.append(deal["won"][mano] == deal["bids"][mano])
+        scored.append(deal["points"][mano])
+    assert abs(np.mean(made) - np.mean(chances)) <= 4 * np.std(made) / np.sqrt(deals)
+    assert abs(np.mean(scored) - np.mean(points)) <= 4 * np.std(scored) / np.sqrt(deals)

@@ -14,5 +14,7 @@ NO_TRUMP = -1  # the trump card of a deal without trump (its suit, NO_TRUMP >> 4
 POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC}
 # Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);
-# STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer.
+# STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer; STREAM_CARD_ADVICE the worlds that
+# weigh a seat's cards for advice (``kernels.decide.card_outcomes``).
 STREAM_DEAL, STREAM_PLAY, STREAM_BID, STREAM_SAMPLE, STREAM_ROLLOUT, STREAM_LOT = 1, 2, 3, 4, 5, 6
+STREAM_CARD_ADVICE = 7

@@ -1,34 +1,30 @@
-"""One seat's next card from what it sees, as the batch's play loop would choose it (``pocha.Player``)."""
+"""One seat's next card from what it sees, as the batch's play loop would choose it, and what each card promises.
+
+``pocha.Player`` and ``pocha advise --played`` ask through here: the cards played are replayed from
+the first lead as the play loop keeps its public view (``play_deal``), then the seat chooses.
+"""
 
 import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card, random_card
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_RANDOM, STREAM_PLAY
+from pocha.kernels.codes import POLICY_GREEDY, POLICY_RANDOM, STREAM_CARD_ADVICE, STREAM_PLAY
 from pocha.kernels.jit import jit
-from pocha.kernels.pimc import scratch
+from pocha.kernels.pimc import CANDIDATES, bid_log_weights, deal_world, play_out, read_worlds, scratch, world_limits
 from pocha.kernels.play import pimc_choice, seat_view
 from pocha.kernels.streams import decision_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
 
 
 @jit
-def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, bids, played_cards):
-    """The card ``seat`` plays next in deal number ``deal``, dealt ``dealt`` (uint64), after ``played_cards``.
+def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work):
+    """``(view, trick, legal)``: what ``seat``, dealt ``dealt`` (uint64), sees after ``played_cards`` (int64[n]).
 
-    played_cards int64[n]: in play order from the first lead; setting: (policy code, samples,
-    exhaustive, sharpness); bids int64[seat]. The cards played are replayed as the play loop keeps its
-    public view (``play_deal``); a pimc seat then draws from the choice's own stream, so the card is
-    the batch's. A random seat draws from it too (in the batch a random seat shares the deal's
-    stream: its card is another, as likely).
+    bids int64[seat]; work: a ``scratch`` whose masks rows 4 and 5 take the view's may_hold and played.
     """
-    policy, samples, exhaustive, sharpness = setting
-    start = stream_state(seed, popcount(dealt), deal, STREAM_PLAY)  # the deal's, as ``play_deals`` starts it
     players = bids.shape[0]
     trumps, trump_bit = trump_masks(trump_card)
-    follow, void = duties(trumps, deal_rules.play_rule)
-    work = scratch(samples * 2 if sharpness > 0 else samples, players)  # CANDIDATES worlds per world when reading
-    may_hold, played = work.masks[4], work.masks[5]
+    may_hold, played = work.masks[4][:players], work.masks[5][:players]
     won = np.zeros(players, np.int64)
     for other in range(players):
         may_hold[other] = deal_rules.deck
@@ -56,15 +52,64 @@ def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, 
     placed = played_cards.shape[0] % players
     if placed == 0:
         led, beat, winner = ZERO, ~ZERO, leader
-    legal = legal_cards(hand, led, beat, follow, void)
-    state = decision_state(start, played_cards.shape[0])
+    follow, void = duties(trumps, deal_rules.play_rule)
+    view = seat_view(seat, hand, gone, deal_rules.deck, trump_bit, dealer, may_hold, won, bids, trump_card, played)
+    return view, Trick(trumps, leader, placed, led, beat, winner), legal_cards(hand, led, beat, follow, void)
+
+
+@jit
+def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, bids, played_cards):
+    """The card ``seat`` plays next in deal number ``deal`` (``seat_position``'s arguments; setting: the policy).
+
+    setting: (policy code, samples, exhaustive, sharpness). A pimc seat draws from the choice's own
+    stream (``decision_state`` of the deal's play stream), so the card is the batch's. A random seat
+    draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
+    """
+    policy, samples, exhaustive, sharpness = setting
+    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0])
+    view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
+    state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_PLAY), played_cards.shape[0])
     if not legal & (legal - ONE):
         return lowest_bit(legal)
     if policy == POLICY_RANDOM:
         return random_card(legal, state)
     if policy == POLICY_GREEDY:
-        return greedy_card(legal, led, trumps, beat, won[seat] < bids[seat])
-    view = seat_view(seat, hand, gone, deal_rules.deck, trump_bit, dealer, may_hold, won, bids, trump_card, played)
-    trick = Trick(trumps, leader, placed, led, beat, winner)
+        return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
     card, _ = pimc_choice(view, legal, trick, deal_rules, (samples, exhaustive, sharpness), True, state, work)
     return card
+
+
+@jit
+def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, dealer, bids, played_cards, out):
+    """out[card id] = (exact bids, points, points squared) summed over worlds, per card ``seat`` may play now.
+
+    reading: (worlds, sharpness). The worlds are drawn as pimc draws them (reading the bids with
+    ``sharpness``, 0 for not at all) from the deal's advice stream; every legal card is played in
+    each and the deal finished by every seat greedy. Returns the legal cards (a mask).
+    """
+    worlds, sharpness = reading
+    players = bids.shape[0]
+    work = scratch(worlds * CANDIDATES if sharpness > 0 else worlds, players)
+    view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
+    state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_CARD_ADVICE), played_cards.shape[0])
+    world_limits(view, trick, work.ints[6][:players], work.masks[1][:players])
+    if sharpness > 0:
+        bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[seat])
+        state = read_worlds(view, deal_rules, worlds, sharpness, state, work)
+    else:
+        need, allowed = work.ints[6][:players], work.masks[1][:players]
+        for i in range(worlds):
+            state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, work.masks[0])
+    points = deal_rules.score[bids[seat]]
+    hands, outcome = work.masks[3], work.ints[7]
+    out[:] = 0.0
+    for i in range(worlds):
+        rest = legal
+        while rest:
+            card = lowest_bit(rest)
+            rest &= rest - ONE
+            end = play_out(work.worlds[i], card, view, trick, deal_rules, hands, outcome)
+            out[card, 0] += end == bids[seat]
+            out[card, 1] += points[end]
+            out[card, 2] += points[end] ** 2
+    return legal

@@ -14,7 +14,7 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
-from pocha.kernels.jit import jit
+from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.streams import below, next_state, uniform
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card
 
@@ -325,29 +325,20 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
     it cannot reach the best total with the worlds left (``contenders``): the same card, fewer
     play-outs. work: ``scratch``'s. Returns ``(card, state)``.
     """
-    seat, hand, unseen, holder, won, bids = view.seat, view.hand, view.unseen, view.holder, view.won, view.bids
-    trumps, leader, placed = trick.trumps, trick.leader, trick.placed
-    ints, masks, worlds, keys = work.ints, work.masks, work.worlds, work.keys
+    seat, won, bids = view.seat, view.won, view.bids
+    ints, masks, worlds = work.ints, work.masks, work.worlds
     players = won.shape[0]
-    tricks_left = popcount(hand)
+    tricks_left = popcount(view.hand)
     totals, need, outcome = ints[5], ints[6], ints[7]  # totals: the seat's points by card id
     held, allowed, hands = masks[0], masks[1], masks[3]
     rest = legal
     while rest:
         totals[lowest_bit(rest)] = 0
         rest &= rest - ONE
-    for other in range(players):
-        played_now = (other - leader) % players < placed
-        need[other] = 0 if other == seat else tricks_left - played_now - (other == holder)
-        allowed[other] = ZERO if other == seat else view.may_hold[other] & unseen
+    world_limits(view, trick, need[:players], allowed[:players])
     reads = sharpness > 0
     if reads:  # every world drawn first, then the likeliest moved to the front
-        drawn = samples * CANDIDATES
-        for i in range(drawn):
-            state = deal_world(view, need[:players], allowed[:players], worlds[i], state, ints, held)
-        for i in range(drawn):
-            keys[i] = bids_log_likelihood(worlds[i], view, deal_rules, work.log_weights[seat])
-        state = likeliest_first(worlds[:drawn], keys[:drawn], samples, state)
+        state = read_worlds(view, deal_rules, samples, sharpness, state, work)
     points = deal_rules.score[bids[seat]]
     low = high = points[won[seat]]  # the seat's points over the tricks it may still end with
     for end in range(won[seat] + 1, won[seat] + tricks_left + 1):
@@ -365,17 +356,53 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            for other in range(players):
-                hands[other] = world[other]
-                outcome[other] = won[other]
-            bit = ONE << np.uint64(card)
-            hands[seat] ^= bit
-            led, beat, winner = place_card(bit, seat, trick.led, trick.beat, trick.winner, trumps)
-            after = Trick(trumps, leader, placed + 1, led, beat, winner)
-            finish_greedy(hands[:players], after, outcome[:players], bids, deal_rules.play_rule)
-            totals[card] += points[outcome[seat]]
+            totals[card] += points[play_out(world, card, view, trick, deal_rules, hands, outcome)]
         alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
     return best_card(alive, totals), state
+
+
+@jit
+def world_limits(view, trick, need, allowed):
+    """Need int64[seat]: the cards each other seat still holds; allowed uint64[seat]: the unseen cards it may hold."""
+    tricks_left = popcount(view.hand)
+    for other in range(need.shape[0]):
+        played_now = (other - trick.leader) % need.shape[0] < trick.placed
+        need[other] = 0 if other == view.seat else tricks_left - played_now - (other == view.holder)
+        allowed[other] = ZERO if other == view.seat else view.may_hold[other] & view.unseen
+
+
+@jit
+def read_worlds(view, deal_rules, samples, sharpness, state, work):
+    """Draw ``samples`` worlds into ``work.worlds`` by how likely they make the bids (``likeliest_first``).
+
+    ``CANDIDATES`` times as many are dealt; ``world_limits`` fills work.ints[6] and work.masks[1] first.
+    """
+    players = view.won.shape[0]
+    need, allowed, held = work.ints[6][:players], work.masks[1][:players], work.masks[0]
+    drawn = samples * CANDIDATES
+    for i in range(drawn):
+        state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, held)
+    for i in range(drawn):
+        work.keys[i] = bids_log_likelihood(work.worlds[i], view, deal_rules, work.log_weights[view.seat])
+    return likeliest_first(work.worlds[:drawn], work.keys[:drawn], samples, state)
+
+
+@jit_inline
+def play_out(world, card, view, trick, deal_rules, hands, outcome):
+    """The tricks ``view.seat`` ends with playing ``card`` to ``trick`` in ``world``, every seat then greedy.
+
+    hands uint64[>= seat], outcome int64[>= seat]: scratch.
+    """
+    players = world.shape[0]
+    for other in range(players):
+        hands[other] = world[other]
+        outcome[other] = view.won[other]
+    bit = ONE << np.uint64(card)
+    hands[view.seat] ^= bit
+    led, beat, winner = place_card(bit, view.seat, trick.led, trick.beat, trick.winner, trick.trumps)
+    after = Trick(trick.trumps, trick.leader, trick.placed + 1, led, beat, winner)
+    finish_greedy(hands[:players], after, outcome[:players], view.bids, deal_rules.play_rule)
+    return outcome[view.seat]
 
 
 @jit
