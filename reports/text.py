@@ -8,10 +8,11 @@ from dataclasses import astuple
 import numpy as np
 import pandas as pd
 
-from pocha.engine.advice import Advice
+from pocha.engine.advice import Advice, CardAdvice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.startup import StartupTime
+from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules, Scoring
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
@@ -199,6 +200,31 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
         text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"
         lines.append(f"{b:>3}  {x:5.1%}  {text}{mark}")
     lines += ["", f"Recommended bid: {advice.recommended} ({advice.points[advice.recommended]:.2f} points on average)."]
+    return "\n".join(lines)
+
+
+def card_advice_text(advice: CardAdvice, symbols: bool = False) -> str:
+    """The card advice as a short table, one row per legal card; symbols as for ``advice_text``."""
+    s, notation = advice.situation, advice.situation.rules.notation
+    held = cards_of(mask_of(card for card in s.dealt if card not in s.played))
+    trump = f"trump {notation.name(s.trump_card, symbols)}" if s.rules.has_trump(s.cards) else "no trump"
+    tricks = len(s.played) // s.rules.players
+    lines = [
+        f"Hand {notation.names(held, symbols)} ({len(held)} of {s.cards} card{'s' * (s.cards != 1)} left), {trump}, "
+        f"{s.rules.players} players; you bid {s.bids[s.position]} at position {s.position} "
+        f"(bids {', '.join(map(str, s.bids))}); {tricks} trick{'s' * (tricks != 1)} played.",
+        *textwrap.wrap(f"Assumed: {advice.model}.", 100),
+        f"{advice.samples:,} play-outs per card; ±: 95% interval (sampling noise under that model).",
+        "",
+        "card  makes the bid     ±  expected points     ±",
+    ]
+    columns = advice.predictions
+    for card, chance, chance_error, points, points_error in zip(*columns.values(), strict=True):
+        mark = " <- recommended" if card == advice.recommended else ""
+        shown = notation.name(notation.parse(card), symbols)
+        lines.append(f"{shown:>4}  {chance:13.1%}  {chance_error:4.1%}  {points:15.2f}  {points_error:4.2f}{mark}")
+    best = int(np.argmax(columns["expected_points"]))
+    lines += ["", f"Recommended card: {advice.recommended} ({columns['expected_points'][best]:.2f} points on average)."]
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import DealView as DealView
     from pocha.api import Player as Player
     from pocha.api import advise as advise
+    from pocha.api import advise_card as advise_card
     from pocha.api import bench as bench
     from pocha.api import compare as compare
     from pocha.api import play_games as play_games
@@ -50,6 +51,7 @@ _HOMES = {
     "compare": "pocha.api",
     "play_games": "pocha.api",
     "advise": "pocha.api",
+    "advise_card": "pocha.api",
     "Player": "pocha.api",
     "DealView": "pocha.api",
     "train": "pocha.api",

@@ -25,6 +25,7 @@ from pocha import options
 from pocha.errors import PochaError
 from pocha.options import (
     ADVICE_SHARPNESS,
+    CARD_SHARPNESS,
     FULL_DEAL_TRUMP_NAMES,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
@@ -635,8 +636,17 @@ def advise(
         ),
     ] = 0,
     bids: Annotated[str, typer.Option(metavar="BIDS", help="The bids made before yours, in order, e.g. 1,0.")] = "",
+    played: Annotated[
+        str | None,
+        typer.Option(
+            metavar="CARDS",
+            help="Advise a card instead: every card played so far, in order from the first lead, tricks between "
+            'bars ("1O 3O 12C 5E | 7C"; "" before the first lead); --bids then gives every bid and --hand the '
+            "cards you hold now.",
+        ),
+    ] = None,
     bid: Annotated[int | None, typer.Option(metavar="BID", help="Also single out this bid (it must be legal).")] = None,
-    samples: Annotated[int, typer.Option(metavar="N", help="Play-outs per candidate bid.")] = 10_000,
+    samples: Annotated[int, typer.Option(metavar="N", help="Play-outs per candidate bid, or per card.")] = 10_000,
     assume: Annotated[
         str,
         typer.Option(
@@ -646,13 +656,14 @@ def advise(
         ),
     ] = "table",
     sharpness: Annotated[
-        float,
+        float | None,
         typer.Option(
             metavar="S",
-            help="How sharply the earlier bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
-            "0 ignores them.",
+            help="How sharply the bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
+            f"0 ignores them (default {ADVICE_SHARPNESS:g} for a bid; for a card {CARD_SHARPNESS:g}, as pimc "
+            "reads them).",
         ),
-    ] = ADVICE_SHARPNESS,
+    ] = None,
     rules: options.RuleOptions,
     scoring: Scoring = None,
     play: Rollout = "greedy",
@@ -661,29 +672,46 @@ def advise(
         str, typer.Option("--format", metavar="FORMAT", help="What to print: table or json.")
     ] = "table",
 ) -> None:
-    """Advise a bid: the chance of each number of tricks and the expected points of each legal bid."""
+    """Advise a bid (the chance of each number of tricks, the expected points of each bid) or, with --played, a card."""
     import json
 
-    from pocha.reports.text import advice_text
+    from pocha.reports.text import advice_text, card_advice_text
 
     with user_errors():
         check_format(output_format, ("table", "json"))
-        advice = api.advise(
-            hand,
-            trump,
-            position=position,
-            bids=bids,
-            bid=bid,
-            samples=samples,
-            assume=assume,
-            sharpness=sharpness,
-            rules=replace(rules, scoring=scoring),
-            run=options.RunOptions(play=play, seed=seed),
-        )
+        if played is not None:
+            for name, value, default in (("bid", bid, None), ("assume", assume, "table")):
+                if value != default:
+                    raise PochaError(f"{name}: does nothing with --played (card advice reads the bids as pimc does)")
+            advice: Any = api.advise_card(
+                hand,
+                trump,
+                position=position,
+                bids=bids,
+                played=played,
+                samples=samples,
+                sharpness=CARD_SHARPNESS if sharpness is None else sharpness,
+                rules=replace(rules, scoring=scoring),
+                run=options.RunOptions(play=play, seed=seed),
+            )
+        else:
+            advice = api.advise(
+                hand,
+                trump,
+                position=position,
+                bids=bids,
+                bid=bid,
+                samples=samples,
+                assume=assume,
+                sharpness=ADVICE_SHARPNESS if sharpness is None else sharpness,
+                rules=replace(rules, scoring=scoring),
+                run=options.RunOptions(play=play, seed=seed),
+            )
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
-    typer.echo(advice_text(advice, symbols=shows_suit_symbols()))
+    text = card_advice_text if played is not None else advice_text
+    typer.echo(text(advice, symbols=shows_suit_symbols()))
 
 
 def shows_suit_symbols() -> bool:

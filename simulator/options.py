@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pocha.engine.atomic import check_writable
 from pocha.engine.backends import Backend, make_backend
+from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
@@ -45,6 +46,7 @@ TIE_BREAK_NAMES = tuple(TIE_BREAKS)
 FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
 ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
+CARD_SHARPNESS = PIMC_SHARPNESS  # card advice reads them as pimc does
 
 
 def needs(option: str, value: object, other: str, given: bool) -> None:

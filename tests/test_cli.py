@@ -1,6 +1,7 @@
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -386,6 +387,40 @@ def test_advise_takes_french_cards_and_shows_suit_symbols_on_a_terminal_that_can
     assert "Hand A\u2660 K\u2665 10\u2666 2\u2663 (4 cards), trump 7\u2665 (hearts)" in shown.stdout
     data = json.loads(invoke(args + " --format json").stdout)
     assert data["hand"] == ["AS", "KH", "10D", "2C"] and data["trump_card"] == "7H"  # files keep the letters
+
+
+def test_advise_a_card_given_the_play_so_far():
+    args = "advise --hand '1O 3O 12C 5E 2B 7B' --trump 7O --bids 2,2,0,1 --samples 2000"
+    lead = invoke(args + " --played ''")
+    assert lead.exit_code == 0, lead.output
+    assert (
+        "6 of 6 cards left" in lead.stdout
+        and "card  makes the bid" in lead.stdout
+        and "Recommended card:" in lead.stdout
+    )
+    rows = [line for line in lead.stdout.splitlines() if re.match(r"\s*\S+\s+\d+\.\d%", line)]
+    assert "every seat plays greedy" in lead.stdout and len(rows) == 6
+    follow = json.loads(invoke(args + " --position 1 --played '4O 6O 10O 11O | 3E 12E' --format json").stdout)
+    assert [card["card"] for card in follow["cards"]] == ["5E"] and follow["played"][-1] == "12E"  # must follow
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--played", "", "--bid", "1"], "bid: does nothing with --played"),
+        (["--played", "", "--assume", "expected"], "assume: does nothing with --played"),
+        (["--played", "", "--bids", "1,0"], "give all 4 bids in bidding order (2 given)"),
+        (["--played", "", "--bids", "1,0,1,2", "--position", "1"], "it is seat 0's turn, not seat 1's"),
+        (["--played", "", "--bids", "1,0,1,2", "--play", "pimc"], "card advice finishes its play-outs greedy"),
+        (["--played", "1O", "--bids", "1,0,1,2"], "1O appears more than once"),
+        (["--played", "", "--bids", "1,x"], "bids: '1,x' is not a list of whole numbers"),
+        (["--played", "", "--bids", "1,0,1,2", "--samples", "1"], "card advice draws 2 to 100,000 worlds"),
+    ],
+)
+def test_card_advice_bad_input(args, message):
+    result = invoke("advise", "--hand", "1O 3O 12C", "--trump", "7O", *args)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: ") and message in result.stderr and "Traceback" not in result.output
 
 
 @pytest.mark.parametrize(

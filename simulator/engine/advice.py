@@ -1,10 +1,12 @@
-"""``pocha advise``: what to bid with a given hand, by Monte Carlo play-outs of the deal."""
+"""``pocha advise``: what to bid with a given hand, or which card to play, by Monte Carlo play-outs of the deal."""
 
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pocha.engine.player import DealView, card_predictions, read_view
+from pocha.engine.player import Situation as PlayerSituation
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
@@ -232,3 +234,75 @@ def advise(
         tricks_error=Z95 * np.sqrt(tricks * (1 - tricks) / effective),
         asked=asked,
     )
+
+
+MOST_CARD_SAMPLES = 10**5  # worlds a card's advice is drawn over (each held in memory while its cards are played)
+
+
+@dataclass(frozen=True)
+class CardAdvice:
+    """What each card a seat may play now promises: its chance to make the seat's bid and its expected points."""
+
+    situation: PlayerSituation
+    samples: int  # worlds drawn
+    sharpness: float  # how sharply the bids are read (0: not read)
+    predictions: dict[str, Any]  # ``card_predictions``' columns, one entry per legal card in hand order
+
+    @property
+    def recommended(self) -> str:
+        """The card with the most expected points (the first in hand order on a tie)."""
+        return str(self.predictions["card"][int(np.argmax(self.predictions["expected_points"]))])
+
+    @property
+    def model(self) -> str:
+        """The assumptions behind the figures, in words."""
+        reading = (
+            f"the bids read as the expected strategy's, a bid d away from its bid exp(-{self.sharpness:g} d) as likely"
+            if self.sharpness > 0
+            else "the bids not read"
+        )
+        return (
+            f"the hidden cards dealt as what you have seen allows, {reading}; after your card every seat plays greedy"
+        )
+
+    def to_frame(self) -> Any:
+        """One row per legal card: card, make_chance, make_error, expected_points, points_error (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.predictions)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``--format json``."""
+        s, notation = self.situation, self.situation.rules.notation
+        columns = self.predictions
+        return {
+            "hand": [notation.name(c) for c in s.dealt if c not in s.played],
+            "trump_card": None if s.trump_card == NO_TRUMP else notation.name(s.trump_card),
+            "position": s.position,
+            "bids": list(s.bids),
+            "played": [notation.name(c) for c in s.played],
+            "samples": self.samples,
+            "model": {"sharpness": self.sharpness, "text": self.model},
+            "interval": "95%: each error is the half-width of a 95% interval (sampling noise under the model)",
+            "recommended_card": self.recommended,
+            "cards": [
+                {name: (value if name == "card" else float(value)) for name, value in zip(columns, row, strict=True)}
+                for row in zip(*columns.values(), strict=True)
+            ],
+        }
+
+
+def advise_card(rules: Rules, view: DealView, *, samples: int, sharpness: float, seed: int) -> CardAdvice:
+    """Weigh every card the seat of ``view`` may play now over ``samples`` worlds (``card_predictions``)."""
+    if not 2 <= samples <= MOST_CARD_SAMPLES:
+        raise PochaError(f"samples: card advice draws 2 to {MOST_CARD_SAMPLES:,} worlds, not {samples:,}")
+    if not sharpness >= 0:
+        raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
+    if len(view.bids) != rules.players:
+        raise PochaError(
+            f"bids: the play starts when every seat has bid; give all {rules.players} bids in bidding order "
+            f"({len(view.bids)} given), or leave out --played to be advised on your bid"
+        )
+    situation = read_view(rules, view)
+    predictions = card_predictions(situation, seed, view.dealer, samples, sharpness)
+    return CardAdvice(situation, samples, sharpness, predictions)
