@@ -235,7 +235,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),
         "deck": rules.notation.describe(),
-        "full deal": f"{rules.full_deal} cards each"
+        "full deal": f"{rules.full_deal} card{'s' * (rules.full_deal != 1)} each"
         + (
             f"; trump {rules.full_deal_trump}: {FULL_DEAL_TRUMPS[rules.full_deal_trump]}"
             if rules.full_deal * rules.players == rules.deck_size
@@ -253,7 +253,8 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         text.append(f"\nDecks of the {preset} preset by player count (cards): {decks}; others need --deck.")
         readings = PRESETS[preset].readings
         if readings:
-            text.append("Readings this preset takes where its text is unclear:")
+            unclear = "tables differ" if PRESETS[preset].text.endswith("(no text)") else "its text is unclear"
+            text.append(f"Readings this preset takes where {unclear}:")
             text += [f"  - {reading}" for reading in readings]
     width = max(map(len, SCORINGS))
     text += [

@@ -810,17 +810,21 @@ def train(
         int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")
     ] = 1_000_000,
     rules: options.RuleOptions,
+    scoring: Scoring = None,
     play: Play = "greedy",
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
     threads: ThreadCount = None,
 ) -> None:
-    """Learn a trick table for the table strategy from simulated deals (every seat bidding expected, playing --play)."""
+    """Learn a trick table for the table strategy from simulated deals (every seat bidding expected, playing --play).
+
+    A table learned under pimc play serves only its scoring (pimc plays for points): give --scoring.
+    """
     from pocha.reports.text import training_text
 
     with running() as progress:
         run = options.RunOptions(play=play, seed=seed, chunk_size=chunk_size, threads=threads)
-        trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress)
+        trained = api.train(out, deals=deals, rules=replace(rules, scoring=scoring), run=run, progress=progress)
     if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)

@@ -433,7 +433,7 @@ def test_card_advice_bad_input(args, message):
         (["--hand", "1O 1o", "--trump", "7O"], "1O appears more than once"),
         (["--hand", "1O 8C", "--trump", "7O"], "'8C' is not in this deck"),
         (["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O 1C", "--trump", "7C"], "11 cards, but 4 players with 40 cards"),
-        (["--hand", "1O 3O", "--trump", "3O"], "3O is in your hand"),
+        (["--hand", "1O 3O", "--trump", "3O"], "3O is held or played, but in a deal that is not full"),
         (
             ["--hand", "1O 3O 12O 11O 10O 7O 6O 5O 4O 2O", "--trump", "1C", "--position", "3", "--bids", "1,2,3"],
             "must be in your hand",

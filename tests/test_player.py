@@ -77,8 +77,8 @@ def test_trick_winner_is_the_highest_trump_else_the_led_suits_highest():
         (dict(seat=2, dealer=0, hand="AS", trump="2C"), "seat: it is seat 1's turn, not seat 2's"),
         (dict(seat=1, dealer=0, hand="AS AS", trump="2C"), "AS appears more than once"),
         (dict(seat=1, dealer=0, hand="AS 1O", trump="2C"), "hand: '1O' is not a card"),
-        (dict(seat=1, dealer=0, hand="AS", trump="AS"), "trump: AS is turned up, so nobody holds or plays it"),
-        (dict(seat=1, dealer=0, hand="AS", trump=None), "trump: this deal has a trump card; give it"),
+        (dict(seat=1, dealer=0, hand="AS", trump="AS"), "trump: AS is held or played, but in a deal that is not full"),
+        (dict(seat=1, dealer=0, hand="AS", trump=None), "trump: give the trump card"),
         (dict(seat=1, dealer=0, hand="", trump="2C"), "hand: 0 cards dealt"),
         (dict(seat=1, dealer=0, hand="AS KS", trump="2C", bids=[3]), "bids: [3] are not up to 4 bids of 0..2"),
         (dict(seat=1, dealer=0, hand="AS", trump="2C", bids=[0, 0, 0, 1]), "the dealer may not bid 1"),
@@ -95,7 +95,7 @@ def test_a_deal_of_the_whole_pack_without_trump_takes_no_trump_card():
     rules = make_rules("oh-hell", 4)  # 13 cards each: no trump
     hand = " ".join(f"{rank}S" for rank in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"])
     assert pocha.Player("expected", rules).decide(pocha.DealView(1, 0, hand, None)).choice == 13
-    with pytest.raises(pocha.PochaError, match="played without trump"):
+    with pytest.raises(pocha.PochaError, match="under full-deal-trump none a full deal has no trump"):
         pocha.Player("expected", rules).decide(pocha.DealView(1, 0, hand, "2C"))
 
 

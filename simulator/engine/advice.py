@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.player import DealView, card_predictions, read_view
+from pocha.engine.player import DealView, card_predictions, read_trump, read_view
 from pocha.engine.player import Situation as PlayerSituation
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
@@ -73,7 +73,7 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
             f"position: {position} is not a bidding position; with {rules.players} players "
             f"0..{rules.players - 1} (how many bid before you)"
         )
-    trump_card = read_trump(rules, ids, trump, position == rules.players - 1)
+    trump_card = read_trump(rules, trump, ids, position == rules.players - 1)
     try:
         earlier = tuple(int(b) for b in bids.replace(",", " ").split())
     except ValueError:
@@ -84,30 +84,6 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
     if wrong:
         raise PochaError(f"bids: {wrong[0]} is not a bid with {len(ids)} cards (0..{len(ids)})")
     return Situation(rules, tuple(ids), trump_card, position, earlier)
-
-
-def read_trump(rules: Rules, ids: list[int], trump: str | None, dealer: bool) -> int:
-    """The trump card of a bidder holding ``ids`` (NO_TRUMP in a deal without trump), checked to be where it can lie."""
-    if not rules.has_trump(len(ids)):
-        if trump is not None:
-            raise PochaError(
-                f"trump: under full-deal-trump none a full deal has no trump; leave out the trump card {trump}"
-            )
-        return NO_TRUMP
-    if trump is None:
-        raise PochaError("trump: give the trump card: the turned-up card, or the dealer's last in a full deal")
-    trump_card = rules.notation.parse(trump)
-    name = rules.notation.name(trump_card)
-    full = len(ids) * rules.players == rules.deck_size
-    if not full and trump_card in ids:
-        raise PochaError(
-            f"trump: {name} is in your hand, but in a deal that is not full the turned-up card is nobody's"
-        )
-    if full and dealer and trump_card not in ids:
-        raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
-    if full and not dealer and trump_card in ids:
-        raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
-    return trump_card
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ def read_view(rules: Rules, view: DealView) -> Situation:
     if repeated:
         raise PochaError(f"cards: {', '.join(repeated)} appears more than once in the hand and the cards played")
     mano = (view.dealer + 1) % players
-    trump = -1 if view.trump is None else rules.notation.parse(view.trump) >> 4
+    given = given_trump(view.trump)
+    trump = -1 if given is None else rules.notation.parse(given) >> 4
     leaders = turn_order(rules, mano, played, trump)
     own_played = [card for card, who in zip(played, leaders[:-1], strict=True) if who == view.seat]
     dealt = tuple(hand + own_played)
@@ -103,7 +104,8 @@ def read_view(rules: Rules, view: DealView) -> Situation:
         raise PochaError(
             f"hand: {cards} cards dealt, but {players} players with {rules.deck_size} cards hold 1..{rules.full_deal}"
         )
-    trump_card = read_trump(rules, view, cards, hand, played)
+    others = [card for card, who in zip(played, leaders[:-1], strict=True) if who != view.seat]
+    trump_card = read_trump(rules, view.trump, list(dealt), view.seat == view.dealer, others)
     bids = tuple(int(b) for b in view.bids)
     if len(bids) > players or any(not 0 <= b <= cards for b in bids):
         raise PochaError(f"bids: {list(bids)} are not up to {players} bids of 0..{cards}")
@@ -132,20 +134,37 @@ def turn_order(rules: Rules, mano: int, played: list[int], trump: int) -> list[i
     return [*seats, (leader + len(played) % players) % players]
 
 
-def read_trump(rules: Rules, view: DealView, cards: int, hand: list[int], played: list[int]) -> int:
-    """The trump card's id (NO_TRUMP for a deal without trump), checked against the deal."""
-    if not rules.has_trump(cards):
-        if view.trump is not None:
-            raise PochaError("trump: a deal of the whole deck is played without trump under these rules; give None")
+def given_trump(trump: str | None) -> str | None:
+    """The trump card as written, None for none ("none" is written for it too)."""
+    return None if trump is None or trump.strip().lower() == "none" else trump
+
+
+def read_trump(rules: Rules, trump: str | None, own: list[int], dealer: bool, others: Sequence[int] = ()) -> int:
+    """The trump card's id (NO_TRUMP in a deal without trump), checked to be where it can lie.
+
+    own: the seat's cards as dealt (held and played); dealer: the seat deals; others: the cards the
+    other seats played. "none" is no trump card, as None is.
+    """
+    trump = given_trump(trump)
+    if not rules.has_trump(len(own)):
+        if trump is not None:
+            raise PochaError(
+                f"trump: under full-deal-trump none a full deal has no trump; leave out the trump card {trump}"
+            )
         return NO_TRUMP
-    if view.trump is None:
-        raise PochaError("trump: this deal has a trump card; give it")
-    card = rules.notation.parse(view.trump)
-    full = cards * rules.players == rules.deck_size
-    if not full and card in hand + played:
-        raise PochaError(f"trump: {view.trump} is turned up, so nobody holds or plays it")
-    if full and view.seat != view.dealer and card in hand:
-        raise PochaError(f"trump: in a full deal the trump card {view.trump} is the dealer's")
+    if trump is None:
+        raise PochaError("trump: give the trump card: the turned-up card, or the dealer's last in a full deal")
+    card = rules.notation.parse(trump)
+    name = rules.notation.name(card)
+    full = len(own) * rules.players == rules.deck_size
+    if not full and card in [*own, *others]:
+        raise PochaError(
+            f"trump: {name} is held or played, but in a deal that is not full the turned-up card is nobody's"
+        )
+    if full and dealer and card not in own:
+        raise PochaError(f"trump: in a full deal the dealer's last card names trump: {name} must be in your hand")
+    if full and not dealer and card in own:
+        raise PochaError(f"trump: in a full deal the trump card {name} is the dealer's, not yours")
     return card
 
 

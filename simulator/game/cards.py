@@ -161,7 +161,10 @@ class Notation:
                 f"'{text}' is not a card: write rank then suit, e.g. {self.pack.example} "
                 f"(suits {' '.join(self.pack.suits)}){hint}"
             )
-        rank = self.pack.parse_rank(rank_text)
+        try:
+            rank = self.pack.parse_rank(rank_text)
+        except PochaError as error:
+            raise PochaError(f"'{text}' is not a card: {error}") from None
         if rank not in self.ranks:
             present = " ".join(self.pack.rank_names[r] for r in self.ranks)
             raise PochaError(f"'{text}' is not in this deck: its ranks are {present}")
@@ -173,14 +176,9 @@ class Notation:
 
     def describe(self) -> str:
         """The deck in words: size, pack, ranks strongest first (and their order's name), suits."""
-        order = next(
-            (
-                name
-                for name, ranks in self.pack.rank_orders.items()
-                if [r for r in ranks if r in self.ranks] == [*self.ranks]
-            ),
-            "as given",
-        )
+        orders = self.pack.rank_orders.items()
+        matching = [name for name, ranks in orders if [r for r in ranks if r in self.ranks] == [*self.ranks]]
+        order = " and ".join(matching) + (" alike" if len(matching) > 1 else "") if matching else "as given"
         ranks = " ".join(self.pack.rank_names[r] for r in self.ranks)
         suits = ", ".join(
             f"{letter} {word}" for letter, word in zip(self.pack.suits, self.pack.suit_words, strict=True)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from pocha.errors import PochaError
-from pocha.game.cards import PACKS, Notation, deck_ids
+from pocha.game.cards import PACKS, SUIT_COUNT, Notation, deck_ids
 
 PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
@@ -36,9 +36,12 @@ TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
 }
 FULL_DEAL_TRUMPS = {  # name -> what names trump when a deal takes the whole deck (no card is left to turn up)
     "dealer-card": "the dealer's last card names trump and stays in its hand, seen by all",
-    "none": "no card is shown and no suit is trump: the highest card of the led suit takes each trick",
+    "none": "no card is shown and no suit is trump; the highest card of the led suit takes each trick",
 }
 RANK_ORDERS = tuple(dict.fromkeys(name for pack in PACKS.values() for name in pack.rank_orders))  # every pack's
+
+
+MOST_POINTS = 1_000_000  # the largest scoring number: a hand's points and a run's sums stay far inside int64
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,8 +58,10 @@ class Scoring:
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise PochaError(f"scoring.{name}: must be a whole number, not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or abs(value) > MOST_POINTS:
+                raise PochaError(
+                    f"scoring.{name}: must be a whole number from -{MOST_POINTS:,} to {MOST_POINTS:,}, not {value!r}"
+                )
 
     def points(self, bid: Any, won: Any) -> Any:
         """Points of a bid and the tricks won (ints or int arrays alike): the one scoring formula."""
@@ -137,13 +142,14 @@ class Rules:
             raise PochaError(f"pack: unknown '{self.pack}'; accepted: {', '.join(PACKS)}")
         names = PACKS[self.pack].rank_names
         if not self.ranks or len(set(self.ranks)) != len(self.ranks) or not set(self.ranks) <= set(names):
+            written = ",".join(names.get(rank, str(rank)) for rank in self.ranks)
             raise PochaError(
-                f"ranks: {list(self.ranks)} is not a {self.pack} deck: give distinct ranks from "
-                f"{min(names)}..{max(names)}, strongest first"
+                f"ranks: '{written}' is not a {PACKS[self.pack].title} deck: give distinct ranks of "
+                f"{' '.join(names.values())}, strongest first"
             )
         if self.deck_size < self.players:
             raise PochaError(
-                f"ranks: a deck of {self.deck_size} cards does not give {self.players} players a card each"
+                f"players: a deck of {self.deck_size} cards does not give {self.players} players a card each"
             )
         for name, allowed in (
             ("play_rule", PLAY_RULES),
@@ -397,14 +403,18 @@ def parse_deck(text: str, pack: str, rank_order: str) -> tuple[int, ...]:
     words = [w for w in text.replace(",", " ").split() if w]
     if len(words) == 1 and words[0].isdigit():
         return PACKS[pack].deck_ranks(rank_order, int(words[0]))
-    if len(words) < 2:
-        sizes = ", ".join(map(str, PACKS[pack].sizes()[:3]))
-        example = ",".join(PACKS[pack].rank_names[r] for r in PACKS[pack].rank_orders[rank_order][:6])
-        raise PochaError(
-            f"deck: '{text}' is neither a pack ({', '.join(PACKS)}), a size ({sizes}, ...) "
-            f"nor ranks strongest first like {example}"
-        )
-    return tuple(PACKS[pack].parse_rank(word) for word in words)
+    try:
+        if words:
+            return tuple(PACKS[pack].parse_rank(word) for word in words)
+    except PochaError as error:
+        if len(words) > 1:
+            raise PochaError(f"deck: {error}") from None
+    sizes = ", ".join(map(str, PACKS[pack].sizes()[:3]))
+    example = ",".join(PACKS[pack].rank_names[r] for r in PACKS[pack].rank_orders[rank_order][:6])
+    raise PochaError(
+        f"deck: '{text}' is neither a pack ({', '.join(PACKS)}), a size ({sizes}, ...) "
+        f"nor ranks strongest first like {example}"
+    )
 
 
 def parse_sizes(text: str, what: str) -> list[int]:
@@ -450,9 +460,12 @@ def make_rules(
         ranks = PACKS[pack].deck_ranks(order, decks[players])
     else:
         counts = ", ".join(str(n) for n in decks)
+        usual = SUIT_COUNT * len(PACKS[pack].usual)
+        whose = f"preset '{preset}'" if pack == chosen.pack else f"the {PACKS[pack].title} pack"
+        size = f"{pack}:{usual}" if deck is not None else str(usual)
         raise PochaError(
-            f"players: preset '{preset}' has no deck for {players} players (it has {counts}); "
-            f"give a deck size (--deck {PACKS[pack].sizes()[1]}) to play with another count"
+            f"players: {whose} has no deck for {players} players (it has {counts}); "
+            f"give a deck size (--deck {size}) to play with another count"
         )
     schedule = overrides.get("schedule")
     if isinstance(schedule, str) and schedule not in SCHEDULES and schedule[:1].isdigit():
@@ -491,8 +504,8 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
 
 def parse_scoring(text: str) -> Scoring:
     """A scoring option: a name of SCORINGS, or ``E,T,M`` (``10,5,-5``) or ``E,T,W,M`` (``10,1,1,0``)."""
-    if text in SCORINGS:
-        return SCORINGS[text][0]
+    if text.strip().lower() in SCORINGS:
+        return SCORINGS[text.strip().lower()][0]
     try:
         numbers = [int(word) for word in text.split(",")]
     except ValueError:
