@@ -20,7 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
-from pocha.reports.record import GameRun, RunRecord, is_duplicate  # noqa: E402
+from pocha.reports.record import GameRun, RunRecord, is_duplicate, scoring_note  # noqa: E402
 from pocha.reports.tables import headline  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
@@ -41,7 +41,8 @@ def subtitle(run: RunRecord) -> str:
     command = run.command_line or f"pocha {run.command} (the command was not recorded)"
     shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
     return (
-        f"{run.rules.players} players, {run.preset or 'custom'} rules, {run.policy} play, {amount}{seating}, "
+        f"{run.rules.players} players, {run.preset or 'custom'} rules{scoring_note(run.rules)}, {run.policy} play, "
+        f"{amount}{seating}, "
         f"seed {run.seed}\n{shown}"
     )
 

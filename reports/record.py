@@ -5,7 +5,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.errors import PochaError
-from pocha.game.rules import Rules
+from pocha.game.rules import PRESETS, Rules, Scoring
 from pocha.version import __version__
 
 
@@ -171,3 +171,21 @@ def conforms(value: Any, kind: Any) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, kind)
+
+
+def scoring_note(rules: Rules) -> str:
+    """``, scoring NAME`` for a scoring other than pocha's, to go with points; nothing for pocha's."""
+    return "" if rules.scoring == Scoring() else f", scoring {rules.scoring.label}"
+
+
+def rules_brief(rules: Rules, preset: str | None) -> str:
+    """The rules a heading names: the deck, play rule and hook, and a full deal's trump when it is not the usual."""
+    usual = PRESETS[preset].full_deal_trump if preset else "dealer-card"
+    full = rules.full_deal * rules.players == rules.deck_size
+    trump = {"none": ", full deal without trump", "dealer-card": ", full deal: the dealer's last card is trump"}
+    note = (
+        trump[rules.full_deal_trump]
+        if full and (rules.full_deal_trump == "none" or rules.full_deal_trump != usual)
+        else ""
+    )
+    return f"{rules.deck_size} {rules.notation.pack.title} cards, play {rules.play_rule}, hook {rules.hook}{note}"

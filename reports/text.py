@@ -13,10 +13,10 @@ from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
-from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules, Scoring
+from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate
+from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate, rules_brief, scoring_note
 from pocha.reports.tables import bias_table, game_table, pair_size_table, terminal_table, verdicts
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
@@ -27,11 +27,6 @@ Tables = dict[str, pd.DataFrame]
 def schedule_text(rules: Rules) -> str:
     """A schedule's name, or its hand sizes."""
     return rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
-
-
-def scoring_note(rules: Rules) -> str:
-    """``, scoring NAME`` for a scoring other than pocha's, to go with points; nothing for pocha's."""
-    return "" if rules.scoring == Scoring() else f", scoring {rules.scoring.label}"
 
 
 def run_heading(run: RunRecord) -> str:
@@ -52,16 +47,11 @@ def run_heading(run: RunRecord) -> str:
     seats = ", ".join(
         f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
     )
+    brief = rules_brief(rules, run.preset) + scoring_note(rules)
     return (
-        f"{rules.players} players, {run.preset or 'custom'} rules ({rules_brief(rules)}{scoring_note(rules)}), "
+        f"{rules.players} players, {run.preset or 'custom'} rules ({brief}), "
         f"{run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
     )
-
-
-def rules_brief(rules: Rules) -> str:
-    """The rules a heading names: deck size, play rule, hook, and a full deal without trump."""
-    no_trump = "" if rules.has_trump(rules.full_deal) else ", full deal without trump"
-    return f"{rules.deck_size} cards, play {rules.play_rule}, hook {rules.hook}{no_trump}"
 
 
 def _sizes_text(run: RunRecord) -> str:
@@ -354,7 +344,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         else ", ".join(f"{seat}: {label}" for seat, label in enumerate(played.strategies))
     )
     lines = [
-        f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules)}), "
+        f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules, played.preset)}), "
         f"{played.deals:,} deals per hand size, "
         f"{dealt if len(sizes) > 1 else f'{sizes[0]} cards'}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",

@@ -53,7 +53,7 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
     if placed == 0:
         led, beat, winner = ZERO, ~ZERO, leader
     follow, void = duties(trumps, deal_rules.play_rule)
-    view = seat_view(seat, hand, gone, deal_rules.deck, trump_bit, dealer, may_hold, won, bids, trump_card, played)
+    view = seat_view(seat, hand, gone, (deal_rules.deck, trump_card, dealer), may_hold, won, bids, played)
     return view, Trick(trumps, leader, placed, led, beat, winner), legal_cards(hand, led, beat, follow, void)
 
 

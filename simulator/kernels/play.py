@@ -84,15 +84,20 @@ def no_log():
 
 
 @jit_inline
-def seat_view(seat, hand, gone, deck, trump_bit, dealer, may_hold, won, bids, trump_card, played):
-    """The ``View`` of ``seat`` holding ``hand`` of ``deck`` when the cards ``gone`` are played or turned up (pimc's).
+def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
+    """The ``View`` of ``seat`` holding ``hand`` when the cards ``gone`` are played or turned up (a pimc seat's).
 
-    In a deal of the whole deck the dealer's trump card is shown to the others until it is played.
+    deal: (the deck as a mask, the trump card, the dealer). In a deal of the whole deck the dealer's
+    trump card is shown to the others until it is played.
     """
+    deck, trump_card, dealer = deal
+    _, trump_bit = trump_masks(trump_card)
     shown = trump_bit if seat != dealer and not gone & trump_bit else ZERO
     unseen = deck & ~(hand | gone | shown)
     holder = dealer if shown else -1
-    return View(seat, hand, unseen, shown, holder, may_hold, won, bids, dealer, trump_card, played)
+    return View(
+        seat, hand, unseen, shown, holder, may_hold, won, bids, dealer=dealer, trump_card=trump_card, played=played
+    )
 
 
 @jit_inline
@@ -165,19 +170,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                 elif plain or policy == POLICY_GREEDY:
                     card = greedy_card(legal, led, trumps, beat, won[d, seat] < bids[d, seat])
                 else:
-                    view = seat_view(
-                        seat,
-                        hand,
-                        gone,
-                        deal_rules.deck,
-                        trump_bit,
-                        dealer,
-                        may_hold,
-                        won[d],
-                        bids[d],
-                        trump_card,
-                        played,
-                    )
+                    deal = (deal_rules.deck, trump_card, dealer)
+                    view = seat_view(seat, hand, gone, deal, may_hold, won[d], bids[d], played)
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     card, weighs = pimc_choice(
                         view,
