@@ -294,7 +294,7 @@ DEFAULT_COMPILE_SECONDS = 10  # pocha simulate's
 def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]:
     """Inside, a line on stderr if the command is about to compile kernels (a cold cache), before the wait."""
     seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
-    message = f"compiling the simulator for this machine, first run only, about {seconds} s"
+    message = f"compiling what pocha {command} needs for this machine, once (later runs load it), about {seconds} s"
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 

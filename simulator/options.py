@@ -75,8 +75,12 @@ class RuleOptions:
             given = [name for name, value in vars(self).items() if name != "preset" and value is not None]
             if given:
                 raise PochaError(f"rules: a Rules object holds every option; set {', '.join(given)} in it instead")
-        elif isinstance(self.schedule, Sequence) and not isinstance(self.schedule, str | tuple):
-            object.__setattr__(self, "schedule", tuple(self.schedule))
+        else:
+            if isinstance(self.schedule, Sequence) and not isinstance(self.schedule, str | tuple):
+                object.__setattr__(self, "schedule", tuple(self.schedule))
+            if not isinstance(self.scoring, str | Scoring | None):
+                raise PochaError(f"scoring: a name or numbers such as '10,5,-5', or a Scoring; not {self.scoring!r}")
+            self.resolve()  # every option checked now, as the rules they make
 
     def resolve(self) -> tuple[str | None, Rules]:
         """``(preset, rules)``: the preset's name (None for a Rules object) and the rules it gives."""

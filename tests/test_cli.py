@@ -553,7 +553,8 @@ def test_a_cold_cache_is_announced_once_before_it_compiles(capsys):
         numba.njit(lambda x: x + 1)(1)  # new functions: compiled here
         numba.njit(lambda x: x + 2)(1)
     numba.njit(lambda x: x + 3)(1)  # after the command: not announced
-    said = f"compiling the simulator for this machine, first run only, about {DEFAULT_COMPILE_SECONDS} s\n"
+    said = "compiling what pocha simulate needs for this machine, once (later runs load it), "
+    said += f"about {DEFAULT_COMPILE_SECONDS} s\n"
     assert capsys.readouterr().err == said
 
 

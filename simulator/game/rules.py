@@ -447,6 +447,8 @@ def make_rules(
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
+    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        raise PochaError(f"players: must be a whole number of at least 2, not {players!r}")
     chosen = PRESETS[preset]
     pack, size_or_ranks = split_deck(deck, chosen.pack) if deck is not None else (chosen.pack, "")
     orders = PACKS[pack].rank_orders
