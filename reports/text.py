@@ -11,6 +11,7 @@ import pandas as pd
 from pocha.engine.advice import Advice, CardAdvice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
+from pocha.engine.decisions import DecisionTime
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
@@ -308,6 +309,14 @@ def startup_lines(times: Iterable[StartupTime]) -> Iterable[str]:
         name = f"{time.command} ({'cold cache: compiles first' if time.cold else 'warm'})"
         runs = " ".join(f"{seconds:.2f}" for seconds in time.seconds)
         yield f"{name:<54} {time.median:6.2f} s   (runs: {runs})"
+
+
+def decision_lines(times: Iterable[DecisionTime]) -> Iterable[str]:
+    """Milliseconds per decision of each player: the median and the 95th percentile, bids and cards apart."""
+    yield "milliseconds per decision of pocha.Player (one thread): median, 95th percentile, decisions timed"
+    for time in times:
+        median, slowest = 1000 * time.median, 1000 * time.slowest
+        yield f"{time.player:<18} {time.kind:<5} {median:8.2f} {slowest:8.2f}  ({len(time.seconds):,})"
 
 
 def strategies_text(found: list[StrategyInfo]) -> str:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import advise as advise
     from pocha.api import advise_card as advise_card
     from pocha.api import bench as bench
+    from pocha.api import bench_decisions as bench_decisions
     from pocha.api import compare as compare
     from pocha.api import play_games as play_games
     from pocha.api import report as report
@@ -59,6 +60,7 @@ _HOMES = {
     "rules_info": "pocha.api",
     "score_models": "pocha.api",
     "bench": "pocha.api",
+    "bench_decisions": "pocha.api",
     "RuleOptions": "pocha.options",
     "RunOptions": "pocha.options",
     "OutputOptions": "pocha.options",

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pocha.engine.bench import Benchmark, Measurement
+    from pocha.engine.decisions import DecisionTime
     from pocha.engine.startup import StartupTime
     from pocha.reports.models import ModelsRun
 
@@ -932,6 +933,20 @@ def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]
     if repeats < 1:
         raise PochaError(f"repeats: must be at least 1, not {repeats}")
     return startup_times(repeats, cold)
+
+
+def bench_decisions(*, deals: int = 20, rules: RuleOptions = RuleOptions()) -> list["DecisionTime"]:
+    """Milliseconds a ``Player`` takes per bid and per card, for players from the quickest to the strongest.
+
+    ``deals`` full deals of the rules (4 players, 10 cards by default), every decision asked of the player.
+    """
+    from pocha.engine.decisions import DECISION_PLAYERS, decision_times
+
+    check_amount("deals", deals, 10_000)
+    _, chosen = rules.resolve()
+    for spec in DECISION_PLAYERS:
+        Player(spec, chosen)  # the default tables they bid from, learned if the cache lacks them
+    return decision_times(chosen, chosen.full_deal, deals)
 
 
 def thread_counts(threads: str | Sequence[int]) -> list[int]:

@@ -920,6 +920,7 @@ def list_strategies(
         "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
         "pocha bench --startup",
+        "pocha bench --decisions",
     ),
 )
 def bench(
@@ -950,16 +951,30 @@ def bench(
             "--startup", help="Instead: seconds to start (--version, --help, a warm and a cold simulate --deals 1000)."
         ),
     ] = False,
+    decisions: Annotated[
+        bool,
+        typer.Option(
+            "--decisions",
+            help="Instead: milliseconds per bid and per card of pocha.Player, deciding alone (20 deals of 4 x 10).",
+        ),
+    ] = False,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
-    from pocha.reports.text import bench_header, bench_lines, stage_lines, startup_lines
+    from pocha.reports.text import bench_header, bench_lines, decision_lines, stage_lines, startup_lines
 
     with user_errors():
-        profile = "--stages and --startup" if stages and startup else "--stages" if stages else "--startup"
-        if (stages or startup) and (against or dask or threads != "1" or (stages and startup)):
+        profiles = [
+            flag for flag, given in (("--stages", stages), ("--startup", startup), ("--decisions", decisions)) if given
+        ]
+        if profiles and (against or dask or threads != "1" or len(profiles) > 1):
             raise PochaError(
-                f"{profile}: one profile at a time, of one thread; leave --against, --dask and --threads out"
+                f"{' and '.join(profiles)}: one profile at a time, of one thread; "
+                "leave --against, --dask and --threads out"
             )
+        if decisions:
+            for line in decision_lines(api.bench_decisions()):
+                typer.echo(line)
+            return
         if startup:
             try:
                 for line in startup_lines(api.bench_startup(repeats=repeats)):

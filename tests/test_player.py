@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pocha
+from pocha.engine.decisions import decision_views
 from pocha.game.rules import make_rules, trick_winner
 
 # (preset, players, one player spec per seat, hand sizes): every play policy, reading and not, every kind of bidder
@@ -29,24 +30,12 @@ def test_a_player_deciding_alone_makes_every_choice_of_the_batch(preset, players
     seats = [pocha.Player(spec, rules, seed) for spec in specs]
     asked = 0
     for deal in map(json.loads, trace.read_text().splitlines()[1:]):
-        number, dealer = deal["deal"] % deals, deal["dealer"]
-        in_order = [deal["bids"][(dealer + 1 + p) % players] for p in range(players)]
-        for p, bid in enumerate(in_order):
-            seat = (dealer + 1 + p) % players
-            view = pocha.DealView(seat, dealer, deal["hands"][seat], deal["trump_card"], in_order[:p])
-            assert seats[seat].decide(view, number).choice == bid
-        held, played = [list(hand) for hand in deal["hands"]], []
-        for trick in deal["tricks"]:
-            for j, card in enumerate(trick["cards"]):
-                seat = (trick["leader"] + j) % players
-                view = pocha.DealView(seat, dealer, held[seat], deal["trump_card"], in_order, played)
-                decision = seats[seat].decide(view, number)
-                assert decision.kind == "card"
-                if not specs[seat].endswith("@random"):
-                    assert decision.choice == card, (deal["deal"], seat, played)
-                    asked += 1
-                held[seat].remove(card)
-                played = [*played, card]
+        for kind, view, choice in decision_views(deal):
+            decision = seats[view.seat].decide(view, deal["deal"] % deals)
+            assert decision.kind == kind
+            if kind == "bid" or not specs[view.seat].endswith("@random"):
+                assert decision.choice == choice, (deal["deal"], view)
+                asked += kind == "card"
     assert asked > 50
 
 
@@ -140,3 +129,9 @@ def test_card_advice_is_the_players_prediction_drawn_over_more_worlds():
     view = pocha.DealView(seat=1, dealer=3, hand=hand, trump="7O", bids=bids, played=played)
     decision = pocha.Player("expected@pimc", rules, seed=2).decide(view, deal=3)
     assert advice.to_frame().equals(decision.table) and advice.recommended == "5E"  # following espadas: 5E is forced
+
+
+def test_bench_times_each_players_bids_and_cards():
+    times = pocha.bench_decisions(deals=1)
+    assert [(t.player, t.kind) for t in times][:2] == [("expected", "bid"), ("expected", "card")] and len(times) == 8
+    assert all(len(t.seconds) == (4 if t.kind == "bid" else 40) and 0 < t.median <= t.slowest for t in times)
