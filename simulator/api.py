@@ -705,12 +705,8 @@ def advise_card(
     _, chosen = rules.resolve()
     if run.policy.name != "greedy":
         raise PochaError(f"play: card advice finishes its play-outs greedy, not '{run.play}'; leave out --play")
-    try:
-        bids_list = [int(b) for b in bids.replace(",", " ").split()] if isinstance(bids, str) else list(bids)
-    except ValueError:
-        raise PochaError(f"bids: '{bids}' is not a list of whole numbers such as 1,0,2,1") from None
     dealer = chosen.players - 1  # seats numbered by bidding position: the dealer bids last
-    view = DealView(position, dealer, hand, trump, bids_list, played)
+    view = DealView(position, dealer, hand, trump, bids, played)
     return advise_card_view(chosen, view, samples=samples, sharpness=sharpness, seed=run.seed)
 
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.player import DealView, card_predictions, read_trump, read_view
+from pocha.engine.player import DealView, bid_list, card_predictions, read_trump, read_view
 from pocha.engine.player import Situation as PlayerSituation
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
@@ -274,10 +274,11 @@ def advise_card(rules: Rules, view: DealView, *, samples: int, sharpness: float,
         raise PochaError(f"samples: card advice draws 2 to {MOST_CARD_SAMPLES:,} worlds, not {samples:,}")
     if not sharpness >= 0:
         raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
-    if len(view.bids) != rules.players:
+    given = len(bid_list(view.bids))
+    if given != rules.players:
         raise PochaError(
             f"bids: the play starts when every seat has bid; give all {rules.players} bids in bidding order "
-            f"({len(view.bids)} given), or leave out --played to be advised on your bid"
+            f"({given} given), or leave out --played to be advised on your bid"
         )
     situation = read_view(rules, view)
     predictions = card_predictions(situation, seed, view.dealer, samples, sharpness)

@@ -41,7 +41,7 @@ class DealView:
     dealer: int  # the dealer's seat
     hand: Cards  # the cards the seat holds now: "AS KH 10D" or ["AS", "KH", "10D"]
     trump: str | None  # the trump card (turned up, or the dealer's last in a full deal); None: a deal without trump
-    bids: Sequence[int] = ()  # the bids so far, in bidding order from the seat after the dealer
+    bids: str | Sequence[int] = ()  # the bids so far, in bidding order from the seat after the dealer: [1, 0] or "1,0"
     played: Cards = ()  # every card played so far, in play order from the first lead ("|" between tricks is allowed)
 
 
@@ -106,7 +106,7 @@ def read_view(rules: Rules, view: DealView) -> Situation:
         )
     others = [card for card, who in zip(played, leaders[:-1], strict=True) if who != view.seat]
     trump_card = read_trump(rules, view.trump, list(dealt), view.seat == view.dealer, others)
-    bids = tuple(int(b) for b in view.bids)
+    bids = bid_list(view.bids)
     if len(bids) > players or any(not 0 <= b <= cards for b in bids):
         raise PochaError(f"bids: {list(bids)} are not up to {players} bids of 0..{cards}")
     if len(bids) == players:
@@ -121,6 +121,15 @@ def read_view(rules: Rules, view: DealView) -> Situation:
     if who != view.seat:
         raise PochaError(f"seat: it is seat {who}'s turn, not seat {view.seat}'s")
     return Situation(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
+
+
+def bid_list(bids: str | Sequence[int]) -> tuple[int, ...]:
+    """Bids written as text ("1,0 2") or given as whole numbers."""
+    words = bids.replace(",", " ").split() if isinstance(bids, str) else list(bids)
+    try:
+        return tuple(int(word) for word in words)
+    except (TypeError, ValueError):
+        raise PochaError(f"bids: {bids!r} is not a list of whole numbers such as 1,0,2") from None
 
 
 def turn_order(rules: Rules, mano: int, played: list[int], trump: int) -> list[int]:
