@@ -27,7 +27,8 @@ def decision_views(deal: dict[str, Any]) -> Iterator[tuple[str, DealView, int | 
     for p, bid in enumerate(in_order):
         seat = (dealer + 1 + p) % players
         yield "bid", DealView(seat, dealer, deal["hands"][seat], deal["trump_card"], in_order[:p]), bid
-    held, played = [list(hand) for hand in deal["hands"]], []
+    held = [list(hand) for hand in deal["hands"]]
+    played: list[str] = []
     for trick in deal["tricks"]:
         for j, card in enumerate(trick["cards"]):
             seat = (trick["leader"] + j) % players
