@@ -679,34 +679,23 @@ def advise(
 
     with user_errors():
         check_format(output_format, ("table", "json"))
+        common = dict(
+            position=position,
+            bids=bids,
+            samples=samples,
+            rules=replace(rules, scoring=scoring),
+            run=options.RunOptions(play=play, seed=seed),
+        )
         if played is not None:
             for name, value, default in (("bid", bid, None), ("assume", assume, "table")):
                 if value != default:
                     raise PochaError(f"{name}: does nothing with --played (card advice reads the bids as pimc does)")
             advice: Any = api.advise_card(
-                hand,
-                trump,
-                position=position,
-                bids=bids,
-                played=played,
-                samples=samples,
-                sharpness=CARD_SHARPNESS if sharpness is None else sharpness,
-                rules=replace(rules, scoring=scoring),
-                run=options.RunOptions(play=play, seed=seed),
+                hand, trump, played=played, sharpness=CARD_SHARPNESS if sharpness is None else sharpness, **common
             )
         else:
-            advice = api.advise(
-                hand,
-                trump,
-                position=position,
-                bids=bids,
-                bid=bid,
-                samples=samples,
-                assume=assume,
-                sharpness=ADVICE_SHARPNESS if sharpness is None else sharpness,
-                rules=replace(rules, scoring=scoring),
-                run=options.RunOptions(play=play, seed=seed),
-            )
+            sharpness = ADVICE_SHARPNESS if sharpness is None else sharpness
+            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, **common)
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
