@@ -72,19 +72,46 @@ def pair_size_table(pairs: pd.DataFrame) -> str:
             "cards": pairs.cards,
             "difference": pairs.mean_diff.map(_number("{:+.2f}")),
             "±95%": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
-            "": [mark(row) for row in pairs.itertuples()],
+            "": [mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b) for row in pairs.itertuples()],
         }
     )
     return shown.to_string(index=False, justify="right")
 
 
-def mark(row: Any) -> str:
-    """Which of the pair is ahead, when the interval says so."""
-    if row.ci_low > 0:
-        return f"{row.strategy_a} ahead"
-    if row.ci_high < 0:
-        return f"{row.strategy_b} ahead"
+def mark(low: float, high: float, a: str, b: str) -> str:
+    """Which of a pair is ahead, when the interval of a - b (low..high) says so."""
+    if low > 0:
+        return f"{a} ahead"
+    if high < 0:
+        return f"{b} ahead"
     return "no difference detected"
+
+
+def match_table(summary: pd.DataFrame) -> str:
+    """A match by hand size: each side's points per hand, the player's lead, each side's milliseconds per decision."""
+    columns = [
+        ("cards", summary.cards),
+        ("deals", summary.deals.map("{:,}".format)),
+        ("player", summary.player_points.map(_number("{:.2f}"))),
+        ("±95%", (summary.player_ci_high - summary.player_points).map(_number("{:.2f}"))),
+        ("opponent", summary.opponent_points.map(_number("{:.2f}"))),
+        ("±95%", (summary.opponent_ci_high - summary.opponent_points).map(_number("{:.2f}"))),
+        ("difference", summary.mean_diff.map(_number("{:+.2f}"))),
+        ("±95%", (summary.ci_high - summary.mean_diff).map(_number("{:.2f}"))),
+        (
+            "",
+            pd.Series(
+                [
+                    mark(low, high, "player", "opponent")
+                    for low, high in zip(summary.ci_low, summary.ci_high, strict=True)
+                ]
+            ),
+        ),
+        ("ms player", summary.player_ms.map(_number("{:.1f}"))),
+        ("ms opponent", summary.opponent_ms.map(_number("{:.1f}"))),
+    ]
+    shown = pd.DataFrame({i: column.to_numpy() for i, (_, column) in enumerate(columns)})
+    return shown.to_string(index=False, justify="right", header=[name for name, _ in columns])
 
 
 def game_table(games: pd.DataFrame) -> str:

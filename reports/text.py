@@ -15,10 +15,11 @@ from pocha.engine.decisions import DecisionTime
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
+from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate, rules_brief, scoring_note
-from pocha.reports.tables import bias_table, game_table, pair_size_table, terminal_table, verdicts
+from pocha.reports.tables import bias_table, game_table, match_table, pair_size_table, terminal_table, verdicts
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
@@ -396,3 +397,18 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         "none) at the sharpness that fits best.\nvs best: paired by deal. ±: half-width of the 95% interval."
     )
     return "\n".join(lines)
+
+
+def match_text(match: Match) -> str:
+    """A match: what was played by whom, then points per hand and time per decision by hand size."""
+    rules = match.rules
+    lines = [
+        f"OpenSpiel's {match.game}: {rules.players} players, {rules.deck_size} cards "
+        f"({' '.join(rules.notation.pack.rank_names[rank] for rank in rules.ranks)}), play {rules.play_rule}, "
+        f"hook {rules.hook}, scoring {rules.scoring.label}; seed {match.seed}",
+        f"player {match.player}, opponent {match.opponent}: every deal played {rules.players} times, the player at "
+        "each seat in turn and the opponent at the others; ms: milliseconds per decision",
+    ]
+    if not match.complete:
+        lines.append(f"stopped: {len(match.deals):,} deals played; the results cover those only")
+    return "\n".join([*lines, match_table(match.summary())])

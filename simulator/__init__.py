@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import bench as bench
     from pocha.api import bench_decisions as bench_decisions
     from pocha.api import compare as compare
+    from pocha.api import match as match
     from pocha.api import play_games as play_games
     from pocha.api import report as report
     from pocha.api import rules_info as rules_info
@@ -59,6 +60,7 @@ _HOMES = {
     "report": "pocha.api",
     "rules_info": "pocha.api",
     "score_models": "pocha.api",
+    "match": "pocha.api",
     "bench": "pocha.api",
     "bench_decisions": "pocha.api",
     "RuleOptions": "pocha.options",

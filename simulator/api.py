@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from pocha.engine.bench import Benchmark, Measurement
     from pocha.engine.decisions import DecisionTime
     from pocha.engine.startup import StartupTime
+    from pocha.reports.match import Match
     from pocha.reports.models import ModelsRun
 
 DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
@@ -71,6 +72,7 @@ DEFAULT_MODELS = {  # each a family: its best fitting spec stands for it
 }
 MAX_COMPARED = 8
 STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
+MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
 MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
 
@@ -793,6 +795,42 @@ def score_models(
         complete=recorded.complete,
     )
     return ModelsResult(played, model_table(recorded.total, labels, families, chosen.players))
+
+
+def match(
+    player: str,
+    *,
+    against: str = "ismcts",
+    game: str = "oh_hell",
+    cards: str | int | Sequence[int] = "all",
+    deals: int = MATCH_DEALS,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> "Match":
+    """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha[openspiel]'``).
+
+    player: a pocha player spec (``montecarlo@pimc``). against: OpenSpiel's IS-MCTS
+    (``ismcts:simulations=N,uct_c=C,rollouts=R``), its uniform random bot (``uniform``), or another
+    pocha player. game: OpenSpiel's game string (``oh_hell(players=4,off_bid_penalty=true)``); cards:
+    hand sizes as elsewhere, ``all`` the ones it deals. Every deal is played once per seat, the
+    player there and the opponent at the others. ``result.summary()`` has a row per hand size.
+    """
+    from pocha.openspiel import load_game, most_tricks, play_match, rules_for
+
+    RunOptions(seed=seed)  # the seed, checked as every run's
+    loaded = load_game(game)
+    every = isinstance(cards, str) and cards.strip().lower() == "all"
+    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules_for(loaded))
+    check_amount("deals", deals, MOST_DEALS)
+    return play_match(
+        player,
+        against=against,
+        game=game,
+        sizes=sizes,
+        deals=deals,
+        seed=seed,
+        progress=counter(progress, deals * len(sizes)),
+    )
 
 
 def model_seat(spec: Spec) -> Seat:

@@ -784,6 +784,73 @@ def models(
 
 
 @app.command(
+    short_help="A pocha player against OpenSpiel's own in its oh_hell.",
+    epilog=examples(
+        "pocha match montecarlo@pimc -k 2,5 -n 20",
+        "pocha match montecarlo@pimc --against ismcts:simulations=1000 --game 'oh_hell(players=4)' -k 2,5,8 -n 100",
+        "pocha match expected@greedy --against uniform --game 'oh_hell(off_bid_penalty=true,points_per_trick=5)'",
+    ),
+)
+def match(
+    player: Annotated[
+        str,
+        typer.Argument(
+            metavar="SPEC", help="The pocha player: a bidding strategy and its play, BID@PLAY.", show_default=False
+        ),
+    ],
+    against: Annotated[
+        str,
+        typer.Option(
+            metavar="SPEC",
+            help="The opponent at the other seats: OpenSpiel's IS-MCTS (ismcts:simulations=N,uct_c=C,rollouts=R; "
+            "1000, 2 and 1 by default), its uniform random bot (uniform), or a pocha player.",
+        ),
+    ] = "ismcts",
+    game: Annotated[
+        str,
+        typer.Option(
+            metavar="GAME",
+            help="OpenSpiel's game string: oh_hell, with players, num_cards_per_suit, off_bid_penalty or "
+            "points_per_trick: oh_hell(players=4,off_bid_penalty=true).",
+        ),
+    ] = "oh_hell",
+    cards: Annotated[
+        str,
+        typer.Option(
+            "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1 up to what oh_hell deals), one, or 2,5,8 or 1-5."
+        ),
+    ] = "all",
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size, each played once per seat.")
+    ] = 100,
+    seed: Seed = 0,
+    output_format: Format = "table",
+) -> None:
+    """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha[openspiel]').
+
+    Every deal is played once per seat: the player there, the opponent at the others. Prints each
+    side's points per hand, the paired difference with its 95% interval, and the milliseconds per
+    decision of each side, by hand size.
+    """
+    import json
+
+    from pocha.reports.text import match_text
+
+    with running() as progress:
+        check_format(output_format, FORMATS)
+        played = api.match(player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress)
+    if output_format == "csv":
+        typer.echo(played.summary().to_csv(index=False, lineterminator="\n"), nl=False)
+    elif output_format == "json":
+        typer.echo(json.dumps(played.to_dict(), indent=2))
+    else:
+        typer.echo(match_text(played))
+    if not played.complete:
+        typer.echo("Interrupted: the results above cover the finished deals only.", err=True)
+        raise typer.Exit(130)
+
+
+@app.command(
     short_help="Learn a trick table for the table strategy.",
     epilog=examples(
         "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",

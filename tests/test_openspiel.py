@@ -1,0 +1,263 @@
+"""pocha's players at OpenSpiel's oh_hell table: the rules and cards as OpenSpiel plays them, the bot, the match.
+
+Skipped where OpenSpiel is not installed (``pip install 'pocha[openspiel]'``), but for the one line
+its absence gives.
+"""
+
+import importlib
+import json
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import pocha
+from pocha.cli import app
+from pocha.errors import PochaError
+from pocha.game.cards import suit_of
+from pocha.game.rules import SCORINGS, Scoring
+from pocha.reports.match import DEAL_COLUMNS, Match
+
+if importlib.util.find_spec("pocha.player") is None:  # until pocha.Player lands: a stand-in of its shape
+    import stand_in_player
+
+    sys.modules["pocha.player"] = stand_in_player
+SIZES_AT = {3: range(1, 18), 4: range(1, 13), 5: range(1, 11)}  # every hand size oh_hell deals, 52 cards
+
+
+@pytest.fixture(scope="module")
+def openspiel():
+    """``pocha.openspiel``, or the test skipped where OpenSpiel is missing."""
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'pocha[openspiel]'")
+    return importlib.import_module("pocha.openspiel")
+
+
+def test_without_openspiel_the_module_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # an import of it fails
+    monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
+    with pytest.raises(PochaError, match=r"^openspiel: .*pip install 'pocha\[openspiel\]'$"):
+        importlib.import_module("pocha.openspiel")
+    monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
+
+
+# --- the rules and the cards -----------------------------------------------------------------------
+
+
+def test_the_rules_of_oh_hell_as_pocha_plays_them(openspiel):
+    rules = openspiel.rules_for(openspiel.load_game("oh_hell"))
+    assert rules == pocha.make_rules("oh-hell", 3, hook="always", scoring=SCORINGS["tricks+10"][0])
+    assert (rules.players, rules.deck_size, rules.play_rule, rules.hook) == (3, 52, "follow", "always")
+    penalty = openspiel.rules_for(openspiel.load_game("oh_hell(players=5,off_bid_penalty=true)"))
+    assert penalty.players == 5 and penalty.scoring == SCORINGS["openspiel-penalty"][0]
+    pochas = openspiel.rules_for(openspiel.load_game("oh_hell(off_bid_penalty=true,points_per_trick=5)"))
+    assert pochas.scoring == Scoring()  # pocha's own: 10 + 5 a trick, -5 a trick off
+    loose = openspiel.rules_for(openspiel.load_game("oh_hell(points_per_trick=2)")).scoring
+    assert loose == Scoring(exact=10, per_trick=2, per_trick_missed=2, miss_per_trick=0)
+
+
+@pytest.mark.parametrize("per_suit", range(2, 14))
+def test_a_smaller_deck_keeps_the_lowest_ranks_and_every_card_maps_both_ways(openspiel, per_suit):
+    game = openspiel.load_game(f"oh_hell(num_cards_per_suit={per_suit})")
+    rules = openspiel.rules_for(game)
+    assert rules.ranks == tuple(range(per_suit + 1, 1, -1))  # 2 up: OpenSpiel strips the top of the pack
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(0)  # now dealing: an action is a card
+    names = [openspiel.card_name(action) for action in range(4 * per_suit)]
+    for action, name in enumerate(names):
+        assert openspiel.card_action(name, rules.notation) == action
+        spoken = state.action_to_string(action)  # OpenSpiel writes suit then rank: "HT" for 10H
+        assert rules.notation.parse(spoken[1:] + spoken[0]) == rules.notation.parse(name)
+    assert sorted(names) == sorted(rules.notation.name(card) for card in rules.deck())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("kuhn_poker", "is not oh_hell"),
+        ("oh_hell(num_suits=3)", "four suits"),
+        ("oh_hell(players=8)", "3 to 7 players"),
+        ("oh_hell(num_cards_per_suit=14)", "num_cards_per_suit is 2 to 13"),
+        ("oh_hell(players=7,num_cards_per_suit=2)", None),
+        ("oh_hell(foo=1)", "unknown parameter 'foo'"),
+        ("oh_hell(players=four)", "players is a whole number"),
+        ("oh_hell(off_bid_penalty=1)", "off_bid_penalty is true or false"),
+        ("oh_hell(players=4", "closing"),
+    ],
+)
+def test_a_game_pocha_cannot_play_is_one_line_and_openspiel_prints_nothing(openspiel, capfd, text, message):
+    if message is None:  # the smallest game: 8 cards, 7 players, one card each and one turned up
+        assert openspiel.most_tricks(openspiel.load_game(text)) == 1
+        return
+    with pytest.raises(PochaError, match=message) as refused:
+        openspiel.load_game(text)
+    assert "\n" not in str(refused.value)
+    assert capfd.readouterr().err == ""
+
+
+# --- the bot ---------------------------------------------------------------------------------------
+
+
+def winners_and_points(state, rules):
+    """Each seat's points, worked out from the history by the rules as documented: the check on OpenSpiel's."""
+    history, players = state.history(), rules.players
+    cards, dealer = history[0], history[1]
+    trump = history[2 + players * cards]
+    after = history[3 + players * cards :]
+    bids = [action - rules.deck_size for action in after[:players]]  # from the dealer's left
+    won = [0] * players
+    leader = (dealer + 1) % players
+    strength = lambda action: rules.notation.parse(card_name(action)) % 16  # noqa: E731
+    suit = lambda action: suit_of(rules.notation.parse(card_name(action)))  # noqa: E731
+    for start in range(players, len(after), players):
+        trick = after[start : start + players]
+        best = max(
+            range(players),
+            key=lambda i: (suit(trick[i]) == suit(trump), suit(trick[i]) == suit(trick[0]), strength(trick[i])),
+        )
+        leader = (leader + best) % players
+        won[leader] += 1
+    return [int(rules.scoring.points(bids[(seat - dealer - 1) % players], won[seat])) for seat in range(players)]
+
+
+def card_name(action):
+    return importlib.import_module("pocha.openspiel").card_name(action)
+
+
+def play_out(openspiel, game, bots, seed):
+    """A deal of random chance outcomes played by the bots; checks each view against the state on the way."""
+    draw = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = [action for action, _ in state.chance_outcomes()]
+        state.apply_action(int(draw.choice(outcomes)))
+    notation = openspiel.rules_for(game).notation
+    while not state.is_terminal():
+        view = openspiel.view_of(state)
+        players = game.num_players()
+        if len(view.bids) == players and len(view.played) % players == 0:  # a lead: every card held is legal
+            assert sorted(openspiel.card_action(card, notation) for card in view.hand) == state.legal_actions()
+        state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
+def make_player(spec, rules):
+    """pocha's player of a spec (the stand-in, whatever the spec, until pocha.Player lands)."""
+    return sys.modules["pocha.player"].Player(spec, rules, seed=1)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_oh_hell_plays_and_scores_as_the_rules_say(openspiel, players):
+    import pyspiel
+
+    rules = openspiel.rules_for(openspiel.load_game(f"oh_hell(players={players})"))
+    for cards in SIZES_AT[players]:
+        game = openspiel.load_game(f"oh_hell(players={players},num_tricks_fixed={cards})")
+        for seed in range(5):
+            bots = [pyspiel.make_uniform_random_bot(seat, seed) for seat in range(players)]
+            state = play_out(openspiel, game, bots, seed=seed)
+            assert state.returns() == winners_and_points(state, rules)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_bot_plays_every_hand_size_legally_and_oh_hell_scores_as_pocha(openspiel, players):
+    rules = openspiel.rules_for(openspiel.load_game(f"oh_hell(players={players})"))
+    player = make_player("expected@greedy", rules)
+    for cards in SIZES_AT[players]:
+        game = openspiel.load_game(f"oh_hell(players={players},num_tricks_fixed={cards})")
+        bots = [openspiel.PochaBot(player, game) for _ in range(players)]
+        state = play_out(openspiel, game, bots, seed=cards)
+        assert state.returns() == winners_and_points(state, rules)
+
+
+def test_an_illegal_choice_is_caught(openspiel):
+    class Stubborn:
+        def decide(self, view):
+            return SimpleNamespace(kind="bid", choice=3)
+
+    game = openspiel.load_game("oh_hell(num_tricks_fixed=2)")
+    state = game.new_initial_state()
+    for action in (2, 0, *range(7)):
+        state.apply_action(action)
+    with pytest.raises(AssertionError, match="illegal in OpenSpiel"):
+        openspiel.PochaBot(Stubborn(), game).step(state)
+
+
+# --- the match -------------------------------------------------------------------------------------
+
+
+def test_the_statistics_of_a_match_on_known_numbers():
+    rows = [
+        (2, 0, 4.0, 3.0, 1.0, 10, 2.0, 10),
+        (2, 1, 6.0, 3.0, 1.0, 10, 2.0, 10),
+        (5, 0, 1.0, 1.0, 3.0, 10, 6.0, 30),
+        (5, 1, 3.0, 1.0, 3.0, 10, 6.0, 30),
+    ]
+    deals = pd.DataFrame(rows, columns=DEAL_COLUMNS)
+    rules = pocha.make_rules("oh-hell", 3)
+    match = Match(game="oh_hell", rules=rules, player="a", opponent="b", seed=0, deals=deals, complete=True)
+    summary = match.summary().set_index("cards")
+    two, five, every = summary.loc["2"], summary.loc["5"], summary.loc["all"]
+    assert (two.player_points, two.opponent_points, two.mean_diff, two.se_diff) == (5.0, 3.0, 2.0, 1.0)
+    assert (five.mean_diff, five.se_diff) == (1.0, 1.0)
+    assert every.mean_diff == 1.5 and every.se_diff == pytest.approx(np.sqrt(0.5))
+    assert every.ci_low == pytest.approx(1.5 - 1.959963984540054 * np.sqrt(0.5))
+    assert (two.player_ms, two.opponent_ms, five.player_ms, every.player_ms) == (100.0, 200.0, 300.0, 200.0)
+
+
+def test_a_player_against_itself_is_even_to_the_point(openspiel):
+    spec = "expected@greedy"
+    played = pocha.match(spec, against=spec, game="oh_hell(players=4)", cards="1,3", deals=4, seed=2)
+    summary = played.summary()
+    assert list(summary.cards) == ["1", "3", "all"] and list(summary.deals) == [4, 4, 8]
+    assert (summary.mean_diff.abs() < 1e-12).all() and (summary.ci_low <= 0).all() and (summary.ci_high >= 0).all()
+    assert played.deals.player_points.tolist() == pytest.approx(played.deals.opponent_points.tolist())
+
+
+def test_a_tiny_match_against_ismcts_counts_every_decision(openspiel):
+    played = pocha.match(
+        "expected@greedy", against="ismcts:simulations=20", game="oh_hell", cards=[1, 2], deals=2, seed=0
+    )
+    assert played.opponent == "ismcts:simulations=20,uct_c=2,rollouts=1"
+    deals = played.deals
+    assert list(deals.player_decisions) == [3 * 2, 3 * 2, 3 * 3, 3 * 3]  # a bid and a card a hand, one hand a seat
+    assert list(deals.opponent_decisions) == [6 * 2, 6 * 2, 6 * 3, 6 * 3]
+    assert (deals.player_seconds > 0).all() and (deals.opponent_seconds > 0).all()
+    again = pocha.match(
+        "expected@greedy", against="ismcts:simulations=20", game="oh_hell", cards=[1, 2], deals=2, seed=0
+    )
+    assert again.deals.player_points.tolist() == deals.player_points.tolist()  # seeded: the same match
+    assert again.deals.opponent_points.tolist() == deals.opponent_points.tolist()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"game": "oh_hell(num_tricks_fixed=3)"}, "leave num_tricks_fixed out"),
+        ({"game": "oh_hell(players=4)", "cards": 13}, "12 cards at most"),
+        ({"against": "ismcts:budget=3"}, "ismcts takes simulations=N"),
+        ({"against": "ismcts:simulations=0"}, "each above 0"),
+        ({"against": "uniform:fast=1"}, "uniform takes no parameters"),
+        ({"seed": -1}, "seed"),
+        ({"deals": 0}, "deals"),
+    ],
+)
+def test_a_bad_match_is_one_line(openspiel, options, message):
+    with pytest.raises(PochaError, match=message) as refused:
+        pocha.match("expected@greedy", **{"cards": 1, "deals": 1, **options})
+    assert "\n" not in str(refused.value)
+
+
+def test_the_match_command(openspiel):
+    runner = CliRunner()
+    shown = runner.invoke(app, ["match", "expected@greedy", "--against", "uniform", "-k", "1,2", "-n", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert "player expected@greedy, opponent uniform" in shown.stdout and "ms opponent" in shown.stdout
+    as_json = ["match", "expected@greedy", "--against", "uniform", "-k", "2", "-n", "2", "--format", "json"]
+    data = json.loads(runner.invoke(app, as_json).stdout)
+    assert data["opponent"] == "uniform" and data["summary"][0]["cards"] == 2 and data["rules"]["hook"] == "always"
+    bad = runner.invoke(app, ["match", "expected@greedy", "--game", "oh_hell(num_suits=2)"])
+    assert bad.exit_code == 1 and bad.output.count("\n") == 1 and "four suits" in bad.output
