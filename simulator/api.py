@@ -815,16 +815,18 @@ def match(
     hand sizes as elsewhere, ``all`` the ones it deals. Every deal is played once per seat, the
     player there and the opponent at the others. ``result.summary()`` has a row per hand size.
     """
-    from pocha.openspiel import load_game, most_tricks, play_match, rules_for
+    from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
 
     RunOptions(seed=seed)  # the seed, checked as every run's
     loaded = load_game(game)
+    rules = rules_for(loaded)
     every = isinstance(cards, str) and cards.strip().lower() == "all"
-    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules_for(loaded))
+    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules)
     check_amount("deals", deals, MOST_DEALS)
+    by_openspiel = against.strip().partition(":")[0] in BOTS
     return play_match(
-        player,
-        against=against,
+        Player(player, rules, seed),
+        against=against if by_openspiel else Player(against, rules, seed),
         game=game,
         sizes=sizes,
         deals=deals,

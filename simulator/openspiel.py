@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pocha.engine.player import DealView, Player
 from pocha.errors import PochaError
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
-from pocha.player import DealView, Player
 from pocha.reports.match import DEAL_COLUMNS, Match
 
 try:
@@ -41,7 +41,7 @@ LOWEST_RANK = 2  # OpenSpiel's rank 0
 MADE_BID_BONUS = 10  # oh_hell.cc's kMadeBidBonus
 FRENCH = PACKS["french"]
 ISMCTS_DEFAULTS = {"simulations": 1000, "uct_c": 2.0, "rollouts": 1}  # the budget a plain "ismcts" gets
-OPPONENTS = "ismcts[:simulations=N,uct_c=C,rollouts=R], uniform, or a pocha player (BID@PLAY)"
+BOTS = ("ismcts", "uniform")  # OpenSpiel's players a match seats by name: IS-MCTS and the uniform random bot
 
 
 # --- the game and its rules ------------------------------------------------------------------------
@@ -179,19 +179,21 @@ class PochaBot(pyspiel.Bot):
     """A pocha player as an OpenSpiel bot: ``PochaBot(pocha.Player("montecarlo@pimc", rules_for(game)), game)``.
 
     Each step reads the state as its player sees it (``view_of``), asks the player and answers with
-    OpenSpiel's action, which must be legal there.
+    OpenSpiel's action, which must be legal there. deal: the deal's number in a run with the player's
+    seed, which fixes its random choices (its dealer is ``deal % players``); None for the player's default.
     """
 
-    def __init__(self, player: Player, game: "pyspiel.Game") -> None:
+    def __init__(self, player: Player, game: "pyspiel.Game", deal: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.player = player
         self.notation = rules_for(game).notation
         self.bid_offset = deck_size(game)
+        self.deal = deal
 
     def step(self, state: "pyspiel.State") -> int:
         """The player's bid or card, as OpenSpiel's action."""
         view = view_of(state)
-        decision = self.player.decide(view)
+        decision = self.player.decide(view, self.deal)
         if decision.kind == "bid":
             action = self.bid_offset + int(decision.choice)
         else:
@@ -209,30 +211,32 @@ class PochaBot(pyspiel.Bot):
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a match: its label, and the bot it seats for a game, a player id and a seed."""
+    """One side of a match: its label, and the bot it seats for a game, a player id, the deal's number and a seed."""
 
     label: str
-    seat: Callable[["pyspiel.Game", int, int], "pyspiel.Bot"]
+    seat: Callable[["pyspiel.Game", int, int, int], "pyspiel.Bot"]
 
 
-def pocha_side(spec: str, rules: Rules, seed: int) -> Side:
-    """A pocha player (``montecarlo@pimc``): one player, seated as a PochaBot wherever its side sits."""
-    player = Player(spec, rules, seed=seed)
-    return Side(spec, lambda game, seat, bot_seed: PochaBot(player, game))
+def pocha_side(player: Player) -> Side:
+    """A pocha player, seated as a PochaBot wherever its side sits (its choices fixed by its seed and the deal)."""
+    label = player.seat.label if player.seat.policy else f"{player.seat.label}@{player.policy.label}"
+    return Side(label, lambda game, seat, deal, seed: PochaBot(player, game, deal))
 
 
-def opponent_side(spec: str, rules: Rules, seed: int) -> Side:
-    """OpenSpiel's IS-MCTS (``ismcts:simulations=N,uct_c=C,rollouts=R``) or uniform random bot, or a pocha player."""
-    name, _, text = spec.strip().partition(":")
+def opponent_side(against: "str | Player") -> Side:
+    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,uct_c=C,rollouts=R``) or uniform random bot."""
+    if isinstance(against, Player):
+        return pocha_side(against)
+    name, _, text = against.strip().partition(":")
     if name == "uniform":
         if text:
             raise PochaError(f"against: uniform takes no parameters, not '{text}'")
-        return Side("uniform", lambda game, seat, bot_seed: pyspiel.make_uniform_random_bot(seat, bot_seed))
-    if name == "ismcts":
-        budget = ismcts_budget(text)
-        label = "ismcts:" + ",".join(f"{key}={value:g}" for key, value in budget.items())
-        return Side(label, lambda game, seat, bot_seed: ismcts_bot(budget, bot_seed))
-    return pocha_side(spec, rules, seed)
+        return Side("uniform", lambda game, seat, deal, seed: pyspiel.make_uniform_random_bot(seat, seed))
+    if name != "ismcts":
+        raise PochaError(f"against: '{against}' is none of OpenSpiel's {', '.join(BOTS)}, nor a pocha player")
+    budget = ismcts_budget(text)
+    label = "ismcts:" + ",".join(f"{key}={value:g}" for key, value in budget.items())
+    return Side(label, lambda game, seat, deal, seed: ismcts_bot(budget, seed))
 
 
 def ismcts_budget(text: str) -> dict[str, float]:
@@ -296,36 +300,48 @@ def play_deal(game: "pyspiel.Game", chance: Sequence[int], bots: Sequence["pyspi
     return state.returns(), seconds, decisions
 
 
+def warm_up(game: "pyspiel.Game", sides: Sequence[Side], seed: int) -> None:
+    """Play a deal with each side at every seat, untimed: a pocha player's first decisions load its compiled code."""
+    chance = deal_chance(game, seed, 0)
+    for side in sides:
+        play_deal(game, chance, [side.seat(game, seat, chance[1], seat) for seat in range(game.num_players())])
+
+
 def play_rotated(game: "pyspiel.Game", ours: Side, theirs: Side, seed: int, deal: int) -> dict[str, float]:
     """One deal played once per seat, ours at that seat and theirs at the others: its row of DEAL_COLUMNS."""
     players, chance = game.num_players(), deal_chance(game, seed, deal)
+    number = deal * players + chance[1]  # the deal's number in a run: its dealer is number % players
     totals = dict.fromkeys(DEAL_COLUMNS[2:], 0.0)
     for ours_at in range(players):
         bots = [
-            (ours if seat == ours_at else theirs).seat(game, seat, bot_seed(seed, chance[0], deal, ours_at, seat))
+            (ours if seat == ours_at else theirs).seat(
+                game, seat, number, bot_seed(seed, chance[0], deal, ours_at, seat)
+            )
             for seat in range(players)
         ]
         points, seconds, decisions = play_deal(game, chance, bots)
-        totals["player_points"] += points[ours_at] / players
-        totals["opponent_points"] += (sum(points) - points[ours_at]) / (players - 1) / players
+        totals["player_points"] += points[ours_at]
+        totals["opponent_points"] += sum(points) - points[ours_at]
         totals["player_seconds"] += seconds[ours_at]
         totals["opponent_seconds"] += sum(seconds) - seconds[ours_at]
         totals["player_decisions"] += decisions[ours_at]
         totals["opponent_decisions"] += sum(decisions) - decisions[ours_at]
+    totals["player_points"] /= players  # means of whole numbers: a player against itself is even exactly
+    totals["opponent_points"] /= players * (players - 1)
     return {"cards": chance[0], "deal": deal, **totals}
 
 
 def play_match(
-    player: str,
+    player: Player,
     *,
-    against: str,
+    against: "str | Player",
     game: str,
     sizes: Sequence[int],
     deals: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
 ) -> Match:
-    """``player`` (a pocha spec) against ``against`` in ``game`` (OpenSpiel's string), deals per hand size.
+    """A pocha player against ``against`` (OpenSpiel's bot by spec, or a pocha player) in ``game``, OpenSpiel's string.
 
     Every deal is played once per seat, the player at that seat and the opponent at the others.
     progress is told of every deal played. Ctrl-C stops the match after the deals finished.
@@ -342,11 +358,13 @@ def play_match(
                 f"not {cards}"
             )
     rules = rules_for(base)
-    ours, theirs = pocha_side(player, rules, seed), opponent_side(against, rules, seed)
+    ours, theirs = pocha_side(player), opponent_side(against)
     rows, complete = [], True
     try:
         for cards in sizes:
             sized = pyspiel.load_game(GAME, parameters | {"num_tricks_fixed": cards})
+            if cards == sizes[0]:
+                warm_up(sized, (ours, theirs), seed)
             for deal in range(deals):
                 rows.append(play_rotated(sized, ours, theirs, seed, deal))
                 if progress:
@@ -355,5 +373,5 @@ def play_match(
         complete = False
     frame = pd.DataFrame(rows, columns=DEAL_COLUMNS).astype({"cards": int, "deal": int})
     return Match(
-        game=game, rules=rules, player=player, opponent=theirs.label, seed=seed, deals=frame, complete=complete
+        game=game, rules=rules, player=ours.label, opponent=theirs.label, seed=seed, deals=frame, complete=complete
     )
