@@ -18,7 +18,7 @@ import pocha
 from pocha.cli import app
 from pocha.errors import PochaError
 from pocha.game.cards import suit_of
-from pocha.game.rules import SCORINGS, Scoring
+from pocha.game.rules import SCORINGS, Scoring, trick_winner
 from pocha.reports.match import DEAL_COLUMNS, Match
 
 SIZES_AT = {3: range(1, 18), 4: range(1, 13), 5: range(1, 11)}  # every hand size oh_hell deals, 52 cards
@@ -98,23 +98,17 @@ def test_a_game_pocha_cannot_play_is_one_line_and_openspiel_prints_nothing(opens
 
 
 def winners_and_points(state, rules):
-    """Each seat's points, worked out from the history by the rules as documented: the check on OpenSpiel's."""
+    """Each seat's points from the history by pocha's rules (its trick winner, its scoring): OpenSpiel's, checked."""
     history, players = state.history(), rules.players
     cards, dealer = history[0], history[1]
-    trump = history[2 + players * cards]
+    trump_suit = suit_of(rules.notation.parse(card_name(history[2 + players * cards])))
     after = history[3 + players * cards :]
     bids = [action - rules.deck_size for action in after[:players]]  # from the dealer's left
     won = [0] * players
     leader = (dealer + 1) % players
-    strength = lambda action: rules.notation.parse(card_name(action)) % 16  # noqa: E731
-    suit = lambda action: suit_of(rules.notation.parse(card_name(action)))  # noqa: E731
     for start in range(players, len(after), players):
-        trick = after[start : start + players]
-        best = max(
-            range(players),
-            key=lambda i: (suit(trick[i]) == suit(trump), suit(trick[i]) == suit(trick[0]), strength(trick[i])),
-        )
-        leader = (leader + best) % players
+        trick = [rules.notation.parse(card_name(action)) for action in after[start : start + players]]
+        leader = (leader + trick_winner(trick, trump_suit)) % players
         won[leader] += 1
     return [int(rules.scoring.points(bids[(seat - dealer - 1) % players], won[seat])) for seat in range(players)]
 
