@@ -185,8 +185,13 @@ class PochaBot(pyspiel.Bot):
 
     def __init__(self, player: Player, game: "pyspiel.Game", deal: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
+        rules = rules_for(game)
+        if (player.rules.players, player.rules.ranks) != (rules.players, rules.ranks):
+            raise PochaError(
+                "player: its rules seat other players or cards than this game's; make it with rules_for(game)"
+            )
         self.player = player
-        self.notation = rules_for(game).notation
+        self.notation = rules.notation
         self.bid_offset = deck_size(game)
         self.deal = deal
 

@@ -159,8 +159,16 @@ def test_the_bot_plays_every_hand_size_legally_and_oh_hell_scores_as_pocha(opens
         assert state.returns() == winners_and_points(state, rules)
 
 
+def test_a_player_of_other_rules_is_refused(openspiel):
+    game = openspiel.load_game("oh_hell(players=4)")
+    with pytest.raises(PochaError, match="make it with rules_for"):
+        openspiel.PochaBot(pocha.Player("expected", openspiel.rules_for(openspiel.load_game("oh_hell"))), game)
+
+
 def test_an_illegal_choice_is_caught(openspiel):
     class Stubborn:
+        rules = openspiel.rules_for(openspiel.load_game("oh_hell"))
+
         def decide(self, view, deal=None):
             return SimpleNamespace(kind="bid", choice=3)
 
