@@ -107,8 +107,8 @@ def match_table(summary: pd.DataFrame) -> str:
                 ]
             ),
         ),
-        ("ms player", summary.player_ms.map(_number("{:.1f}"))),
-        ("ms opponent", summary.opponent_ms.map(_number("{:.1f}"))),
+        ("ms player", summary.player_ms.map(_number("{:.3g}"))),
+        ("ms opponent", summary.opponent_ms.map(_number("{:.3g}"))),
     ]
     shown = pd.DataFrame({i: column.to_numpy() for i, (_, column) in enumerate(columns)})
     return shown.to_string(index=False, justify="right", header=[name for name, _ in columns])

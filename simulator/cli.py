@@ -823,7 +823,14 @@ def match(
     deals: Annotated[
         int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size, each played once per seat.")
     ] = 100,
-    seed: Seed = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Seed of the deals and of every player. IS-MCTS breaks ties in an order that changes from process "
+            "to process, so a match against it repeats only statistically; the others, byte for byte.",
+        ),
+    ] = 0,
     output_format: Format = "table",
 ) -> None:
     """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha[openspiel]').
