@@ -212,7 +212,11 @@ def card_advice_text(advice: CardAdvice, symbols: bool = False) -> str:
     ]
     columns = advice.predictions
     for card, chance, chance_error, points, points_error in zip(*columns.values(), strict=True):
-        mark = " <- recommended" if card == advice.recommended else ""
+        mark = (
+            (" <- the only legal card" if len(columns["card"]) == 1 else " <- recommended")
+            if card == advice.recommended
+            else ""
+        )
         shown = notation.name(notation.parse(card), symbols)
         lines.append(f"{shown:>4}  {chance:13.1%}  {chance_error:4.1%}  {points:15.2f}  {points_error:4.2f}{mark}")
     best = int(np.argmax(columns["expected_points"]))

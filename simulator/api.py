@@ -345,8 +345,11 @@ class Player(SeatPlayer):
     from are learned first if pocha's cache lacks them (one line says so).
     """
 
-    def __init__(self, spec: str, rules: Rules | RuleOptions = RuleOptions(), seed: int = 0) -> None:
-        RunOptions(seed=seed)  # checks the seed
+    def __init__(self, spec: str, rules: Rules | RuleOptions | str = RuleOptions(), seed: int = 0) -> None:
+        if isinstance(rules, str):
+            rules = RuleOptions(preset=rules)
+        if not isinstance(rules, Rules | RuleOptions):
+            raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
         super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
         learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None)
 
@@ -818,15 +821,26 @@ def match(
     from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
 
     RunOptions(seed=seed)  # the seed, checked as every run's
+    for name, value in (("player", player), ("against", against)):
+        if not isinstance(value, str):
+            raise PochaError(
+                f"{name}: a spec such as 'montecarlo@pimc' (against: also ismcts or uniform), not {value!r}"
+            )
     loaded = load_game(game)
     rules = rules_for(loaded)
     every = isinstance(cards, str) and cards.strip().lower() == "all"
     sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules)
     check_amount("deals", deals, MOST_DEALS)
     by_openspiel = against.strip().partition(":")[0] in BOTS
+    try:
+        opponent = against if by_openspiel else Player(against, rules, seed)
+    except PochaError as error:
+        raise PochaError(
+            f"against: '{against}' is neither OpenSpiel's {' nor '.join(BOTS)} nor a pocha player ({error})"
+        ) from None
     return play_match(
         Player(player, rules, seed),
-        against=against if by_openspiel else Player(against, rules, seed),
+        against=opponent,
         game=game,
         sizes=sizes,
         deals=deals,

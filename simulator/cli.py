@@ -687,9 +687,10 @@ def advise(
             run=options.RunOptions(play=play, seed=seed),
         )
         if played is not None:
-            for name, value, default in (("bid", bid, None), ("assume", assume, "table")):
-                if value != default:
-                    raise PochaError(f"{name}: does nothing with --played (card advice reads the bids as pimc does)")
+            if bid is not None:
+                raise PochaError("bid: does nothing with --played (a card is advised, not a bid)")
+            if assume != "table":
+                raise PochaError("assume: does nothing with --played (card advice reads the bids as pimc does)")
             advice: Any = api.advise_card(
                 hand, trump, played=played, sharpness=CARD_SHARPNESS if sharpness is None else sharpness, **common
             )
@@ -1035,6 +1036,8 @@ def bench(
                 "leave --against, --dask and --threads out"
             )
         if decisions:
+            if deals != 1_000_000 or repeats != 5:
+                raise PochaError("--decisions: times every decision of 20 deals of 4 x 10; leave -n and --repeats out")
             for line in decision_lines(api.bench_decisions()):
                 typer.echo(line)
             return

@@ -53,13 +53,19 @@ def load_game(text: str) -> "pyspiel.Game":
     A string OpenSpiel refuses, another game, or parameters pocha cannot play are one line each
     (OpenSpiel writes its own complaint to stderr first, so the string is read here before it is loaded).
     """
+    if not isinstance(text, str):
+        raise PochaError(f"game: OpenSpiel's game string, e.g. {GAME}(players=4), not {text!r}")
     name, bracket, rest = text.strip().partition("(")
     if name.strip() != GAME:
         raise PochaError(f"game: '{text}' is not {GAME}; pocha plays OpenSpiel's {GAME}, e.g. {GAME}(players=4)")
     spec = default_parameters()
     if bracket and not rest.endswith(")"):
         raise PochaError(f"game: '{text}' lacks its closing ')'")
-    given = dict(parameter(item, spec) for item in rest.removesuffix(")").split(",") if item.strip())
+    items = [parameter(item, spec) for item in rest.removesuffix(")").split(",") if item.strip()]
+    twice = sorted({name for name, _ in items if [n for n, _ in items].count(name) > 1})
+    if twice:
+        raise PochaError(f"game: {', '.join(twice)} given more than once in '{text}'")
+    given = dict(items)
     parameters = spec | given
     check_parameters(parameters)
     return pyspiel.load_game(GAME, parameters)
@@ -185,10 +191,18 @@ class PochaBot(pyspiel.Bot):
 
     def __init__(self, player: Player, game: "pyspiel.Game", deal: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
-        rules = rules_for(game)
-        if (player.rules.players, player.rules.ranks) != (rules.players, rules.ranks):
+        if not isinstance(player, Player):
             raise PochaError(
-                "player: its rules seat other players or cards than this game's; make it with rules_for(game)"
+                f"player: a pocha.Player, not {player!r}; make it with pocha.Player(spec, rules_for(game))"
+            )
+        if deal is not None and (not isinstance(deal, int) or deal < 0):
+            raise PochaError(f"deal: a deal number is a whole number from 0, not {deal!r}")
+        rules = rules_for(game)
+        played = ("players", "pack", "ranks", "play_rule", "hook", "scoring", "full_deal_trump")
+        if any(getattr(player.rules, name) != getattr(rules, name) for name in played):
+            raise PochaError(
+                "player: its rules are not this game's (seats, cards, play, hook or scoring); "
+                "make it with rules_for(game)"
             )
         self.player = player
         self.notation = rules.notation
@@ -198,7 +212,7 @@ class PochaBot(pyspiel.Bot):
     def step(self, state: "pyspiel.State") -> int:
         """The player's bid or card, as OpenSpiel's action."""
         view = view_of(state)
-        decision = self.player.decide(view, self.deal)
+        decision = self.player.decide(view, self.deal, predict=False)
         if decision.kind == "bid":
             action = self.bid_offset + int(decision.choice)
         else:
@@ -253,7 +267,7 @@ def ismcts_budget(text: str) -> dict[str, float]:
             number = float(value) if key == "uct_c" else int(value)
         except ValueError:
             number = 0
-        if key not in budget or number <= 0:
+        if key not in budget or not 0 < number < float("inf"):
             raise PochaError(
                 f"against: ismcts takes simulations=N, uct_c=C and rollouts=R, each above 0 (N, R whole), not '{item}'"
             )

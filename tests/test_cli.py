@@ -410,11 +410,17 @@ def test_advise_a_card_given_the_play_so_far():
         (["--played", "", "--bid", "1"], "bid: does nothing with --played"),
         (["--played", "", "--assume", "expected"], "assume: does nothing with --played"),
         (["--played", "", "--bids", "1,0"], "give all 4 bids in bidding order (2 given)"),
-        (["--played", "", "--bids", "1,0,1,2", "--position", "1"], "it is seat 0's turn, not seat 1's"),
+        (
+            ["--played", "", "--bids", "1,0,1,2", "--position", "1"],
+            "position: it is position 0's turn, not position 1's",
+        ),
         (["--played", "", "--bids", "1,0,1,2", "--play", "pimc"], "card advice finishes its play-outs greedy"),
         (["--played", "1O", "--bids", "1,0,1,2"], "1O appears more than once"),
         (["--played", "", "--bids", "1,x"], "bids: '1,x' is not a list of whole numbers"),
-        (["--played", "", "--bids", "1,0,1,2", "--samples", "1"], "card advice draws 2 to 100,000 worlds"),
+        (
+            ["--played", "", "--bids", "1,0,1,2", "--samples", "1"],
+            "card advice draws a whole number of worlds from 2 to 100,000",
+        ),
     ],
 )
 def test_card_advice_bad_input(args, message):

@@ -82,6 +82,7 @@ def test_a_smaller_deck_keeps_the_lowest_ranks_and_every_card_maps_both_ways(ope
         ("oh_hell(players=four)", "players is a whole number"),
         ("oh_hell(off_bid_penalty=1)", "off_bid_penalty is true or false"),
         ("oh_hell(players=4", "closing"),
+        ("oh_hell(players=3,players=4)", "players given more than once"),
     ],
 )
 def test_a_game_pocha_cannot_play_is_one_line_and_openspiel_prints_nothing(openspiel, capfd, text, message):
@@ -163,13 +164,15 @@ def test_a_player_of_other_rules_is_refused(openspiel):
     game = openspiel.load_game("oh_hell(players=4)")
     with pytest.raises(PochaError, match="make it with rules_for"):
         openspiel.PochaBot(pocha.Player("expected", openspiel.rules_for(openspiel.load_game("oh_hell"))), game)
+    with pytest.raises(PochaError, match="make it with rules_for"):  # the oh-hell preset scores as pocha, not tricks+10
+        openspiel.PochaBot(pocha.Player("expected", pocha.RuleOptions(preset="oh-hell", players=4)), game)
+    with pytest.raises(PochaError, match="player: a pocha.Player"):
+        openspiel.PochaBot("expected", game)
 
 
 def test_an_illegal_choice_is_caught(openspiel):
-    class Stubborn:
-        rules = openspiel.rules_for(openspiel.load_game("oh_hell"))
-
-        def decide(self, view, deal=None):
+    class Stubborn(pocha.Player):
+        def decide(self, view, deal=None, predict=True):
             return SimpleNamespace(kind="bid", choice=3)
 
     game = openspiel.load_game("oh_hell(num_tricks_fixed=2)")
@@ -177,7 +180,7 @@ def test_an_illegal_choice_is_caught(openspiel):
     for action in (2, 0, *range(7)):
         state.apply_action(action)
     with pytest.raises(AssertionError, match="illegal in OpenSpiel"):
-        openspiel.PochaBot(Stubborn(), game).step(state)
+        openspiel.PochaBot(Stubborn("zero", openspiel.rules_for(game)), game).step(state)
 
 
 # --- the match -------------------------------------------------------------------------------------
@@ -242,6 +245,10 @@ def test_a_tiny_match_against_ismcts_counts_every_decision(openspiel):
         ({"against": "ismcts:budget=3"}, "ismcts takes simulations=N"),
         ({"against": "ismcts:simulations=0"}, "each above 0"),
         ({"against": "uniform:fast=1"}, "uniform takes no parameters"),
+        ({"against": "ismcts:uct_c=nan"}, "each above 0"),
+        ({"against": "ismct"}, "against: 'ismct' is neither OpenSpiel's ismcts nor uniform nor a pocha player"),
+        ({"against": None}, "against: a spec"),
+        ({"game": None}, "game: OpenSpiel's game string"),
         ({"seed": -1}, "seed"),
         ({"deals": 0}, "deals"),
     ],

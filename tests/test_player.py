@@ -1,6 +1,7 @@
 """pocha.Player: the same seed gives the batch's choices, decision by decision; a view is checked as a player would."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -135,3 +136,50 @@ def test_bench_times_each_players_bids_and_cards():
     times = pocha.bench_decisions(deals=1)
     assert [(t.player, t.kind) for t in times][:2] == [("expected", "bid"), ("expected", "card")] and len(times) == 8
     assert all(len(t.seconds) == (4 if t.kind == "bid" else 40) and 0 < t.median <= t.slowest for t in times)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            dict(hand="8H 5H QD 9C", played="QS 3S JS 2C | AS 4S 7S 5S"),
+            "seat 1 plays 5S after showing it had no spades",
+        ),
+        (dict(played="QS | 3S"), "played: a trick has 4 cards, not 'QS'"),
+        (dict(bids=[2.5, 1, 0, 2]), "bids: [2.5, 1, 0, 2] is not a list of whole numbers"),
+        (dict(bids=[True, 1, 0, 2]), "is not a list of whole numbers"),
+        (dict(bids=None), "bids: None is not a list of whole numbers"),
+        (dict(hand=[1, 2]), "hand: cards as text"),
+        (dict(hand=None), "hand: cards as text"),
+        (dict(played=None), "played: cards as text"),
+        (dict(trump=9), "trump: a card as text"),
+        (dict(seat=True), "seat: True is not a seat"),
+    ],
+)
+def test_a_view_of_the_wrong_kind_or_a_revoke_is_refused_in_one_line(change, message):
+    view = dict(seat=0, dealer=1, hand="JS 8H 5H QD 9C 3C", trump="9H", bids=[2, 1, 0, 2], played="QS 3S")
+    with pytest.raises(pocha.PochaError, match=re.escape(message)):
+        pocha.Player("expected", "oh-hell").decide(pocha.DealView(**(view | change)))
+
+
+def test_a_seat_holding_a_suit_it_did_not_follow_is_refused():
+    view = pocha.DealView(seat=1, dealer=3, hand="8S JH", trump="9H", bids=[1, 0, 1, 0], played="QS 2C 3S 4S")
+    with pytest.raises(pocha.PochaError, match="hand: holds 8S though it did not follow spades before"):
+        pocha.Player("expected", pocha.RuleOptions(preset="oh-hell", players=4)).decide(view)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda p, v: p.decide(v, deal=-1), "deal: a deal number is a whole number from 0"),
+        (lambda p, v: p.decide(v, deal="x"), "deal: a deal number is a whole number from 0"),
+        (lambda p, v: p.decide({"seat": 0}), "view: a pocha.DealView"),
+        (lambda p, v: pocha.Player("expected", "oh-hell", seed="1"), "seed: must be a whole number"),
+        (lambda p, v: pocha.Player(None, "oh-hell"), "player: a spec such as 'montecarlo@pimc'"),
+        (lambda p, v: pocha.Player("expected", 4), "rules: a preset name, a pocha.RuleOptions or a pocha.Rules"),
+    ],
+)
+def test_a_call_of_the_wrong_kind_is_refused_in_one_line(call, message):
+    view = pocha.DealView(seat=0, dealer=3, hand="AS", trump="2C")
+    with pytest.raises(pocha.PochaError, match=re.escape(message)):
+        call(pocha.Player("zero", "oh-hell"), view)

@@ -270,16 +270,18 @@ class CardAdvice:
 
 def advise_card(rules: Rules, view: DealView, *, samples: int, sharpness: float, seed: int) -> CardAdvice:
     """Weigh every card the seat of ``view`` may play now over ``samples`` worlds (``card_predictions``)."""
-    if not 2 <= samples <= MOST_CARD_SAMPLES:
-        raise PochaError(f"samples: card advice draws 2 to {MOST_CARD_SAMPLES:,} worlds, not {samples:,}")
-    if not sharpness >= 0:
-        raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
+    if not isinstance(samples, int) or isinstance(samples, bool) or not 2 <= samples <= MOST_CARD_SAMPLES:
+        raise PochaError(
+            f"samples: card advice draws a whole number of worlds from 2 to {MOST_CARD_SAMPLES:,}, not {samples!r}"
+        )
+    if not isinstance(sharpness, int | float) or not 0 <= sharpness < float("inf"):
+        raise PochaError(f"sharpness: must be a number from 0 up, not {sharpness!r}")
     given = len(bid_list(view.bids))
     if given != rules.players:
         raise PochaError(
             f"bids: the play starts when every seat has bid; give all {rules.players} bids in bidding order "
             f"({given} given), or leave out --played to be advised on your bid"
         )
-    situation = read_view(rules, view)
+    situation = read_view(rules, view, "position")
     predictions = card_predictions(situation, seed, view.dealer, samples, sharpness)
     return CardAdvice(situation, samples, sharpness, predictions)

@@ -17,7 +17,7 @@ from pocha.engine.policies import DEFAULT_SHARPNESS, GREEDY
 from pocha.engine.seating import Seat
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
-from pocha.game.cards import cards_of, mask_of
+from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.decide import card_outcomes, seat_card
@@ -75,6 +75,8 @@ class Situation:
 
 def card_list(cards: Cards, rules: Rules, what: str) -> list[int]:
     """Card ids of a list written as text (spaces, commas or "|" between cards) or as a sequence of card texts."""
+    if not isinstance(cards, str) and not (isinstance(cards, list | tuple) and all(isinstance(c, str) for c in cards)):
+        raise PochaError(f'{what}: cards as text ("AS KH 10D") or a list of card texts, not {cards!r}')
     text = cards if isinstance(cards, str) else " ".join(cards)
     try:
         return rules.notation.parse_list(text.replace("|", " "))
@@ -82,14 +84,53 @@ def card_list(cards: Cards, rules: Rules, what: str) -> list[int]:
         raise PochaError(f"{what}: {error}") from None
 
 
-def read_view(rules: Rules, view: DealView) -> Situation:
-    """Check a seat's view as a careful player would (each mistake one line) and give it as ids."""
+def check_tricks(rules: Rules, played: Cards) -> None:
+    """Refuse bars between the cards played that do not fall between tricks."""
+    if isinstance(played, str) and "|" in played:
+        for trick in played.split("|")[:-1]:
+            if len(trick.replace(",", " ").split()) != rules.players:
+                raise PochaError(
+                    f"played: a trick has {rules.players} cards, not '{trick.strip()}'; bars go between tricks"
+                )
+
+
+def check_follows(rules: Rules, played: list[int], seats: list[int], seat: int, hand: list[int]) -> None:
+    """Refuse a seat that plays (or holds) a suit it has shown it has not: it did not follow that suit before."""
+    players, notation = rules.players, rules.notation
+    lacking: list[set[int]] = [set() for _ in range(players)]
+    for start in range(0, len(played), players):
+        led = suit_of(played[start])
+        for card, who in zip(played[start : start + players], seats[start : start + players], strict=False):
+            if suit_of(card) in lacking[who]:
+                raise PochaError(
+                    f"played: seat {who} plays {notation.name(card)} after showing it had no "
+                    f"{notation.suit_word(card)} (it did not follow them)"
+                )
+            if suit_of(card) != led:
+                lacking[who].add(led)
+    shown = [card for card in hand if suit_of(card) in lacking[seat]]
+    if shown:
+        raise PochaError(
+            f"hand: holds {notation.name(shown[0])} though it did not follow {notation.suit_word(shown[0])} before"
+        )
+
+
+def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
+    """Check a seat's view as a careful player would (each mistake one line) and give it as ids.
+
+    word: what the messages call a seat ("position" where seats are numbered by bidding position).
+    """
     players = rules.players
-    for name in ("seat", "dealer"):
+    if not isinstance(view, DealView):
+        raise PochaError(f"view: a pocha.DealView(seat, dealer, hand, trump, bids, played), not {view!r}")
+    for name, called in (("seat", word), ("dealer", "dealer")):
         value = getattr(view, name)
-        if not isinstance(value, int | np.integer) or not 0 <= value < players:
-            raise PochaError(f"{name}: {value!r} is not a seat; {players} players sit at seats 0..{players - 1}")
+        if not isinstance(value, int | np.integer) or isinstance(value, bool) or not 0 <= value < players:
+            raise PochaError(f"{called}: {value!r} is not a {word}; {players} players sit at {word}s 0..{players - 1}")
+    if not isinstance(view.trump, str | None):
+        raise PochaError(f'trump: a card as text ("7H"), or None for no trump; not {view.trump!r}')
     hand, played = card_list(view.hand, rules, "hand"), card_list(view.played, rules, "played")
+    check_tricks(rules, view.played)
     repeated = sorted({rules.notation.name(c) for c in hand + played if (hand + played).count(c) > 1})
     if repeated:
         raise PochaError(f"cards: {', '.join(repeated)} appears more than once in the hand and the cards played")
@@ -104,6 +145,7 @@ def read_view(rules: Rules, view: DealView) -> Situation:
         raise PochaError(
             f"hand: {cards} cards dealt, but {players} players with {rules.deck_size} cards hold 1..{rules.full_deal}"
         )
+    check_follows(rules, played, leaders[:-1], view.seat, hand)
     others = [card for card, who in zip(played, leaders[:-1], strict=True) if who != view.seat]
     trump_card = read_trump(rules, view.trump, list(dealt), view.seat == view.dealer, others)
     bids = bid_list(view.bids)
@@ -119,17 +161,21 @@ def read_view(rules: Rules, view: DealView) -> Situation:
         raise PochaError(f"played: all {cards * players} cards of the deal are played; nothing is left to decide")
     who = (view.dealer + 1 + len(bids)) % players if len(bids) < players else leaders[len(played)]
     if who != view.seat:
-        raise PochaError(f"seat: it is seat {who}'s turn, not seat {view.seat}'s")
+        raise PochaError(f"{word}: it is {word} {who}'s turn, not {word} {view.seat}'s")
     return Situation(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
 
 
 def bid_list(bids: str | Sequence[int]) -> tuple[int, ...]:
     """Bids written as text ("1,0 2") or given as whole numbers."""
-    words = bids.replace(",", " ").split() if isinstance(bids, str) else list(bids)
-    try:
-        return tuple(int(word) for word in words)
-    except (TypeError, ValueError):
-        raise PochaError(f"bids: {bids!r} is not a list of whole numbers such as 1,0,2") from None
+    words = (
+        bids.replace(",", " ").split() if isinstance(bids, str) else bids if isinstance(bids, list | tuple) else None
+    )
+    if words is None or not all(
+        (isinstance(w, int | np.integer) and not isinstance(w, bool)) or (isinstance(w, str) and w.isdigit())
+        for w in words
+    ):
+        raise PochaError(f"bids: {bids!r} is not a list of whole numbers such as 1,0,2")
+    return tuple(int(word) for word in words)
 
 
 def turn_order(rules: Rules, mano: int, played: list[int], trump: int) -> list[int]:
@@ -181,17 +227,24 @@ class Player:
     """One player of a batch run, deciding alone: ``decide(view)`` gives its bid or its card and what it expects."""
 
     def __init__(self, spec: str, rules: Rules, seed: int = 0) -> None:
+        if not isinstance(spec, str):
+            raise PochaError(f"player: a spec such as 'montecarlo@pimc', not {spec!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed!r}")
         self.seat = Seat.of(spec)
         self.rules = rules
         self.seed = seed
         self.policy = self.seat.policy or GREEDY  # as in a run whose seats name no play
 
-    def decide(self, view: DealView, deal: int | None = None) -> "Decision":
+    def decide(self, view: DealView, deal: int | None = None, predict: bool = True) -> "Decision":
         """The seat's next decision, as in deal number ``deal`` of a run with this seed.
 
         A bid while some seat has not bid, else a card; it must be the seat's turn. deal: None for the
-        first deal with the view's dealer (deal ``d`` is dealt by seat ``d % players``).
+        first deal with the view's dealer (deal ``d`` is dealt by seat ``d % players``). predict: also
+        say what each choice promises (a card's take about a millisecond: a bot may leave them out).
         """
+        if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < 2**62):
+            raise PochaError(f"deal: a deal number is a whole number from 0 to 2**62, not {deal!r}")
         situation = read_view(self.rules, view)
         number = situation.dealer if deal is None else deal
         if number % self.rules.players != situation.dealer:
@@ -199,8 +252,8 @@ class Player:
                 f"deal: deal {number} is dealt by seat {number % self.rules.players}, not {situation.dealer}"
             )
         if len(situation.bids) < self.rules.players:
-            return self.bid(situation, number)
-        return self.card(situation, number)
+            return self.bid(situation, number, predict)
+        return self.card(situation, number, predict)
 
     def context(self, situation: Situation, number: int, rows: int = 1) -> BidContext:
         """The bidder's ``BidContext`` as the batch builds it, its one deal repeated ``rows`` times."""
@@ -219,13 +272,13 @@ class Player:
             policy=self.policy.label,
         )
 
-    def bid(self, situation: Situation, number: int) -> "Decision":
+    def bid(self, situation: Situation, number: int, predict: bool) -> "Decision":
         """The strategy's bid and, if it predicts, the expected points of every bid."""
         ctx = self.context(situation, number)
         choice = int(checked_bids(self.seat.label, self.seat.strategy, ctx)[0])
         k, forbidden = situation.cards, int(ctx.forbidden[0])
         rows: dict[str, Any] = {"bid": list(range(k + 1)), "legal": [b != forbidden for b in range(k + 1)]}
-        if isinstance(self.seat.strategy, Predicts):
+        if predict and isinstance(self.seat.strategy, Predicts):
             every = self.context(situation, number, k + 1)
             predicted = self.seat.strategy.predict(every, np.arange(k + 1))
             for name in ("tricks", "points"):
@@ -233,14 +286,14 @@ class Player:
                 rows[f"expected_{name}"] = np.full(k + 1, np.nan) if values is None else values
         return Decision("bid", choice, rows)
 
-    def card(self, situation: Situation, number: int) -> "Decision":
+    def card(self, situation: Situation, number: int, predict: bool) -> "Decision":
         """The card the seat's play policy plays, and each legal card's chance to make the bid and expected points."""
         s, policy = situation, self.policy
         setting = (policy.code, policy.samples, int(policy.exhaustive), policy.sharpness)
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
         card = seat_card(self.seed, number, deal_rules, setting, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else DEFAULT_SHARPNESS
-        predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness)
+        predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness) if predict else {}
         return Decision("card", self.rules.notation.name(int(card)), predictions)
 
 
