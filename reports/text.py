@@ -198,7 +198,7 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
 def card_advice_text(advice: CardAdvice, symbols: bool = False) -> str:
     """The card advice as a short table, one row per legal card; symbols as for ``advice_text``."""
     s, notation = advice.situation, advice.situation.rules.notation
-    held = cards_of(mask_of(card for card in s.dealt if card not in s.played))
+    held = cards_of(mask_of(s.held))
     trump = f"trump {notation.name(s.trump_card, symbols)}" if s.rules.has_trump(s.cards) else "no trump"
     tricks = len(s.played) // s.rules.players
     lines = [

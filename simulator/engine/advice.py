@@ -74,10 +74,7 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
             f"0..{rules.players - 1} (how many bid before you)"
         )
     trump_card = read_trump(rules, trump, ids, position == rules.players - 1)
-    try:
-        earlier = tuple(int(b) for b in bids.replace(",", " ").split())
-    except ValueError:
-        raise PochaError(f"bids: '{bids}' is not a list of whole numbers such as 1,0") from None
+    earlier = bid_list(bids)
     if len(earlier) != position:
         raise PochaError(f"bids: position {position} means {position} bids before yours; {len(earlier)} given")
     wrong = [b for b in earlier if not 0 <= b <= len(ids)]
@@ -252,7 +249,7 @@ class CardAdvice:
         s, notation = self.situation, self.situation.rules.notation
         columns = self.predictions
         return {
-            "hand": [notation.name(c) for c in s.dealt if c not in s.played],
+            "hand": [notation.name(c) for c in s.held],
             "trump_card": None if s.trump_card == NO_TRUMP else notation.name(s.trump_card),
             "position": s.position,
             "bids": list(s.bids),

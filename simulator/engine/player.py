@@ -63,6 +63,11 @@ class Situation:
         return len(self.dealt)
 
     @property
+    def held(self) -> list[int]:
+        """The cards the seat holds now, in the order dealt."""
+        return [card for card in self.dealt if card not in self.played]
+
+    @property
     def position(self) -> int:
         """The seat's bidding position (0 bids first)."""
         return (self.seat - self.dealer - 1) % self.rules.players
@@ -137,16 +142,16 @@ def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
     mano = (view.dealer + 1) % players
     given = given_trump(view.trump)
     trump = -1 if given is None else rules.notation.parse(given) >> 4
-    leaders = turn_order(rules, mano, played, trump)
-    own_played = [card for card, who in zip(played, leaders[:-1], strict=True) if who == view.seat]
+    *seats, next_seat = turn_order(rules, mano, played, trump)
+    own_played = [card for card, who in zip(played, seats, strict=True) if who == view.seat]
     dealt = tuple(hand + own_played)
     cards = len(dealt)
     if not 1 <= cards <= rules.full_deal:
         raise PochaError(
             f"hand: {cards} cards dealt, but {players} players with {rules.deck_size} cards hold 1..{rules.full_deal}"
         )
-    check_follows(rules, played, leaders[:-1], view.seat, hand)
-    others = [card for card, who in zip(played, leaders[:-1], strict=True) if who != view.seat]
+    check_follows(rules, played, seats, view.seat, hand)
+    others = [card for card, who in zip(played, seats, strict=True) if who != view.seat]
     trump_card = read_trump(rules, view.trump, list(dealt), view.seat == view.dealer, others)
     bids = bid_list(view.bids)
     if len(bids) > players or any(not 0 <= b <= cards for b in bids):
@@ -159,7 +164,7 @@ def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
         raise PochaError(f"played: the play starts when every seat has bid ({len(bids)} of {players} have)")
     if len(played) >= cards * players:
         raise PochaError(f"played: all {cards * players} cards of the deal are played; nothing is left to decide")
-    who = (view.dealer + 1 + len(bids)) % players if len(bids) < players else leaders[len(played)]
+    who = (view.dealer + 1 + len(bids)) % players if len(bids) < players else next_seat
     if who != view.seat:
         raise PochaError(f"{word}: it is {word} {who}'s turn, not {word} {view.seat}'s")
     return Situation(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
