@@ -11,7 +11,6 @@ from test_conformance import check_deal
 
 from pocha.engine.games import (
     MAX_TIE_HANDS,
-    GameHands,
     Games,
     GamesRequest,
     break_ties,
@@ -107,8 +106,9 @@ def test_deal_numbers_are_unique_and_name_their_dealer():
         rules=rules, lineup=lineup(*["zero"] * 6), games=50, seed=0, policy=GREEDY, rotate=True, chunk_size=50
     )
     numbers = np.arange(50, dtype=np.int64)
-    first = first_dealers(0, numbers, 6)
-    table = GameHands(games, numbers, first, game_seating(games.lineup.seating(), numbers, first, True))
+    table = games.seat(numbers, 0)
+    first = table.first
+    assert np.array_equal(first, first_dealers(0, numbers, 6))
     hands = len(rules.hand_sizes()) + MAX_TIE_HANDS
     deals = np.stack([table.deal_numbers(j) for j in range(hands)])  # [hand, game]
     assert len(np.unique(deals)) == deals.size

@@ -111,26 +111,21 @@ class Games:
     def run(self, index: int) -> Part[GameTotals]:
         """Play chunk ``index`` of games to the end: their hand tally, game tally and trace lines."""
         start = index * self.chunk_size
-        count, players = self.count(index), self.rules.players
-        schedule = self.rules.hand_sizes()
-        numbers = np.arange(start, start + count, dtype=np.int64)
-        first = first_dealers(self.seed, numbers, players)
-        seated = GameHands(self, numbers, first, game_seating(self.lineup.seating(), numbers, first, self.rotate))
-        totals = self.empty()
+        count = self.count(index)
         lines: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, self.trace_games - start)))]
-        scores = np.zeros((count, players), np.int64)
-        for j, cards in enumerate(schedule):
-            dealt, won, points = seated.play(j, cards, slice(None), lines)
-            size_index = self.sizes.index(cards)
-            totals.hand_tally.add_boards(size_index, dealt.numbers, [(seated.seating, dealt.bids, won, points)])
-            scores += points
-
-        def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
-            return seated.play(len(schedule) + t, 1, rows, lines)[2]
-
-        top, extra, unresolved = break_ties(scores, self.rules.tie_break, extra_hand)
-        totals.game_tally.add(seated.seating, scores, top, extra, unresolved)
+        played = self.seat(np.arange(start, start + count, dtype=np.int64), self.seed).play_through(lines)
+        totals = self.empty()
+        for cards, (dealt, won, points) in zip(self.rules.hand_sizes(), played.hands, strict=True):
+            seats = [(played.seating, dealt.bids, won, points)]
+            totals.hand_tally.add_boards(self.sizes.index(cards), dealt.numbers, seats)
+        totals.game_tally.add(played.seating, played.scores, played.first, played.extra, played.unresolved)
         return Part(totals, [line for game in lines for line in game])
+
+    def seat(self, numbers: np.ndarray, decisions: int) -> "GameHands":
+        """The games ``numbers`` at the table (first dealers by lot, the line-up seated); choices from ``decisions``."""
+        first = first_dealers(self.seed, numbers, self.rules.players)
+        seating = game_seating(self.lineup.seating(), numbers, first, self.rotate)
+        return GameHands(self, numbers, first, seating, decisions)
 
 
 def first_dealers(seed: int, numbers: np.ndarray, players: int) -> np.ndarray:
@@ -188,13 +183,30 @@ def break_ties(
 
 
 @dataclass(frozen=True)
+class PlayedGames:
+    """A chunk of games played through: what each hand of the schedule dealt and scored, and each game's result."""
+
+    seating: np.ndarray  # int64[game, seat]: the strategy index at each seat
+    hands: list[tuple[Chunk, np.ndarray, np.ndarray]]  # per hand of the schedule: the deal with its bids, won, points
+    scores: np.ndarray  # int64[game, seat]: final scores, tie-break hands included
+    first: np.ndarray  # bool[game, seat]: the seats in first place (several share it)
+    extra: np.ndarray  # int64[game]: tie-break hands played
+    unresolved: int  # games still tied when MAX_TIE_HANDS ran out
+
+
+@dataclass(frozen=True)
 class GameHands:
-    """A chunk of games at the table: their numbers, first dealers and seating; plays one hand at a time."""
+    """A chunk of games at the table: their numbers, first dealers and seating; plays one hand at a time.
+
+    decisions: the seed the seats' bids and choices draw from; the deals always come from the run's
+    seed, so a table with other decisions replays the same cards with fresh choices.
+    """
 
     games: Games
     numbers: np.ndarray  # int64[game]: game numbers
     first: np.ndarray  # int64[game]: first dealers
     seating: np.ndarray  # int64[game, seat]
+    decisions: int
 
     def deal_numbers(self, hand_index: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """int64[game]: the deal numbers of hand ``hand_index`` (0 the first) of the games ``rows``."""
@@ -219,9 +231,9 @@ class GameHands:
         strategies = games.lineup.players(games.policy)
         chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows))
         seating = self.seating[rows]
-        collect_bids(rules, strategies, seating, games.seed, chunk)
+        collect_bids(rules, strategies, seating, self.decisions, chunk)
         traced = bool(numbers[0] < games.trace_games)  # the hand keeps its plays for the trace
-        won, points, plays, leaders = play_chunk(rules, games.seed, chunk, self.policies.rows(rows), traced)
+        won, points, plays, leaders = play_chunk(rules, self.decisions, chunk, self.policies.rows(rows), traced)
         if traced:
             shown = int(np.searchsorted(numbers, games.trace_games))
             dealt_lines = traces.deal_lines(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)
@@ -229,6 +241,21 @@ class GameHands:
                 seats = [games.lineup.labels[g] for g in self.seating[row]]
                 lines[row].append({**line, "game": int(self.numbers[row]), "hand": hand_index, "strategies": seats})
         return chunk, won, points
+
+    def play_through(self, lines: list[list[dict[str, Any]]]) -> PlayedGames:
+        """Every hand of the schedule, points carried over, then the tie-break (traced games add their lines)."""
+        schedule = self.games.rules.hand_sizes()
+        scores = np.zeros(self.seating.shape, np.int64)
+        hands = []
+        for j, cards in enumerate(schedule):
+            hands.append(self.play(j, cards, slice(None), lines))
+            scores += hands[-1][2]
+
+        def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
+            return self.play(len(schedule) + t, 1, rows, lines)[2]
+
+        first, extra, unresolved = break_ties(scores, self.games.rules.tie_break, extra_hand)
+        return PlayedGames(self.seating, hands, scores, first, extra, unresolved)
 
 
 def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
