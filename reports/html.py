@@ -16,9 +16,11 @@ import pandas as pd
 from pocha.game.rules import FULL_DEAL_TRUMPS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import CompareRun, GameRun, RunRecord, is_duplicate
+from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, is_duplicate
 from pocha.reports.stats import verdict
 from pocha.reports.tables import headline
+from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
+from pocha.reports.variants import LUCK, figure, question_tables
 
 STYLE = """
 body { font-family: system-ui, -apple-system, sans-serif; margin: 0 auto; padding: 1rem; max-width: 62rem;
@@ -234,16 +236,82 @@ INTERVALS = (
 )
 
 
+def variant_answers(table: pd.DataFrame) -> list[str]:
+    """The study's answers in words: where skill pays most, the dealer loses least, and luck decides most."""
+    sentences = []
+    for measure, words, best in (
+        ("skill_points", "Skill pays most under {}: the strong player gains {} points a hand", max),
+        ("dealer_gap", "The dealer's handicap is smallest under {}: its gap to the table is {} points a hand", max),
+        ("luck_hand", "The cards decide most under {}: they explain a share of {} of a hand's spread", max),
+        ("luck_hand", "The cards decide least under {} ({})", min),
+    ):
+        rows = figure(table, measure)
+        name = best(rows.index, key=lambda variant: rows.value[variant])
+        row = rows.loc[name]
+        sentences.append(words.format(name, points(row.value, row.ci_low, row.ci_high)) + ".")
+    return sentences
+
+
+def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """A study's page: its facts, the answers, then a table per question."""
+    section = run.section
+    assert isinstance(section, VariantsRun)
+    rows = {
+        "run on": run.date or "unknown",
+        "pocha": run.version,
+        "table": f"{run.rules.players} players",
+        "line-up": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies)) + f", card play {run.policy}",
+        "skill": f"{section.strong} at one seat among {section.weak}, against {section.weak} at every seat",
+        "amount": f"{section.games:,} whole games per variant, seating rotated, first dealer by lot",
+        "seed": str(run.seed),
+    }
+    body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
+    parts = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>"]
+    parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"])))
+    parts[-1] += "</ul>"
+    for title, frame in question_tables(run, tables["variants"]):
+        parts += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
+        parts.append(table(["variant", *frame.columns], [[name, *row] for name, row in frame.iterrows()]))
+    return parts
+
+
 def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> str:
     """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
     command = run.command_line or f"pocha {run.command} (the command was not recorded)"
-    results = tables["results"]
+    studied = isinstance(run.section, VariantsRun)
+    named = run.section.variants if isinstance(run.section, VariantsRun) else run.strategies
     parts = [
-        f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(run.strategies)))}</h1>",
+        f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(named)))}</h1>",
         f'<p class="command">To run it again: <code>{text(command)}</code></p>',
-        facts(run),
-        *summary_section(run, tables),
+        *(variants_parts(run, tables) if studied else run_parts(run, tables)),
+        "<h2>Figures</h2>",
     ]
+    for name, png in figures.items():
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(
+            f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
+        )
+    how = [LUCK, VARIANT_INTERVALS] if studied else [INTERVALS]
+    parts += ["<h2>How to read the intervals</h2>", *(f"<p>{text(paragraph)}</p>" for paragraph in how)]
+    listed = ", ".join(f"{name}.csv" for name in tables)
+    parts.append(
+        f"<footer>The full tables are the CSV files beside this page ({listed}); run.json holds the run record. "
+        f"Written by pocha {text(run.version)}.</footer>"
+    )
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>pocha {text(run.command)} report</title><style>{STYLE}</style></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
+    )
+
+
+def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """A dealing or game run's facts and summary, its results by hand size and position, pairs and predictions."""
+    results = tables["results"]
+    parts = [facts(run), *summary_section(run, tables)]
     if results.cards.nunique() > 1:
         parts += [
             "<h2>By hand size</h2>",
@@ -259,26 +327,4 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
         parts += ["<h2>Pairs by hand size</h2>", pairs_table(tables["pairs"])]
     if "predictions" in tables:
         parts += prediction_section(tables["predictions"])
-    parts.append("<h2>Figures</h2>")
-    for name, png in figures.items():
-        data = base64.b64encode(png).decode("ascii")
-        parts.append(
-            f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
-        )
-    parts += [
-        "<h2>How to read the intervals</h2>",
-        f"<p>{text(INTERVALS)}</p>",
-        "<footer>The full tables are the CSV files beside this page (results.csv, "
-        + ("pairs.csv, " if "pairs" in tables else "")
-        + ("games.csv, " if "games" in tables else "")
-        + ("predictions.csv, " if "predictions" in tables else "")
-        + f"errors.csv); run.json holds the run record. Written by pocha {text(run.version)}.</footer>",
-    ]
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pocha {text(run.command)} report</title><style>{STYLE}</style></head><body>\n"
-        + "\n".join(parts)
-        + "\n</body></html>\n"
-    )
+    return parts

@@ -20,8 +20,9 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
-from pocha.reports.record import GameRun, RunRecord, is_duplicate, scoring_note  # noqa: E402
+from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, scoring_note  # noqa: E402
 from pocha.reports.tables import headline  # noqa: E402
+from pocha.reports.variants import figure as variant_figure  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
@@ -32,14 +33,19 @@ COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # matplotlib's defau
 def subtitle(run: RunRecord) -> str:
     """Two lines under a title: rules, amount of play and seed; the command (shortened if long)."""
     section = run.section
+    command = run.command_line or f"pocha {run.command} (the command was not recorded)"
+    shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
+    if isinstance(section, VariantsRun):
+        return (
+            f"{run.rules.players} players, {len(section.variants)} rule sets, {section.games:,} games each, "
+            f"{run.policy} play, seed {run.seed}\n{shown}"
+        )
     amount = (
         f"{section.games:,} games"
         if isinstance(section, GameRun)
         else f"{section.deals_per_size:,} deals per hand size"
     )
     seating = ", duplicate" if is_duplicate(run) else ""
-    command = run.command_line or f"pocha {run.command} (the command was not recorded)"
-    shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
     return (
         f"{run.rules.players} players, {run.preset or 'custom'} rules{scoring_note(run.rules)}, {run.policy} play, "
         f"{amount}{seating}, "
@@ -334,6 +340,108 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
+def _variant_errors(rows: pd.DataFrame, scale: float = 1.0) -> np.ndarray:
+    """The 2 x n error bar lengths of a figure's rows (below, above), none where the interval is unknown."""
+    spans = np.array([rows.value - rows.ci_low, rows.ci_high - rows.value], np.float64) * scale
+    return np.nan_to_num(np.maximum(spans, 0.0))
+
+
+def seat_advantage(run: RunRecord, tables: Tables) -> Figure | None:
+    """Points per hand by bidding position, a line per variant with 95% error bars."""
+    if "variants" not in tables:
+        return None
+    players = run.rules.players
+    figure, axes = _figure("Seat advantage: points per hand by bidding position (95% intervals)", run)
+    positions = np.arange(1, players + 1)
+    variants = list(dict.fromkeys(tables["variants"].variant))
+    for i, name in enumerate(variants):
+        rows = pd.concat([variant_figure(tables["variants"], "points", position=str(p)).loc[[name]] for p in positions])
+        offset = (i - (len(variants) - 1) / 2) * 0.06
+        axes.errorbar(
+            positions + offset,
+            rows.value,
+            yerr=_variant_errors(rows),
+            marker="o",
+            capsize=3,
+            color=COLORS[i % len(COLORS)],
+            label=label(name, 28),
+        )
+    axes.set_xticks(positions, [*map(str, positions[:-1]), f"{players}\n(dealer)"])
+    axes.set_xlabel("bidding position (1 bids first and leads)")
+    axes.set_ylabel("points per hand (the line-up)")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    return figure
+
+
+def dealer_gap_by_size(run: RunRecord, tables: Tables) -> Figure | None:
+    """The dealer's gap to the table's mean against hand size, a line per variant with 95% bands."""
+    if "variants" not in tables:
+        return None
+    table = tables["variants"]
+    gaps = table[(table.measure == "dealer_gap") & (table.cards.astype(str) != "all")].copy()
+    gaps["k"] = gaps.cards.astype(int)
+    figure, axes = _figure("The dealer's gap by hand size: its points minus the table's mean (95% bands)", run)
+    for i, (name, rows) in enumerate(gaps.groupby("variant", sort=False)):
+        color = COLORS[i % len(COLORS)]
+        axes.plot(rows.k, rows.value, marker="o", markersize=3, color=color, label=label(name, 28))
+        axes.fill_between(rows.k, rows.ci_low, rows.ci_high, color=color, alpha=0.15, linewidth=0)
+    axes.axhline(0, color="0.3", linewidth=1)
+    axes.set_xlabel("cards per player (hand size)")
+    axes.set_ylabel("dealer's points per hand - table mean")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    return figure
+
+
+def skill_and_luck(run: RunRecord, tables: Tables) -> Figure | None:
+    """Each variant as a point: the share of a hand's spread the cards explain, and what skill gains a hand."""
+    if "variants" not in tables:
+        return None
+    table = tables["variants"]
+    luck, skill = variant_figure(table, "luck_hand"), variant_figure(table, "skill_points")
+    figure, axes = _figure("Skill against luck, by variant (95% intervals)", run)
+    for i, name in enumerate(luck.index):
+        x, y = luck.loc[[name]], skill.loc[[name]]
+        axes.errorbar(
+            x.value,
+            y.value,
+            xerr=_variant_errors(x),
+            yerr=_variant_errors(y),
+            marker="o",
+            capsize=3,
+            color=COLORS[i % len(COLORS)],
+            label=label(name, 28),
+        )
+    axes.set_xlabel("luck: share of the spread of a hand's points the cards explain")
+    axes.set_ylabel("skill: points per hand the strong player gains")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    return figure
+
+
+GAME_PANELS = {  # measure -> (panel title, scale to the axis' unit)
+    "exact_rate": ("bids made exactly (%)", 100.0),
+    "hook_binds": ("hands the hook binds (%)", 100.0),
+    "tie_rate": ("games tied after the schedule (%)", 100.0),
+    "winner_margin": ("winner's lead (points)", 1.0),
+}
+
+
+def game_shape(run: RunRecord, tables: Tables) -> Figure | None:
+    """The game itself by variant: exact bids, the hook, ties and the winner's lead, with 95% intervals."""
+    if "variants" not in tables:
+        return None
+    figure, panels = plt.subplots(2, 2, figsize=(10.0, 7.0), layout="constrained")
+    _titles(figure, "The game itself, by variant (the line-up, 95% intervals)", run)
+    for axes, (measure, (title, scale)) in zip(panels.flat, GAME_PANELS.items(), strict=True):
+        rows = variant_figure(tables["variants"], measure)
+        y = np.arange(len(rows))
+        axes.barh(y, scale * rows.value, xerr=_variant_errors(rows, scale), capsize=3, color=COLORS[0], alpha=0.8)
+        axes.set_yticks(y, [label(name, 26) for name in rows.index], fontsize=8)
+        axes.invert_yaxis()
+        axes.set_title(title, fontsize=10)
+        axes.grid(alpha=0.3, axis="x")
+    return figure
+
+
 FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "points_by_size": points_by_size,
     "exact_rate_by_size": exact_rate_by_size,
@@ -344,6 +452,12 @@ FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "win_probability": win_probability,
     "calibration": calibration_plot,
 }
+VARIANT_FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
+    "seat_advantage": seat_advantage,
+    "dealer_gap_by_size": dealer_gap_by_size,
+    "skill_and_luck": skill_and_luck,
+    "game_shape": game_shape,
+}
 CAPTIONS = {  # what to read from each figure
     "points_by_size": "Which strategy scores more at each hand size; bands that do not overlap mean a clear gap.",
     "exact_rate_by_size": "How often each strategy makes its bid exactly, by hand size.",
@@ -353,6 +467,12 @@ CAPTIONS = {  # what to read from each figure
     "difference detected.",
     "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead.",
     "win_probability": "Each strategy's chance of winning a whole game, against the fair share of a seat.",
+    "seat_advantage": "Which bidding position the rules favour: a dealer's point below the others' is the hook's "
+    "price.",
+    "dealer_gap_by_size": "At which hand sizes the dealer gains or loses against the table (0: no advantage).",
+    "skill_and_luck": "Up: skill pays more; right: the cards decide more. The best game for players who like to win "
+    "by skill sits up and to the left.",
+    "game_shape": "How each rule set plays: exact bids, how often the hook binds, ties and how decisive games are.",
     "calibration": "Whether predictions come true: each point is a tenth of a strategy's hands, by their prediction; "
     "on the dashed diagonal the hands took what was predicted, above it more.",
 }
@@ -361,7 +481,7 @@ CAPTIONS = {  # what to read from each figure
 def render_figures(run: RunRecord, tables: Tables) -> dict[str, bytes]:
     """Every figure the tables allow, as PNG data by name (``points_by_size``, ...)."""
     rendered = {}
-    for name, draw in FIGURES.items():
+    for name, draw in (VARIANT_FIGURES if run.command == "variants" else FIGURES).items():
         figure = draw(run, tables)
         if figure is None:
             continue

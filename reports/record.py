@@ -48,7 +48,33 @@ class GameRun:
         return self.games
 
 
-SECTIONS: dict[str, type[DealsRun | GameRun]] = {"simulate": DealsRun, "compare": CompareRun, "game": GameRun}
+@dataclass(frozen=True, kw_only=True)
+class VariantsRun:
+    """What a ``variants`` study played: the same games under every variant, by the line-up and the skill tables.
+
+    The header's rules and preset are the first variant's; ``variant_rules`` holds every variant's.
+    """
+
+    games: int  # whole games per variant
+    variants: tuple[str, ...]  # as written: a preset with overrides (``ludoteka:hook=never``)
+    variant_rules: tuple[dict[str, Any], ...]  # each variant's rules (``Rules.to_dict``)
+    same_deals: tuple[str, ...]  # the hands each variant deals alike with the first (``all``, ``N of M hands``, ``none``)
+    strong: str  # the strong player of the skill table
+    weak: str  # the weak player (every other seat of the skill table, every seat of the weak one)
+
+    @property
+    def planned(self) -> int:
+        """Games per variant the study was asked to play."""
+        return self.games
+
+
+Section = DealsRun | GameRun | VariantsRun
+SECTIONS: dict[str, type[Section]] = {
+    "simulate": DealsRun,
+    "compare": CompareRun,
+    "game": GameRun,
+    "variants": VariantsRun,
+}
 OLD_NAMES = {"play": "policy", "plays": "policies"}  # run.json before the rules' play became play_rule
 HEADER_ORDER = (
     "command",
@@ -73,14 +99,14 @@ class RunRecord:
     ``run.json`` is flat: the header's fields, then the section's (the command says which section).
     """
 
-    command: str  # simulate, compare or game
-    rules: Rules
+    command: str  # simulate, compare, game or variants
+    rules: Rules  # a variants study's first variant's
     preset: str | None  # the preset the rules came from; None for rules given as an object
     strategies: tuple[str, ...]  # strategy labels (specs in canonical form), seat by seat
     policy: str  # card-play policy of the seats that name none
     policies: tuple[str, ...]  # every seat's card-play policy
     seed: int
-    section: DealsRun | GameRun  # what the command played
+    section: Section  # what the command played
     command_line: str | None = None  # what made the run: the exact command line, or the Python call
     version: str = __version__  # of pocha
     complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
@@ -168,6 +194,8 @@ def conforms(value: Any, kind: Any) -> bool:
         )
     if kind is type(None):
         return value is None
+    if kind is Any:
+        return True
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, kind)

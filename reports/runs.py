@@ -6,6 +6,7 @@ Files:
   pairs.csv    paired differences, ``pocha compare`` (``pocha.reports.stats.pair_differences``)
   games.csv    whole-game results, ``pocha game`` (``pocha.reports.game_stats.game_summary``)
   predictions.csv  the recorded predictions, one row per hand (``pocha.reports.predictions``)
+  variants.csv  every figure of a rule-set study, ``pocha variants`` (``pocha.reports.variants.variant_table``)
   *.png        figures (``--plot``, ``pocha report``), report.html (``pocha report``)
   run.json     the run record (``pocha.reports.record``), its ``files`` naming every file above
                with each table's number of data rows
@@ -28,6 +29,7 @@ from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
+from pocha.reports.variants import VARIANT_COLUMNS
 
 RECORD = "run.json"
 TABLE_COLUMNS = {
@@ -36,10 +38,16 @@ TABLE_COLUMNS = {
     "errors": ERROR_COLUMNS,
     "games": GAME_COLUMNS,
     "predictions": PREDICTION_COLUMNS,
+    "variants": VARIANT_COLUMNS,
 }
 LABEL_COLUMNS = {"cards": str, "position": str, "play": str}  # "all" beside numbers, policy specs: read as text
-TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", *LABEL_COLUMNS}
-NEEDED = {"simulate": ("results",), "compare": ("results", "pairs"), "game": ("games", "results")}
+TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", "variant", "measure", *LABEL_COLUMNS}
+NEEDED = {
+    "simulate": ("results",),
+    "compare": ("results", "pairs"),
+    "game": ("games", "results"),
+    "variants": ("variants",),
+}
 
 
 def is_table_csv(path: Path) -> bool:

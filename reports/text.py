@@ -18,8 +18,18 @@ from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TI
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import CompareRun, GameRun, RunRecord, dealt_sizes, is_duplicate, rules_brief, scoring_note
+from pocha.reports.record import (
+    CompareRun,
+    GameRun,
+    RunRecord,
+    VariantsRun,
+    dealt_sizes,
+    is_duplicate,
+    rules_brief,
+    scoring_note,
+)
 from pocha.reports.tables import bias_table, game_table, match_table, pair_size_table, terminal_table, verdicts
+from pocha.reports.variants import INTERVALS, LUCK, question_tables
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
@@ -34,6 +44,14 @@ def schedule_text(rules: Rules) -> str:
 def run_heading(run: RunRecord) -> str:
     """Two lines saying what was played."""
     rules, section = run.rules, run.section
+    if isinstance(section, VariantsRun):
+        lineup = dict.fromkeys(run.strategies)
+        seats = f"{next(iter(lineup))} at every seat" if len(lineup) == 1 else ", ".join(run.strategies)
+        return (
+            f"{rules.players} players, {len(section.variants)} variants, {section.games:,} games each (first dealer "
+            f"by lot, seating rotated), {run.policy} play, seed {run.seed}\nline-up: {seats}; skill: "
+            f"{section.strong} at one seat among {section.weak}, against {section.weak} at every seat"
+        )
     if isinstance(section, GameRun):
         amount = f"{section.games:,} games ({schedule_text(rules)} schedule, first dealer by lot)" + (
             ", seating rotated" if section.rotate else ""
@@ -143,10 +161,19 @@ def game_sections(run: RunRecord, tables: Tables) -> list[str]:
     return lines
 
 
+def variants_sections(run: RunRecord, tables: Tables) -> list[str]:
+    """A study's figures by question: the variants, seat advantage, skill, luck and the game; how they are read."""
+    lines = []
+    for title, frame in question_tables(run, tables["variants"]):
+        lines += [f"\n{title}:", frame.to_string(justify="right")]
+    return [*lines, "", *(textwrap.fill(paragraph, 100) for paragraph in (LUCK, INTERVALS))]
+
+
 SECTIONS: dict[str, Callable[[RunRecord, Tables], list[str]]] = {
     "simulate": simulation_sections,
     "compare": comparison_sections,
     "game": game_sections,
+    "variants": variants_sections,
 }
 
 

@@ -40,11 +40,22 @@ from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
+from pocha.engine.variants import Variant, VariantsRequest, VariantTally, play_variants
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, SCORINGS, Rules, parse_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
-from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions, needs
-from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
+from pocha.options import (
+    STUDY,
+    STUDY_STRONG,
+    STUDY_WEAK,
+    CheckpointOptions,
+    OutputOptions,
+    RuleOptions,
+    RunOptions,
+    needs,
+    parse_variant,
+)
+from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord, VariantsRun
 from pocha.strategies.base import Predicts, Strategy
 from pocha.strategies.catalog import DEFAULT_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
@@ -640,6 +651,99 @@ def play_games(
     record = ended(record, played.complete, tally.games)
     tables = game_tables(record, played.total.hand_tally, tally)
     return GamesResult(record, played.total.hand_tally, tally, tables, write_outputs(record, tables, output))
+
+
+@dataclass(frozen=True, eq=False)
+class VariantsResult:
+    """A ``variants`` study: its record, its sums by group of games, its table and the files it wrote."""
+
+    record: RunRecord
+    tally: VariantTally
+    tables: dict[str, "pd.DataFrame"]  # by CSV file name: variants
+    files: tuple[Path, ...] = ()  # what ``out`` wrote, the table first
+
+    @property
+    def complete(self) -> bool:
+        """Whether the study played every game it was asked to (else Ctrl-C stopped it, and nothing was written)."""
+        return self.record.complete
+
+    def to_frame(self) -> "pd.DataFrame":
+        """``variants.csv``: every figure of every variant with its interval and its difference to the first."""
+        return self.tables["variants"]
+
+
+@with_flat_options
+def variants(
+    variants: Sequence[str] = STUDY,
+    *,
+    players: int = 4,
+    strategies: Spec | Sequence[Spec] | None = None,
+    strong: Spec = STUDY_STRONG,
+    weak: Spec = STUDY_WEAK,
+    games: int = 2_000,
+    run: RunOptions = RunOptions(),
+    output: OutputOptions = OutputOptions(),
+    progress: Progress | None = None,
+    command_line: str | None = None,
+) -> VariantsResult:
+    """Rule sets side by side: the same games under each variant, by the same players.
+
+    variants: presets with overrides, ``PRESET[:OPTION=VALUE]...`` (``ludoteka:hook=never``); the
+    first is the one the others are compared with. strategies: the line-up whose seats and games are
+    measured (default: the weak player at every seat). strong, weak: the players of the skill table
+    (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
+    """
+    from pocha.reports.variants import same_deals, variant_table
+
+    names = [variants] if isinstance(variants, str) else list(variants)
+    if not names:
+        raise PochaError("variants: give at least one, e.g. ludoteka ludoteka:hook=never")
+    studied = []
+    for name in names:
+        preset, rules = parse_variant(name, players).resolve()
+        studied.append(Variant(name.strip(), preset, rules))
+    lineup = lineup_from(weak if strategies is None else strategies, players)
+    strong_seat, weak_seat = Seat.of(strong), Seat.of(weak)
+    check_amount("games", games, MOST_GAMES)
+    output.check()
+    where = run.make_backend()
+    for variant in studied:
+        needed = [*lineup.players(run.policy), *Lineup((strong_seat, weak_seat)).players(run.policy)]
+        learn_tables([(player.strategy, player.policy) for player in needed], variant.rules, where, progress)
+    played = play_variants(
+        VariantsRequest(
+            rules=studied[0].rules,
+            variants=tuple(studied),
+            lineup=lineup,
+            strong=strong_seat,
+            weak=weak_seat,
+            games=games,
+            seed=run.seed,
+            policy=run.policy,
+            chunk_size=run.chunk_size,
+            backend=where,
+            progress=counter(progress, games * len(studied)),
+        )
+    )
+    section = VariantsRun(
+        games=games,
+        variants=tuple(variant.name for variant in studied),
+        variant_rules=tuple(variant.rules.to_dict() for variant in studied),
+        same_deals=tuple(same_deals(studied[0], variant) for variant in studied),
+        strong=strong_seat.label,
+        weak=weak_seat.label,
+    )
+    record = RunRecord(
+        command="variants",
+        rules=studied[0].rules,
+        preset=studied[0].preset,
+        **seats_of(lineup, run),
+        section=section,
+        command_line=command_line,
+    )
+    record = ended(record, played.complete, int(played.total.games.sum()))
+    tables = {"variants": variant_table(tuple(studied), played.total)}
+    return VariantsResult(record, played.total, tables, write_outputs(record, tables, output))
 
 
 @with_flat_options

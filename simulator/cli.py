@@ -33,7 +33,11 @@ from pocha.options import (
     SCHEDULE_NAMES,
     SCORING_NAMES,
     STRATEGY_NAMES,
+    STUDY,
+    STUDY_STRONG,
+    STUDY_WEAK,
     TIE_BREAK_NAMES,
+    VARIANT_OPTIONS,
 )
 from pocha.version import __version__
 
@@ -392,7 +396,7 @@ def resume_command(checkpoint: str | Path) -> str:
 
 
 def show(
-    result: "api.SimulationResult | api.GamesResult", output_format: str, checkpoint: str | Path | None = None
+    result: "api.SimulationResult | api.GamesResult | api.VariantsResult", output_format: str, checkpoint: str | Path | None = None
 ) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
     from pocha.reports.tables import csv_blocks, to_json
@@ -597,6 +601,82 @@ def game(
             output=output,
             trace=trace,
             trace_games=trace_games,
+            progress=progress,
+            command_line=command_line(),
+        )
+    show(result, output_format)
+
+
+@app.command(
+    short_help="Rule sets side by side: seat advantage, skill, luck and the game itself.",
+    epilog=examples(
+        "pocha variants",
+        "pocha variants ludoteka ludoteka:hook=never ludoteka:hook=always --games 5000",
+        "pocha variants turkish turkish:play-rule=pocha italian italian:deck=36 --out study --plot",
+        "pocha variants oh-hell oh-hell:scoring=tricks+10 oh-hell:full-deal-trump=dealer-card -p 5",
+        "pocha variants ludoteka ludoteka --strong random --weak random   (no skill, no difference)",
+    ),
+)
+@with_options
+def variants(
+    variant: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="VARIANT...",
+            help="Rule sets to compare, the first the one the others are measured against: a preset "
+            f"({', '.join(PRESET_NAMES)}) with overrides PRESET:OPTION=VALUE[:OPTION=VALUE...]; options: "
+            f"{', '.join(VARIANT_OPTIONS)} (their values as the flags take them). "
+            f"Default: {' '.join(STUDY)}.",
+            show_default=False,
+        ),
+    ] = None,
+    *,
+    players: Players = 4,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="SPEC",
+            help="The line-up whose seats and games are measured, once for every seat or once per seat "
+            "(BID@PLAY as elsewhere). Default: the weak player at every seat.",
+        ),
+    ] = None,
+    strong: Annotated[
+        str, typer.Option(metavar="SPEC", help="The skill table's strong player, at one seat among weak ones.")
+    ] = STUDY_STRONG,
+    weak: Annotated[
+        str,
+        typer.Option(
+            metavar="SPEC",
+            help="The weak player: the skill table's other seats, and every seat of the table it is measured against.",
+        ),
+    ] = STUDY_WEAK,
+    games: Annotated[
+        int, typer.Option("--games", "-g", metavar="N", help="Whole games per variant (at least 40).")
+    ] = 2_000,
+    run: Run,
+    output: options.OutputOptions,
+    output_format: Format = "table",
+) -> None:
+    """Compare rule sets on the same deals: who gains from the seat, how much skill pays, how much luck decides.
+
+    Every variant plays the same games (wherever it deals as the first does, the same cards) by
+    three tables: the line-up; the weak player at every seat; and the strong player at one seat among
+    weak ones. Each figure comes with a 95% interval and, from the second variant on, its paired
+    difference to the first.
+    """
+    with running("games") as progress:
+        check_format(output_format, FORMATS)
+        result = api.variants(
+            variant or STUDY,
+            players=players,
+            strategies=strategy,
+            strong=strong,
+            weak=weak,
+            games=games,
+            run=run,
+            output=output,
             progress=progress,
             command_line=command_line(),
         )

@@ -8,7 +8,7 @@ files may be written.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -100,6 +100,53 @@ class RuleOptions:
             full_deal_trump=self.full_deal_trump,
         )
         return self.preset, made
+
+
+STUDY_STRONG = "montecarlo@pimc"  # a study's strong player: the strongest shipped bidder and play a study can afford
+STUDY_WEAK = "expected@greedy"  # a study's weak player: a plain heuristic
+STUDY = (  # pocha variants without variants: the six presets and the hook rules, at one table
+    "ludoteka",
+    "ludoteka:hook=always",
+    "ludoteka:hook=never",
+    "polish",
+    "portuguese",
+    "italian",
+    "turkish",
+    "oh-hell",
+)
+
+
+VARIANT_OPTIONS = tuple(  # the rule options a variant may override, as written (``play-rule``)
+    item.name.replace("_", "-") for item in fields(RuleOptions) if item.name not in ("preset", "players")
+)
+
+
+def parse_variant(text: str, players: int) -> RuleOptions:
+    """A variant as written: a preset and overrides, ``PRESET[:OPTION=VALUE]...`` (``ludoteka:hook=never``).
+
+    A part without ``=`` continues the value before it, so ``oh-hell:deck=french:32`` reads the deck
+    ``french:32``. Players are the study's, not a variant's.
+    """
+    preset, *parts = text.strip().split(":")
+    given: dict[str, str] = {}
+    for part in parts:
+        name, equals, value = part.partition("=")
+        if equals:
+            option = name.strip().lower()
+            if option not in VARIANT_OPTIONS:
+                accepted = ", ".join(VARIANT_OPTIONS)
+                raise PochaError(f"variant '{text}': unknown option '{name}'; accepted: {accepted}")
+            if option in given:
+                raise PochaError(f"variant '{text}': {option} given twice")
+            given[option] = value.strip()
+        elif given:
+            given[option] += ":" + part.strip()
+        else:
+            raise PochaError(f"variant '{text}': '{part}' is not OPTION=VALUE (e.g. {STUDY[2]})")
+    try:
+        return RuleOptions(preset.strip().lower(), players, **{k.replace("-", "_"): v for k, v in given.items()})
+    except PochaError as error:
+        raise PochaError(f"variant '{text}': {error}") from None
 
 
 @dataclass(frozen=True)

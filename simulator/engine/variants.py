@@ -1,0 +1,272 @@
+"""Rule sets side by side: the same games under every variant, played by three tables, measured game by game.
+
+Every variant plays games ``0 .. games - 1`` from the run's seed, so wherever two variants deal
+alike (the same players and deck at a hand of the same size) their hands hold the same cards.
+Three tables play each variant's games:
+
+- the line-up: the seats' and the game's figures (points by position, exact bids, the hook, ties);
+- the weak table: the weak player at every seat;
+- the skill table: the strong player at one seat (moved one seat every game, so it holds every
+  seat alike), the weak player at the others. Its choices draw from another seed than the weak
+  table's: even two copies of the same player replay the cards with their own dice.
+
+The strong seat's points against the weak table's at the same seat, on the same cards, give the
+skill (their difference) and the luck (how much the two have in common). Each game gives integer
+measures, summed by group of games (game number mod ``GROUPS``): the groups are the same games
+in every variant, which pairs the variants, and ``pocha.reports.variants`` turns the sums into
+estimates with jackknife intervals.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pocha.engine.chunk import check_run
+from pocha.engine.games import Games, PlayedGames
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.runner import RunTotal, run
+from pocha.engine.seating import Lineup, Seat
+from pocha.engine.workload import Part, Request
+from pocha.errors import PochaError
+from pocha.game.rules import Rules
+
+GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
+WIN_UNITS = 2520  # a first place shared by k seats is 1/k of a win: 2520 / k is whole for k up to 10
+MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule set of a study: its name as the user wrote it (``ludoteka:hook=never``) and its rules."""
+
+    name: str
+    preset: str | None
+    rules: Rules
+
+
+@dataclass(frozen=True, kw_only=True)
+class VariantsRequest(Request):
+    """A study: ``games`` games of every variant (``rules`` is the first's) by the line-up, weak and skill tables."""
+
+    variants: tuple[Variant, ...]
+    lineup: Lineup
+    strong: Seat
+    weak: Seat
+    games: int
+
+
+@dataclass
+class VariantTally:
+    """Per group of games: how many, and per variant the sums of every measure (``measure``'s names and shapes)."""
+
+    games: np.ndarray  # int64[GROUPS]
+    sums: list[dict[str, np.ndarray]]  # per variant: name -> int64[GROUPS, ...]
+
+    def merge(self, other: "VariantTally") -> "VariantTally":
+        """Both tallies' games together."""
+        sums = [
+            {name: mine[name] + theirs[name] for name in mine}
+            for mine, theirs in zip(self.sums, other.sums, strict=True)
+        ]
+        return VariantTally(self.games + other.games, sums)
+
+
+def skill_seed(seed: int) -> int:
+    """The seed the skill table's choices draw from: its own, fixed by the run's seed."""
+    return int(np.random.SeedSequence(seed, spawn_key=(1,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def positions(dealers: np.ndarray, players: int) -> np.ndarray:
+    """int64[game, position]: the seat at each bidding position (0 the dealer's left) of deals with these dealers."""
+    return (dealers[:, None] + 1 + np.arange(players)[None, :]) % players
+
+
+def table_measures(rules: Rules, played: PlayedGames, first: np.ndarray) -> dict[str, np.ndarray]:
+    """The line-up's measures of each game: points by position (all hands, and by hand size) and the game's shape."""
+    games, players = played.scores.shape
+    sizes = sorted(set(rules.hand_sizes()))
+    rows = np.arange(games)[:, None]
+    by_position = np.zeros((games, players), np.int64)
+    by_size = np.zeros((games, len(sizes), players), np.int64)
+    exact = np.zeros(games, np.int64)
+    hook = np.zeros(games, np.int64)
+    schedule_scores = np.zeros((games, players), np.int64)
+    for j, (chunk, won, points) in enumerate(played.hands):
+        dealer = (first + j) % players
+        seated = points[rows, positions(dealer, players)]
+        by_position += seated
+        by_size[:, sizes.index(chunk.cards)] += seated
+        exact += (chunk.bids == won).sum(axis=1)
+        if rules.hook_applies(chunk.cards):
+            earlier = chunk.bids.sum(axis=1) - chunk.bids[np.arange(games), dealer]
+            hook += earlier <= chunk.cards  # a bid is forbidden to the dealer
+        schedule_scores += points
+    ranked = np.sort(schedule_scores, axis=1)
+    return {
+        "position_points": by_position,
+        "size_points": by_size,
+        "exact": exact,
+        "points": schedule_scores.sum(axis=1),
+        "hook": hook,
+        "hands": len(played.hands) + played.extra,
+        "tied": (played.extra > 0).astype(np.int64),
+        "shared": (played.first.sum(axis=1) > 1).astype(np.int64),
+        "margin": ranked[:, -1] - ranked[:, -2],
+    }
+
+
+def win_units(played: PlayedGames, seats: np.ndarray) -> np.ndarray:
+    """int64[game]: WIN_UNITS for an outright win of the seat, a share of it for a shared first place, else 0."""
+    rows = np.arange(len(seats))
+    return np.where(played.first[rows, seats], WIN_UNITS // played.first.sum(axis=1), 0)
+
+
+def moments(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """int64[..., MOMENTS]: x, y, x*x, y*y, x*y."""
+    return np.stack([x, y, x * x, y * y, x * y], axis=-1)
+
+
+def skill_measures(rules: Rules, strong: PlayedGames, weak: PlayedGames, seats: np.ndarray) -> dict[str, np.ndarray]:
+    """The strong seat against the weak table's same seat, game by game: points, wins and their moments.
+
+    seats int64[game]: where the strong player sits. ``hand_moments`` [game, hand size, MOMENTS]
+    sums a hand's points of both (x strong, y weak); ``game_moments`` their final scores.
+    """
+    games = len(seats)
+    sizes = sorted(set(rules.hand_sizes()))
+    rows = np.arange(games)
+    skill = np.zeros(games, np.int64)
+    hand_moments = np.zeros((games, len(sizes), MOMENTS), np.int64)
+    for (chunk, _, x_points), (_, _, y_points) in zip(strong.hands, weak.hands, strict=True):
+        x, y = x_points[rows, seats], y_points[rows, seats]
+        skill += x - y
+        hand_moments[:, sizes.index(chunk.cards)] += moments(x, y)
+    return {
+        "skill": skill,
+        "strong_win": win_units(strong, seats),
+        "weak_win": win_units(weak, seats),
+        "hand_moments": hand_moments,
+        "game_moments": moments(strong.scores[rows, seats], weak.scores[rows, seats]),
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Study:
+    """The workload of a study: task ``i`` plays games ``i * chunk_size ..`` of every variant at the three tables."""
+
+    variants: tuple[Variant, ...]
+    lineup: Lineup
+    strong: Seat
+    weak: Seat
+    games: int
+    seed: int
+    policy: PlayPolicy  # of the seats that name none
+    chunk_size: int
+
+    @property
+    def task_count(self) -> int:
+        """How many chunks of games the study has."""
+        return -(-self.games // self.chunk_size)
+
+    def count(self, index: int) -> int:
+        """Games chunk ``index`` plays, every variant's counted."""
+        return min(self.chunk_size, self.games - index * self.chunk_size) * len(self.variants)
+
+    def tables(self, rules: Rules) -> tuple[Games, Games, Games]:
+        """The line-up, the weak table and the skill table of one variant, as whole-game workloads."""
+        players = rules.players
+        weak = Lineup((self.weak,) * players)
+        skill = Lineup((self.strong, *(self.weak,) * (players - 1)))
+        return tuple(  # type: ignore[return-value]
+            Games(
+                rules=rules,
+                lineup=lineup,
+                games=self.games,
+                seed=self.seed,
+                policy=self.policy,
+                rotate=True,
+                chunk_size=self.chunk_size,
+            )
+            for lineup in (self.lineup, weak, skill)
+        )
+
+    def empty(self) -> VariantTally:
+        """No game played yet: every measure zero."""
+        sums = []
+        for variant in self.variants:
+            players, sizes = variant.rules.players, len(set(variant.rules.hand_sizes()))
+            shapes = {
+                "position_points": (players,),
+                "size_points": (sizes, players),
+                "hand_moments": (sizes, MOMENTS),
+                "game_moments": (MOMENTS,),
+            }
+            names = ("exact", "points", "hook", "hands", "tied", "shared", "margin", "skill", "strong_win", "weak_win")
+            shapes |= dict.fromkeys(names, ())
+            sums.append({name: np.zeros((GROUPS, *shape), np.int64) for name, shape in shapes.items()})
+        return VariantTally(np.zeros(GROUPS, np.int64), sums)
+
+    def merge(self, total: VariantTally, part: VariantTally) -> VariantTally:
+        """Both tallies' games together."""
+        return total.merge(part)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The options as plain data."""
+        return {
+            "variants": [variant.name for variant in self.variants],
+            "rules": [variant.rules.to_dict() for variant in self.variants],
+            "strategies": [seat.label for seat in self.lineup.seats],
+            "strong": self.strong.label,
+            "weak": self.weak.label,
+            "games": self.games,
+            "seed": self.seed,
+            "policy": self.policy.label,
+            "chunk_size": self.chunk_size,
+        }
+
+    def run(self, index: int) -> Part[VariantTally]:
+        """Play chunk ``index`` of games under every variant at the three tables, and sum their measures by group."""
+        start = index * self.chunk_size
+        numbers = np.arange(start, start + min(self.chunk_size, self.games - start), dtype=np.int64)
+        groups = numbers % GROUPS
+        total = self.empty()
+        np.add.at(total.games, groups, 1)
+        for variant, sums in zip(self.variants, total.sums, strict=True):
+            lineup_games, weak_games, skill_games = self.tables(variant.rules)
+            weak = weak_games.seat(numbers, self.seed)
+            played_weak = weak.play_through([])
+            same = lineup_games.fingerprint() == weak_games.fingerprint()
+            played_lineup = played_weak if same else lineup_games.seat(numbers, self.seed).play_through([])
+            played_skill = skill_games.seat(numbers, skill_seed(self.seed)).play_through([])
+            strong_seats = (weak.first + numbers) % variant.rules.players  # the line-up's first place, rotated
+            measures = table_measures(variant.rules, played_lineup, weak.first)
+            measures |= skill_measures(variant.rules, played_skill, played_weak, strong_seats)
+            for name, values in measures.items():
+                np.add.at(sums[name], groups, values)
+        return Part(total)
+
+
+def play_variants(request: VariantsRequest) -> RunTotal[VariantTally]:
+    """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
+    if request.games < GROUPS:
+        raise PochaError(
+            f"games: at least {GROUPS} (the intervals come from {GROUPS} groups of games), not {request.games}"
+        )
+    players = {variant.rules.players for variant in request.variants}
+    if len(players) > 1:
+        raise PochaError(f"variants: all must seat the same players, not {', '.join(map(str, sorted(players)))}")
+    chunk_size = request.chunk_size_for(request.games)
+    for variant in request.variants:
+        check_run(variant.rules, request.lineup, variant.rules.hand_sizes(), chunk_size)
+    study = Study(
+        variants=request.variants,
+        lineup=request.lineup,
+        strong=request.strong,
+        weak=request.weak,
+        games=request.games,
+        seed=request.seed,
+        policy=request.policy,
+        chunk_size=chunk_size,
+    )
+    return run(study, request.backend, progress=request.progress)
