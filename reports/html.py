@@ -71,8 +71,9 @@ def percent(value: float, low: float | None = None, high: float | None = None) -
 
 
 def facts(run: RunRecord) -> str:
-    """The run's facts: date, version, rules, strategies, seed, amount."""
+    """The run's facts: date, version, rules, strategies, seed, amount (a study's: ``variants_parts``)."""
     rules = run.rules
+    assert not isinstance(run.section, VariantsRun)
     schedule = rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
     section = run.section
     amount = (

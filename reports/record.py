@@ -58,7 +58,7 @@ class VariantsRun:
     games: int  # whole games per variant
     variants: tuple[str, ...]  # as written: a preset with overrides (``ludoteka:hook=never``)
     variant_rules: tuple[dict[str, Any], ...]  # each variant's rules (``Rules.to_dict``)
-    same_deals: tuple[str, ...]  # the hands each variant deals alike with the first (``all``, ``N of M hands``, ``none``)
+    same_deals: tuple[str, ...]  # the hands each deals alike with the first: ``all``, ``N of M hands``, ``none``
     strong: str  # the strong player of the skill table
     weak: str  # the weak player (every other seat of the skill table, every seat of the weak one)
 

@@ -396,7 +396,9 @@ def resume_command(checkpoint: str | Path) -> str:
 
 
 def show(
-    result: "api.SimulationResult | api.GamesResult | api.VariantsResult", output_format: str, checkpoint: str | Path | None = None
+    result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
+    output_format: str,
+    checkpoint: str | Path | None = None,
 ) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
     from pocha.reports.tables import csv_blocks, to_json
