@@ -158,11 +158,12 @@ def variant_table(variants: tuple[Variant, ...], tally: VariantTally) -> pd.Data
 def same_deals(first: Variant, other: Variant) -> str:
     """How many of a game's hands two variants deal alike: ``all``, ``N of M hands`` (those of one size), or ``none``.
 
-    Hands are numbered by their place in the game, so games of different lengths share no deal.
+    A deal is cards by strength: two decks of as many ranks deal the same cards whatever their names
+    or packs. Hands are numbered by their place in the game, so games of different lengths share none.
     """
     a, b = first.rules, other.rules
     sizes_a, sizes_b = a.hand_sizes(), b.hand_sizes()
-    if (a.players, a.pack, a.ranks) != (b.players, b.pack, b.ranks) or len(sizes_a) != len(sizes_b):
+    if (a.players, a.deck_size) != (b.players, b.deck_size) or len(sizes_a) != len(sizes_b):
         return "none"
     shared = sum(x == y for x, y in zip(sizes_a, sizes_b, strict=True))
     return "all" if shared == len(sizes_a) else f"{shared} of {len(sizes_a)} hands" if shared else "none"

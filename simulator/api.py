@@ -318,22 +318,30 @@ def say(line: str) -> None:
 
 
 def learn_tables(
-    players: Iterable[tuple[Strategy, PlayPolicy]], rules: Rules, where: Backend, progress: Progress | None
+    players: Iterable[tuple[Strategy, PlayPolicy]],
+    rules: Rules | Sequence[Rules],
+    where: Backend,
+    progress: Progress | None,
 ) -> None:
     """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
 
-    players: each bidding strategy with its play policy. Each table learned is announced in one line,
-    then ``progress`` counts its training deals; pimc play bidding from the greedy table is said too.
-    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
+    players: each bidding strategy with its play policy; rules: the run's, or each rule set a study
+    plays. Each table learned is announced in one line, then ``progress`` counts its training deals;
+    pimc play bidding from the greedy table is said too, once. Ctrl-C while learning stops the run
+    (``KeyboardInterrupt``) and keeps no table.
     """
     needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
-    for strategy, policy in players:
-        for table in table_strategies(strategy):
-            if not table.path:
-                default = default_table(rules, policy.label, table.deals)
-                needed.setdefault(default.path, (default, policy))
+    players = list(players)
+    for ruled in [rules] if isinstance(rules, Rules) else rules:
+        for strategy, policy in players:
+            for table in table_strategies(strategy):
+                if not table.path:
+                    default = default_table(ruled, policy.label, table.deals)
+                    needed.setdefault(default.path, (default, policy))
+    said = set()
     for default, policy in needed.values():
-        if default.play != policy.name:
+        if default.play != policy.name and policy.name not in said:
+            said.add(policy.name)
             say(
                 f"table: no {policy.name}-play table fits these rules; {policy.label} play bids from the "
                 f"{default.play}-play table (pocha train --play {policy.name} learns one, for table:path=FILE)"
@@ -344,7 +352,7 @@ def learn_tables(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
             f"per hand size, once (kept in {default.path.parent})"
         )
-        if learn_default(default, where, counter(progress, default.deals * rules.full_deal)) is None:
+        if learn_default(default, where, counter(progress, default.deals * default.rules.full_deal)) is None:
             raise KeyboardInterrupt
 
 
@@ -707,9 +715,9 @@ def variants(
     check_amount("games", games, MOST_GAMES)
     output.check()
     where = run.make_backend()
-    for variant in studied:
-        needed = [*lineup.players(run.policy), *Lineup((strong_seat, weak_seat)).players(run.policy)]
-        learn_tables([(player.strategy, player.policy) for player in needed], variant.rules, where, progress)
+    needed = [*lineup.players(run.policy), *Lineup((strong_seat, weak_seat)).players(run.policy)]
+    rule_sets = [variant.rules for variant in studied]
+    learn_tables([(player.strategy, player.policy) for player in needed], rule_sets, where, progress)
     played = play_variants(
         VariantsRequest(
             rules=studied[0].rules,

@@ -133,7 +133,8 @@ def test_every_player_count(players):
 def test_same_deals():
     ludoteka = Variant("ludoteka", "ludoteka", make_rules("ludoteka", 4))
     assert same_deals(ludoteka, Variant("a", "ludoteka", make_rules("ludoteka", 4, hook="never"))) == "all"
-    assert same_deals(ludoteka, Variant("b", "italian", make_rules("italian", 4))) == "none"  # natural order
+    assert same_deals(ludoteka, Variant("b", "italian", make_rules("italian", 4))) == "all"  # cards by strength
+    assert same_deals(ludoteka, Variant("b", "ludoteka", make_rules("ludoteka", 4, deck="36"))) == "none"
     sizes = (*range(1, 11), *range(10, 0, -1), 1, 1)  # 22 hands, as many as the full schedule's
     other = Variant("c", "ludoteka", make_rules("ludoteka", 4, schedule=sizes))
     alike = sum(a == b for a, b in zip(ludoteka.rules.hand_sizes(), sizes, strict=True))
