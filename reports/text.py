@@ -82,7 +82,7 @@ def _sizes_text(run: RunRecord) -> str:
 
 def stopped_note(run: RunRecord, tables: Tables) -> str:
     """One line saying a stopped run's results cover only what it played, and how evenly."""
-    unit = "games" if isinstance(run.section, GameRun) else "deals"
+    unit = "games" if isinstance(run.section, GameRun | VariantsRun) else "deals"
     note = f"stopped: {run.played or 0:,} of {run.planned:,} {unit} played; the results cover those only"
     if unit == "deals" and len(dealt_sizes(run)) > 1:
         results = tables["results"]

@@ -417,7 +417,7 @@ def show(
         if path.suffix == ".png":
             typer.echo(f"wrote {path}", err=True)
     if not result.complete:
-        unit = "games" if result.record.command == "game" else "deals"
+        unit = "games" if result.record.command in ("game", "variants") else "deals"
         typer.echo(
             f"Interrupted: the results above cover the finished {unit} only; no output file was written.", err=True
         )
@@ -616,7 +616,7 @@ def game(
         "pocha variants ludoteka ludoteka:hook=never ludoteka:hook=always --games 5000",
         "pocha variants turkish turkish:play-rule=pocha italian italian:deck=36 --out study --plot",
         "pocha variants oh-hell oh-hell:scoring=tricks+10 oh-hell:full-deal-trump=dealer-card -p 5",
-        "pocha variants ludoteka ludoteka --strong random --weak random   (no skill, no difference)",
+        "pocha variants ludoteka ludoteka:full-deals=n+1 --strong expected@pimc --weak random -g 500",
     ),
 )
 @with_options
@@ -624,7 +624,7 @@ def variants(
     variant: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="VARIANT...",
+            metavar="VARIANT",
             help="Rule sets to compare, the first the one the others are measured against: a preset "
             f"({', '.join(PRESET_NAMES)}) with overrides PRESET:OPTION=VALUE[:OPTION=VALUE...]; options: "
             f"{', '.join(VARIANT_OPTIONS)} (their values as the flags take them). "

@@ -178,7 +178,7 @@ class Study:
         players = rules.players
         weak = Lineup((self.weak,) * players)
         skill = Lineup((self.strong, *(self.weak,) * (players - 1)))
-        return tuple(  # type: ignore[return-value]
+        lineup, weak_table, skill_table = (
             Games(
                 rules=rules,
                 lineup=lineup,
@@ -190,6 +190,7 @@ class Study:
             )
             for lineup in (self.lineup, weak, skill)
         )
+        return lineup, weak_table, skill_table
 
     def empty(self) -> VariantTally:
         """No game played yet: every measure zero."""
