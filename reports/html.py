@@ -238,19 +238,31 @@ INTERVALS = (
 
 
 def variant_answers(table: pd.DataFrame) -> list[str]:
-    """The study's answers in words: where skill pays most, the dealer loses least, and luck decides most."""
-    sentences = []
-    for measure, words, best in (
-        ("skill_points", "Skill pays most under {}: the strong player gains {} points a hand", max),
-        ("dealer_gap", "The dealer's handicap is smallest under {}: its gap to the table is {} points a hand", max),
-        ("luck_hand", "The cards decide most under {}: they explain a share of {} of a hand's spread", max),
-        ("luck_hand", "The cards decide least under {} ({})", min),
-    ):
-        rows = figure(table, measure)
-        name = best(rows.index, key=lambda variant: rows.value[variant])
-        row = rows.loc[name]
-        sentences.append(words.format(name, points(row.value, row.ci_low, row.ci_high)) + ".")
-    return sentences
+    """The study's answers in words: where skill pays most, where the dealer fares best and worst, where luck weighs.
+
+    Each names the highest (or lowest) estimate, and says so when the runner-up's interval overlaps it.
+    """
+
+    def said(measure: str, format_: str, lowest: bool = False) -> tuple[str, str]:
+        rows = figure(table, measure).sort_values("value", ascending=lowest)
+        best = rows.iloc[0]
+        shown = f"{format_.format(best.value)} ± {format_.format(best.ci_high - best.value).lstrip('+')}"
+        if len(rows) > 1:
+            second = rows.iloc[1]
+            if not (second.ci_low > best.ci_high if lowest else second.ci_high < best.ci_low):
+                shown += f"; not clearly apart from {second.name} ({format_.format(second.value)})"
+        return str(best.name), shown
+
+    (skill, skill_value), (fares, fares_value) = said("skill_points", "{:+.2f}"), said("dealer_gap", "{:+.2f}")
+    (worst, worst_value), (most, most_value) = said("dealer_gap", "{:+.2f}", True), said("luck_hand", "{:.3f}")
+    least, least_value = said("luck_hand", "{:.3f}", True)
+    return [
+        f"Skill pays most under {skill}: the strong player gains {skill_value} points a hand.",
+        f"The dealer fares best under {fares} ({fares_value} points a hand against the table's mean) and "
+        f"worst under {worst} ({worst_value}).",
+        f"The cards explain the largest share of a hand's spread of points under {most} ({most_value}) and the "
+        f"smallest under {least} ({least_value}).",
+    ]
 
 
 def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -293,7 +305,7 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
             f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
             f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
         )
-    how = [LUCK, VARIANT_INTERVALS] if studied else [INTERVALS]
+    how = [VARIANT_INTERVALS, LUCK] if studied else [INTERVALS]
     parts += ["<h2>How to read the intervals</h2>", *(f"<p>{text(paragraph)}</p>" for paragraph in how)]
     listed = ", ".join(f"{name}.csv" for name in tables)
     parts.append(

@@ -340,6 +340,14 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
+MARKERS = "osD^vP<X>*"  # one per variant, so variants that play the same games still show one above the other
+
+
+def variant_label(name: str) -> str:
+    """A variant's name wrapped for a legend, at its colons."""
+    return "\n:".join(textwrap.wrap(name.replace(":", " :"), 28)).replace(" :", ":").replace("\n::", "\n:")
+
+
 def _variant_errors(rows: pd.DataFrame, scale: float = 1.0) -> np.ndarray:
     """The 2 x n error bar lengths of a figure's rows (below, above), none where the interval is unknown."""
     spans = np.array([rows.value - rows.ci_low, rows.ci_high - rows.value], np.float64) * scale
@@ -361,10 +369,10 @@ def seat_advantage(run: RunRecord, tables: Tables) -> Figure | None:
             positions + offset,
             rows.value,
             yerr=_variant_errors(rows),
-            marker="o",
+            marker=MARKERS[i % len(MARKERS)],
             capsize=3,
             color=COLORS[i % len(COLORS)],
-            label=label(name, 28),
+            label=variant_label(name),
         )
     axes.set_xticks(positions, [*map(str, positions[:-1]), f"{players}\n(dealer)"])
     axes.set_xlabel("bidding position (1 bids first and leads)")
@@ -383,7 +391,8 @@ def dealer_gap_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     figure, axes = _figure("The dealer's gap by hand size: its points minus the table's mean (95% bands)", run)
     for i, (name, rows) in enumerate(gaps.groupby("variant", sort=False)):
         color = COLORS[i % len(COLORS)]
-        axes.plot(rows.k, rows.value, marker="o", markersize=3, color=color, label=label(name, 28))
+        marker = MARKERS[i % len(MARKERS)]
+        axes.plot(rows.k, rows.value, marker=marker, markersize=4, color=color, label=variant_label(name))
         axes.fill_between(rows.k, rows.ci_low, rows.ci_high, color=color, alpha=0.15, linewidth=0)
     axes.axhline(0, color="0.3", linewidth=1)
     axes.set_xlabel("cards per player (hand size)")
@@ -406,10 +415,12 @@ def skill_and_luck(run: RunRecord, tables: Tables) -> Figure | None:
             y.value,
             xerr=_variant_errors(x),
             yerr=_variant_errors(y),
-            marker="o",
+            marker=MARKERS[i % len(MARKERS)],
+            markersize=max(11 - i, 4),  # smaller in turn: variants at one place show as nested marks
+            markerfacecolor="none",
             capsize=3,
             color=COLORS[i % len(COLORS)],
-            label=label(name, 28),
+            label=variant_label(name),
         )
     axes.set_xlabel("luck: share of the spread of a hand's points the cards explain")
     axes.set_ylabel("skill: points per hand the strong player gains")
@@ -471,7 +482,7 @@ CAPTIONS = {  # what to read from each figure
     "price.",
     "dealer_gap_by_size": "At which hand sizes the dealer gains or loses against the table (0: no advantage).",
     "skill_and_luck": "Up: skill pays more; right: the cards decide more. The best game for players who like to win "
-    "by skill sits up and to the left.",
+    "by skill sits up and to the left. Variants that play the same games sit on one another (nested marks).",
     "game_shape": "How each rule set plays: exact bids, how often the hook binds, ties and how decisive games are.",
     "calibration": "Whether predictions come true: each point is a tenth of a strategy's hands, by their prediction; "
     "on the dashed diagonal the hands took what was predicted, above it more.",

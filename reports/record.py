@@ -201,6 +201,11 @@ def conforms(value: Any, kind: Any) -> bool:
     return isinstance(value, kind)
 
 
+def schedule_text(rules: Rules) -> str:
+    """A schedule's name, or its hand sizes."""
+    return rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
+
+
 def scoring_note(rules: Rules) -> str:
     """``, scoring NAME`` for a scoring other than pocha's, to go with points; nothing for pocha's."""
     return "" if rules.scoring == Scoring() else f", scoring {rules.scoring.label}"

@@ -26,6 +26,7 @@ from pocha.reports.record import (
     dealt_sizes,
     is_duplicate,
     rules_brief,
+    schedule_text,
     scoring_note,
 )
 from pocha.reports.tables import bias_table, game_table, match_table, pair_size_table, terminal_table, verdicts
@@ -34,11 +35,6 @@ from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 
 Tables = dict[str, pd.DataFrame]
-
-
-def schedule_text(rules: Rules) -> str:
-    """A schedule's name, or its hand sizes."""
-    return rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
 
 
 def run_heading(run: RunRecord) -> str:
@@ -163,6 +159,8 @@ def game_sections(run: RunRecord, tables: Tables) -> list[str]:
 
 def variants_sections(run: RunRecord, tables: Tables) -> list[str]:
     """A study's figures by question: the variants, seat advantage, skill, luck and the game; how they are read."""
+    if not run.played:
+        return []  # stopped before a game ended: the heading's note says so
     lines = []
     for title, frame in question_tables(run, tables["variants"]):
         lines += [f"\n{title}:", frame.to_string(justify="right")]

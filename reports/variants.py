@@ -1,6 +1,6 @@
 """Estimates of a variants study (``pocha variants``): seat advantage, skill, luck and the game, with intervals.
 
-The unit is the game: the study sums integer measures per game into ``GROUPS`` groups of games
+The unit is the game: the study sums integer measures per game into ``GAME_GROUPS`` groups of games
 (``pocha.engine.variants``). Every figure is a function of those sums; its interval is the
 groups' jackknife (the figure again without each group in turn), with Student's t for one degree
 of freedom fewer than the groups. A group holds the same game numbers in every variant, so a
@@ -8,12 +8,15 @@ difference between two variants, worked out group by group, is paired: where the
 the same cards it is much tighter than the two intervals side by side.
 """
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import pandas as pd
 
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
+from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
-from pocha.reports.record import RunRecord, VariantsRun, rules_brief, scoring_note
+from pocha.reports.record import RunRecord, VariantsRun, rules_brief, schedule_text
 from pocha.reports.stats import Z95
 
 VARIANT_COLUMNS = (
@@ -35,8 +38,8 @@ MEASURES = {  # name -> what it is, in words (the tables' and the report's legen
     "strong_win": "the strong player's chance of winning a game among weak players (a shared first place in part)",
     "weak_win": "the weak player's chance at the same seat of the all-weak table (about 1 / players)",
     "skill_win": "strong_win minus weak_win: what the skill is worth in won games",
-    "luck_hand": "the share of the spread of a hand's points that the cards explain (see LUCK)",
-    "luck_game": "the share of the spread of final scores that the cards explain",
+    "luck_hand": "the share of the spread of a hand's points that the cards explain, a correlation (see LUCK)",
+    "luck_game": "the share of the spread of final scores that the cards explain, a correlation",
     "exact_rate": "the share of bids made exactly, by the line-up",
     "mean_points": "points per hand per seat, by the line-up",
     "hook_binds": "the share of hands in which the hook forbids the dealer a bid (the earlier bids leave one in reach)",
@@ -49,8 +52,19 @@ LUCK = (
     "Luck is read from duplicate play: the strong player's seat and the same seat of the all-weak table hold the "
     "same cards, played by different players with their own dice. The part of the spread of their points that the "
     "two have in common is what the cards decide: the correlation of the two, hands compared within a hand size, "
-    "games by their final scores (1: the cards decide everything; 0: nothing)."
+    "games by their final scores (1: the cards decide everything; 0: nothing; below 0, rare, the two players' "
+    "points move apart on the same cards)."
 )
+BOUNDS = {  # the figures that cannot leave a range: their intervals are cut to it
+    "strong_win": (0.0, 1.0),
+    "weak_win": (0.0, 1.0),
+    "exact_rate": (0.0, 1.0),
+    "hook_binds": (0.0, 1.0),
+    "tie_rate": (0.0, 1.0),
+    "shared_rate": (0.0, 1.0),
+    "luck_hand": (-1.0, 1.0),
+    "luck_game": (-1.0, 1.0),
+}
 
 INTERVALS = (
     "± is the half-width of a 95% interval (the jackknife of 40 groups of games); 'vs first' is the paired "
@@ -147,8 +161,11 @@ def variant_table(variants: tuple[Variant, ...], tally: VariantTally) -> pd.Data
     found = [figures(variant, games, s) for variant, s in zip(variants, sums, strict=True)]
     rows = []
     for variant, mine in zip(variants, found, strict=True):
+        shortest = len(variant.rules.hand_sizes())  # a game lasts at least its schedule
         for key, values in mine.items():
             value, low, high = interval(values)
+            bottom, top = BOUNDS.get(key[0], (shortest, np.inf) if key[0] == "hands_per_game" else (-np.inf, np.inf))
+            low, high = max(low, bottom), min(high, top)
             base = found[0].get(key) if variant is not variants[0] else None
             diff = interval(values - base) if base is not None else (np.nan, np.nan, np.nan)
             rows.append((variant.name, *key, value, low, high, *diff))
@@ -179,6 +196,31 @@ def figure(table: pd.DataFrame, measure: str, cards: str = "all", position: str 
     return rows.set_index("variant")
 
 
+def rank_order(rules: Rules) -> str:
+    """The name of the rank order a deck's ranks follow (``ace-three``), or its ranks written out."""
+    pack = PACKS[rules.pack]
+    named = [order for order in pack.rank_orders if pack.deck_ranks(order, rules.deck_size) == rules.ranks]
+    return f"{named[0]} order" if named else "ranks " + " ".join(pack.rank_names[rank] for rank in rules.ranks)
+
+
+DIFFERENCES: dict[str, Callable[[Rules], str]] = {  # what else may tell a study's rule sets apart, in words
+    "rank order": rank_order,
+    "schedule": lambda rules: f"schedule {schedule_text(rules)}",
+    "tie-break": lambda rules: f"tie-break {rules.tie_break}",
+    "scoring": lambda rules: f"scoring {rules.scoring.label}",
+}
+
+
+def rules_in_words(names: Sequence[str], rule_sets: Sequence[Rules]) -> list[str]:
+    """Each variant's rules: deck, play rule and hook, and whatever else differs between the study's rule sets."""
+    words = [rules_brief(rules, name.split(":")[0]) for name, rules in zip(names, rule_sets, strict=True)]
+    for describe in DIFFERENCES.values():
+        said = [describe(rules) for rules in rule_sets]
+        if len(set(said)) > 1:
+            words = [f"{mine}, {part}" for mine, part in zip(words, said, strict=True)]
+    return words
+
+
 def plus_minus(rows: pd.DataFrame, value: str, high: str, format_: str) -> list[str]:
     """``value ±half`` of each row, the half-width of its interval (empty where there is no value)."""
     return [
@@ -203,10 +245,8 @@ def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.D
     section = run.section
     assert isinstance(section, VariantsRun)
     players = run.rules.players
-    described = []
-    for name, data, same in zip(section.variants, section.variant_rules, section.same_deals, strict=True):
-        rules = Rules.from_dict(data)
-        described.append((rules_brief(rules, name.split(":")[0]) + scoring_note(rules), same))
+    rule_sets = [Rules.from_dict(data) for data in section.variant_rules]
+    described = list(zip(rules_in_words(section.variants, rule_sets), section.same_deals, strict=True))
     described[0] = (described[0][0], "(the first)")
     listing = pd.DataFrame(described, columns=["rules", "same deals as the first"], index=list(section.variants))
     listing = listing.apply(lambda words: words.str.ljust(words.str.len().max()))  # text reads left to right

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import score_models as score_models
     from pocha.api import simulate as simulate
     from pocha.api import train as train
+    from pocha.api import variants as variants
     from pocha.errors import PochaError as PochaError
     from pocha.game.rules import Rules as Rules
     from pocha.game.rules import Scoring as Scoring
@@ -52,6 +53,7 @@ _HOMES = {
     "simulate": "pocha.api",
     "compare": "pocha.api",
     "play_games": "pocha.api",
+    "variants": "pocha.api",
     "advise": "pocha.api",
     "advise_card": "pocha.api",
     "Player": "pocha.api",

@@ -40,7 +40,7 @@ from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
-from pocha.engine.variants import Variant, VariantsRequest, VariantTally, play_variants
+from pocha.engine.variants import GAME_GROUPS, Variant, VariantsRequest, VariantTally, play_variants
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, SCORINGS, Rules, parse_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
@@ -680,6 +680,7 @@ class VariantsResult:
         return self.tables["variants"]
 
 
+@recorded
 @with_flat_options
 def variants(
     variants: Sequence[str] = STUDY,
@@ -703,15 +704,24 @@ def variants(
     """
     from pocha.reports.variants import same_deals, variant_table
 
-    names = [variants] if isinstance(variants, str) else list(variants)
-    if not names:
+    written = [variants] if isinstance(variants, str) else list(variants)
+    if not written:
         raise PochaError("variants: give at least one, e.g. ludoteka ludoteka:hook=never")
-    studied = []
-    for name in names:
-        preset, rules = parse_variant(name, players).resolve()
-        studied.append(Variant(name.strip(), preset, rules))
+    studied: list[Variant] = []
+    for text in written:
+        name, options = parse_variant(text, players)
+        if any(name == variant.name for variant in studied):
+            raise PochaError(
+                f"variants: {name} given twice; a variant against itself differs in nothing (to see it, "
+                f"write it once more with an option it already has, e.g. ludoteka ludoteka:hook=except-one-card)"
+            )
+        studied.append(Variant(name, *options.resolve()))
+    strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    strong_seat, weak_seat = Seat.of(strong), Seat.of(weak)
+    if games < GAME_GROUPS:
+        raise PochaError(
+            f"games: at least {GAME_GROUPS} (the intervals need {GAME_GROUPS} groups of games), not {games}"
+        )
     check_amount("games", games, MOST_GAMES)
     output.check()
     where = run.make_backend()
@@ -959,6 +969,14 @@ def match(
         seed=seed,
         progress=counter(progress, deals * len(sizes)),
     )
+
+
+def seat_of(spec: Spec, option: str) -> Seat:
+    """The player an option names, its mistakes said under the option's name (``strong: ...``)."""
+    try:
+        return Seat.of(spec)
+    except PochaError as error:
+        raise PochaError(f"{option}: {error}") from None
 
 
 def model_seat(spec: Spec) -> Seat:

@@ -7,6 +7,7 @@ resolves them, before any deal is played: the rules (``resolve``), the backend, 
 files may be written.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -121,32 +122,39 @@ VARIANT_OPTIONS = tuple(  # the rule options a variant may override, as written 
 )
 
 
-def parse_variant(text: str, players: int) -> RuleOptions:
-    """A variant as written: a preset and overrides, ``PRESET[:OPTION=VALUE]...`` (``ludoteka:hook=never``).
+def parse_variant(text: str, players: int) -> tuple[str, RuleOptions]:
+    """A variant as written, ``PRESET[:OPTION=VALUE]...`` (``ludoteka:hook=never``): its name and its rules.
 
-    A part without ``=`` continues the value before it, so ``oh-hell:deck=french:32`` reads the deck
+    The name is the variant in canonical form (lower-case preset and options, no spaces). A part
+    without ``=`` continues the value before it, so ``oh-hell:deck=french:32`` reads the deck
     ``french:32``. Players are the study's, not a variant's.
     """
-    preset, *parts = text.strip().split(":")
+    preset, *parts = (part.strip() for part in text.strip().split(":"))
+    preset = preset.lower()
     given: dict[str, str] = {}
     for part in parts:
-        name, equals, value = part.partition("=")
-        if equals:
-            option = name.strip().lower()
-            if option not in VARIANT_OPTIONS:
-                accepted = ", ".join(VARIANT_OPTIONS)
-                raise PochaError(f"variant '{text}': unknown option '{name}'; accepted: {accepted}")
-            if option in given:
-                raise PochaError(f"variant '{text}': {option} given twice")
-            given[option] = value.strip()
-        elif given:
-            given[option] += ":" + part.strip()
-        else:
+        name, equals, value = (word.strip() for word in part.partition("="))
+        option = name.lower()
+        if equals and option not in VARIANT_OPTIONS:
+            raise PochaError(f"variant '{text}': unknown option '{name}'; accepted: {', '.join(VARIANT_OPTIONS)}")
+        if equals and option in given:
+            raise PochaError(f"variant '{text}': {option} given twice")
+        if equals and not value:
+            raise PochaError(f"variant '{text}': {option} needs a value ({option}=VALUE)")
+        if not equals and not given:
             raise PochaError(f"variant '{text}': '{part}' is not OPTION=VALUE (e.g. {STUDY[2]})")
+        if equals:
+            given[option] = value
+        else:
+            given[list(given)[-1]] += ":" + part
     try:
-        return RuleOptions(preset.strip().lower(), players, **{k.replace("-", "_"): v for k, v in given.items()})
-    except PochaError as error:
-        raise PochaError(f"variant '{text}': {error}") from None
+        rules = RuleOptions(preset, players, **{option.replace("-", "_"): v for option, v in given.items()})
+    except PochaError as error:  # its advice in the variant's own words: --deck 40 -> PRESET:deck=40
+        advice = re.sub(
+            r"--([a-z-]+) (\S+)", lambda m: f"{preset}:{m[1]}={m[2]}" if m[1] in VARIANT_OPTIONS else m[0], str(error)
+        )
+        raise PochaError(f"variant '{text}': {advice}") from None
+    return ":".join([preset, *(f"{option}={value}" for option, value in given.items())]), rules
 
 
 @dataclass(frozen=True)

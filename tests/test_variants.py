@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import pocha
 from pocha import api
 from pocha.cli import app
-from pocha.engine.variants import GROUPS, Variant
+from pocha.engine.variants import GAME_GROUPS, Variant
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.options import STUDY, parse_variant
@@ -20,7 +21,7 @@ from pocha.reports.variants import figure, interval, same_deals, t95
 CHEAP = {"strong": "expected@greedy", "weak": "zero@greedy", "threads": 1}  # fast players for every study here
 
 
-def study(*variants: str, games: int = GROUPS, **options) -> pd.DataFrame:
+def study(*variants: str, games: int = GAME_GROUPS, **options) -> pd.DataFrame:
     """The variants table of a small study (cheap players unless told otherwise)."""
     return api.variants(list(variants), games=games, **{**CHEAP, **options}).to_frame()
 
@@ -30,10 +31,11 @@ def value(table: pd.DataFrame, variant: str, measure: str, column: str = "value"
 
 
 def test_a_variant_is_a_preset_with_overrides():
-    assert parse_variant("ludoteka:hook=never", 4).resolve()[1] == make_rules("ludoteka", 4, hook="never")
-    deck = parse_variant("oh-hell:deck=french:32:play-rule=pocha", 4).resolve()[1]
+    assert parse_variant("ludoteka:hook=never", 4)[1].resolve()[1] == make_rules("ludoteka", 4, hook="never")
+    assert parse_variant(" Ludoteka : HOOK = never ", 4)[0] == "ludoteka:hook=never"  # the canonical name
+    deck = parse_variant("oh-hell:deck=french:32:play-rule=pocha", 4)[1].resolve()[1]
     assert deck.deck_size == 32 and deck.pack == "french" and deck.play_rule == "pocha"
-    assert parse_variant("italian:schedule=1-3,3", 5).resolve()[1].hand_sizes() == [1, 2, 3, 3]
+    assert parse_variant("italian:schedule=1-3,3", 5)[1].resolve()[1].hand_sizes() == [1, 2, 3, 3]
     for name in STUDY:
         parse_variant(name, 4)  # the default study is valid at four players
 
@@ -46,6 +48,7 @@ def test_a_variant_is_a_preset_with_overrides():
         ("bridge", "preset: unknown preset 'bridge'"),
         ("ludoteka:hook=sometimes", "variant 'ludoteka:hook=sometimes': hook: unknown rule 'sometimes'"),
         ("ludoteka:hook=never:hook=always", "hook given twice"),
+        ("ludoteka:deck=", "deck needs a value"),
         ("polish:deck=36", None),  # valid: the check below is that it is
     ],
 )
@@ -58,9 +61,11 @@ def test_a_wrong_variant_is_one_line(written, message):
 
 
 def test_a_variant_against_itself_differs_in_nothing():
-    table = study("ludoteka", "ludoteka")
-    second = table[table.variant == "ludoteka"].iloc[len(table) // 2 :]
+    table = study("ludoteka", "ludoteka:hook=except-one-card")
+    second = table[table.variant == "ludoteka:hook=except-one-card"]
     assert (second["diff"] == 0).all() and (second.diff_low == 0).all() and (second.diff_high == 0).all()
+    with pytest.raises(PochaError, match="ludoteka given twice; a variant against itself differs in nothing"):
+        study("ludoteka", "LUDOTEKA")
 
 
 def test_with_the_hook_the_dealers_points_fall():
@@ -94,30 +99,33 @@ def test_a_player_against_a_copy_of_itself_leaves_everything_to_the_cards():
 
 
 def test_a_strong_player_gains_and_wins_more():
-    table = study("ludoteka", strong="montecarlo@pimc", weak="expected@greedy", games=GROUPS)
+    table = study("ludoteka", strong="montecarlo@pimc", weak="expected@greedy", games=GAME_GROUPS)
     assert value(table, "ludoteka", "skill_points", "ci_low") > 0
     assert value(table, "ludoteka", "strong_win", "ci_low") > value(table, "ludoteka", "weak_win", "ci_high")
 
 
 def test_the_line_up_figures_are_the_game_commands():
     """Seats and ties of the line-up are those of pocha game with the same players, seed and rules."""
-    played = api.variants(["portuguese"], games=GROUPS, strategies="expected", seed=4, **CHEAP)
-    games = api.play_games("expected", games=GROUPS, rules="portuguese", seed=4, threads=1)
+    played = pocha.variants(["portuguese"], games=GAME_GROUPS, strategies="expected", seed=4, **CHEAP)
+    assert played.record.command_line.startswith("pocha.variants(variants=['portuguese'], games=40, ")
+    games = api.play_games("expected", games=GAME_GROUPS, rules="portuguese", seed=4, threads=1)
     results = games.tables["results"]
     by_position = results[(results.cards == "all") & (results.position != "all")].set_index("position")
     table = played.to_frame()
     for position, row in by_position.iterrows():
         assert value(table, "portuguese", "points", position=position) == pytest.approx(row.mean_points)
-    assert value(table, "portuguese", "tie_rate") * GROUPS == games.record.section.tie_break_games
+    assert value(table, "portuguese", "tie_rate") * GAME_GROUPS == games.record.section.tie_break_games
     tie_hands = games.record.section.tie_break_hands
     assert value(table, "portuguese", "hands_per_game") == pytest.approx(
-        len(make_rules("portuguese").hand_sizes()) + tie_hands / GROUPS
+        len(make_rules("portuguese").hand_sizes()) + tie_hands / GAME_GROUPS
     )
 
 
 def test_results_do_not_depend_on_chunks_or_threads():
-    one = study("ludoteka", "ludoteka:hook=never", games=GROUPS + 7)
-    other = api.variants(["ludoteka", "ludoteka:hook=never"], games=GROUPS + 7, chunk_size=9, **{**CHEAP, "threads": 2})
+    one = study("ludoteka", "ludoteka:hook=never", games=GAME_GROUPS + 7)
+    other = api.variants(
+        ["ludoteka", "ludoteka:hook=never"], games=GAME_GROUPS + 7, chunk_size=9, **{**CHEAP, "threads": 2}
+    )
     pd.testing.assert_frame_equal(one, other.to_frame())
 
 
@@ -145,12 +153,12 @@ def test_same_deals():
 
 def test_jackknife_interval_of_a_mean_is_the_usual_one():
     rng = np.random.default_rng(1)
-    groups = rng.normal(3.0, 2.0, GROUPS)
-    whole = groups.sum() / GROUPS
-    values = np.concatenate([[whole], (groups.sum() - groups) / (GROUPS - 1)])
+    groups = rng.normal(3.0, 2.0, GAME_GROUPS)
+    whole = groups.sum() / GAME_GROUPS
+    values = np.concatenate([[whole], (groups.sum() - groups) / (GAME_GROUPS - 1)])
     estimate, low, high = interval(values)
     assert estimate == pytest.approx(whole)
-    assert (high - low) / 2 == pytest.approx(t95(GROUPS - 1) * groups.std(ddof=1) / np.sqrt(GROUPS))
+    assert (high - low) / 2 == pytest.approx(t95(GAME_GROUPS - 1) * groups.std(ddof=1) / np.sqrt(GAME_GROUPS))
     assert t95(39) == pytest.approx(2.0227, abs=1e-3) and t95(10) == pytest.approx(2.2281, abs=3e-3)
 
 
@@ -171,7 +179,7 @@ def test_the_command_prints_every_question_and_writes_a_run_folder(tmp_path):
     assert report.exit_code == 0, report.output
     page = (out / "report.html").read_text()
     assert "Seat advantage" in page and "Skill pays most under" in page
-    data = json.loads(invoke("variants ludoteka ludoteka -g 40 --strong zero --weak zero --format json").stdout)
+    data = json.loads(invoke("variants ludoteka -g 40 --strong zero --weak zero --format json").stdout)
     assert data["run"]["command"] == "variants" and {row["variant"] for row in data["variants"]} == {"ludoteka"}
 
 
@@ -179,9 +187,11 @@ def test_the_command_prints_every_question_and_writes_a_run_folder(tmp_path):
     ("command", "message"),
     [
         ("variants ludoteka:hook=maybe", "Error: variant 'ludoteka:hook=maybe': hook: unknown rule 'maybe'"),
-        ("variants ludoteka -g 10", f"Error: games: at least {GROUPS}"),
+        ("variants ludoteka -g 10", f"Error: games: at least {GAME_GROUPS}"),
         ("variants polish -p 6", "Error: variant 'polish': players: preset 'polish' has no deck for 6 players"),
-        ("variants ludoteka --strong nobody", "Error: "),
+        ("variants ludoteka --strong nobody", "Error: strong: "),
+        ("variants ludoteka --weak expected@pimcc", "Error: weak: "),
+        ("variants ludoteka -g 0", f"Error: games: at least {GAME_GROUPS}"),
     ],
 )
 def test_a_mistake_is_one_line(command, message):

@@ -12,7 +12,7 @@ Three tables play each variant's games:
 
 The strong seat's points against the weak table's at the same seat, on the same cards, give the
 skill (their difference) and the luck (how much the two have in common). Each game gives integer
-measures, summed by group of games (game number mod ``GROUPS``): the groups are the same games
+measures, summed by group of games (game number mod ``GAME_GROUPS``): the groups are the same games
 in every variant, which pairs the variants, and ``pocha.reports.variants`` turns the sums into
 estimates with jackknife intervals.
 """
@@ -31,7 +31,7 @@ from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
-GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
+GAME_GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
 WIN_UNITS = 2520  # a first place shared by k seats is 1/k of a win: 2520 / k is whole for k up to 10
 MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
 
@@ -60,8 +60,8 @@ class VariantsRequest(Request):
 class VariantTally:
     """Per group of games: how many, and per variant the sums of every measure (``measure``'s names and shapes)."""
 
-    games: np.ndarray  # int64[GROUPS]
-    sums: list[dict[str, np.ndarray]]  # per variant: name -> int64[GROUPS, ...]
+    games: np.ndarray  # int64[GAME_GROUPS]
+    sums: list[dict[str, np.ndarray]]  # per variant: name -> int64[GAME_GROUPS, ...]
 
     def merge(self, other: "VariantTally") -> "VariantTally":
         """Both tallies' games together."""
@@ -205,8 +205,8 @@ class Study:
             }
             names = ("exact", "points", "hook", "hands", "tied", "shared", "margin", "skill", "strong_win", "weak_win")
             shapes |= dict.fromkeys(names, ())
-            sums.append({name: np.zeros((GROUPS, *shape), np.int64) for name, shape in shapes.items()})
-        return VariantTally(np.zeros(GROUPS, np.int64), sums)
+            sums.append({name: np.zeros((GAME_GROUPS, *shape), np.int64) for name, shape in shapes.items()})
+        return VariantTally(np.zeros(GAME_GROUPS, np.int64), sums)
 
     def merge(self, total: VariantTally, part: VariantTally) -> VariantTally:
         """Both tallies' games together."""
@@ -230,7 +230,7 @@ class Study:
         """Play chunk ``index`` of games under every variant at the three tables, and sum their measures by group."""
         start = index * self.chunk_size
         numbers = np.arange(start, start + min(self.chunk_size, self.games - start), dtype=np.int64)
-        groups = numbers % GROUPS
+        groups = numbers % GAME_GROUPS
         total = self.empty()
         np.add.at(total.games, groups, 1)
         for variant, sums in zip(self.variants, total.sums, strict=True):
@@ -250,10 +250,6 @@ class Study:
 
 def play_variants(request: VariantsRequest) -> RunTotal[VariantTally]:
     """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    if request.games < GROUPS:
-        raise PochaError(
-            f"games: at least {GROUPS} (the intervals come from {GROUPS} groups of games), not {request.games}"
-        )
     players = {variant.rules.players for variant in request.variants}
     if len(players) > 1:
         raise PochaError(f"variants: all must seat the same players, not {', '.join(map(str, sorted(players)))}")
