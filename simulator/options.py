@@ -64,7 +64,7 @@ class RuleOptions:
     players: int | None = None  # None: 4
     deck: str | None = None  # a pack (french, spanish), a size (52, 48, 40, ...), ranks strongest first, or "french:32"
     rank_order: str | None = None  # overrides the preset's: ace-three or natural
-    play_rule: str | None = None  # overrides the preset's: pocha, pocha-trump-lead-free, trump, follow
+    play_rule: str | None = None  # overrides the preset's: a key of PLAY_RULES (pocha, trump, follow, ...)
     hook: str | None = None  # overrides the preset's: except-one-card, always, never
     scoring: str | Scoring | None = None  # a name (pocha, tricks+10, ...), "E,T,M", "E,T,W,M", or a Scoring
     schedule: str | tuple[int, ...] | None = None  # a name (full, short, up, full-only) or hand sizes ("1-5,5")

@@ -46,13 +46,15 @@ def trick_winner(trick: list[int], trump: int | None) -> int:
 
 
 def trick_masks(trick: list[int], trump: int | None) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """The trick as the kernels keep it: (led suit's cards, trump suit's cards, cards that would take the lead)."""
+    """The trick as the kernels keep it: (led suit's cards not on it, trump suit's cards, cards that take the lead)."""
     trumps = 0 if trump is None else 0xFFFF << 16 * trump
     if not trick:
         return np.uint64(0), np.uint64(trumps), np.uint64((1 << 64) - 1)
     best = trick[trick_winner(trick, trump)]
     beat = sum(1 << card for card in range(64) if beats(card, best, trump))
-    return np.uint64(0xFFFF << 16 * suit(trick[0])), np.uint64(trumps), np.uint64(beat)
+    lane = range(16 * suit(trick[0]), 16 * suit(trick[0]) + 16)
+    led = sum(1 << card for card in lane if card not in trick)
+    return np.uint64(led), np.uint64(trumps), np.uint64(beat)
 
 
 def legal_cards(hand: list[int], trick: list[int], trump: int | None, play: str) -> list[int]:
@@ -63,8 +65,12 @@ def legal_cards(hand: list[int], trick: list[int], trump: int | None, play: str)
     following = [c for c in hand if suit(c) == led]
     trump_on_trick = any(suit(c) == trump for c in trick)
     if following:
-        duty = not (led != trump and trump_on_trick) if play == "pocha" else not trump_on_trick
-        if play.startswith("pocha") and duty:
+        duty = {
+            "pocha": led == trump or not trump_on_trick,  # a trump on a plain-suit trick frees the followers
+            "pocha-trump-lead-free": not trump_on_trick,  # so does a trump lead
+            "pocha-always-beat": True,  # nothing does
+        }.get(play, False)
+        if duty:
             top = max(strength(c) for c in trick if suit(c) == led)
             higher = [c for c in following if strength(c) > top]
             if higher:

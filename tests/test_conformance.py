@@ -168,6 +168,12 @@ def test_every_play_rule_conforms(play_rule):
         check_deal(rules, deal)
 
 
+@pytest.mark.parametrize(("preset", "players"), [("italian", 3), ("portuguese", 4), ("ludoteka", 5)])
+def test_the_always_beat_reading_conforms_under_every_policy(preset, players, tmp_path):
+    """Texts 000 and 001 read literally: random, greedy and pimc play, each card checked by the reference."""
+    conforms(make_rules(preset, players, play_rule="pocha-always-beat"), "expected", players, tmp_path)
+
+
 @pytest.mark.parametrize("play", ["greedy", "pimc:samples=2"])
 def test_a_run_under_tricks_plus_ten_scores_by_its_formula(play):
     """The header holds the scoring, read back as it was; a missed bid scores its tricks, an exact one 10 more."""

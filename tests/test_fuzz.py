@@ -77,7 +77,9 @@ RULE_OPTIONS = {
     "--preset": st.sampled_from(["ludoteka", "italian", "polish", "turkish", "portuguese", "oh-hell", "bridge"]),
     "--deck": st.sampled_from(["36", "40", "48", "44", "20", "1,3,12", "1,1,3", "x", "0", "1"]),
     "--rank-order": st.sampled_from(["natural", "ace-three", "odd"]),
-    "--play-rule": st.sampled_from(["pocha", "trump", "follow", "pocha-trump-lead-free", "bridge"]),
+    "--play-rule": st.sampled_from(
+        ["pocha", "trump", "follow", "pocha-trump-lead-free", "pocha-always-beat", "bridge"]
+    ),
     "--hook": st.sampled_from(["always", "never", "except-one-card", "sometimes"]),
 }
 RUN_OPTIONS = {

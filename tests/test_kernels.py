@@ -26,7 +26,7 @@ DECK = [int(c) for c in LUDOTEKA.deck()]
     hand_size=st.integers(1, 10),
     trick_size=st.integers(0, 3),
     trump=st.one_of(st.none(), st.integers(0, 3)),
-    play_rule=st.sampled_from(["pocha", "trump", "follow"]),
+    play_rule=st.sampled_from(sorted(PLAY_CODES)),
 )
 def test_legal_mask_matches_the_reference(order, hand_size, trick_size, trump, play_rule):
     hand, trick = order[:hand_size], order[hand_size : hand_size + trick_size]

@@ -77,7 +77,13 @@ def test_play_outs_count_every_sample_for_every_bid():
 @pytest.mark.parametrize("answered", [False, True])
 @pytest.mark.parametrize(
     ("players", "cards", "position", "play_rule"),
-    [(4, 10, 1, "pocha"), (3, 12, 2, "trump"), (5, 3, 0, "follow"), (6, 6, 5, "pocha-trump-lead-free")],
+    [
+        (4, 10, 1, "pocha"),
+        (3, 12, 2, "trump"),
+        (5, 3, 0, "follow"),
+        (6, 6, 5, "pocha-trump-lead-free"),
+        (4, 8, 3, "pocha-always-beat"),
+    ],
 )
 def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, position, play_rule, answered):
     """The shared lines of play with their branches count what one greedy play-out per bid (the reference) counts.

@@ -96,6 +96,15 @@ def test_a_trump_lead_binds_followers_under_pocha_only_by_its_usual_reading():
     assert ruled_out("2O", "5O", "O", "pocha-trump-lead-free") == set()
 
 
+def test_always_beat_following_below_the_best_card_of_a_trumped_trick_shows_no_higher_card():
+    rule = "pocha-always-beat"
+    assert ruled_out("4C", "5C 2O", "O", rule) == {"1C", "3C", "12C", "11C", "10C", "7C", "6C"}
+    assert ruled_out("4C", "5C 2O", "O", "pocha") == set()  # trumped: any copa was allowed
+    assert ruled_out("4C", "5C 2O 10C", "O", rule) == {"1C", "3C", "12C", "11C"}  # above the best copa on the trick
+    assert ruled_out("12C", "5C 2O", "O", rule) == set()  # it beat the copas: nothing shown
+    assert ruled_out("4E", "5C 2O", "O", rule) == suit("C") | {"1O", "3O", "12O", "11O", "10O", "7O", "6O", "5O", "4O"}
+
+
 def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
     """What the seat to play at (trick, order) knows before its card: unseen cards, per seat the cards still
     possible, the cards each seat still holds (truth, for checking) and the trick state."""
@@ -119,7 +128,7 @@ def public_view(rules, hands, trump_card, dealer, plays, leaders, trick, order):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    play_rule=st.sampled_from(["pocha", "trump", "follow", "pocha-trump-lead-free"]),
+    play_rule=st.sampled_from(["pocha", "trump", "follow", "pocha-trump-lead-free", "pocha-always-beat"]),
     players=st.sampled_from([3, 4, 5]),
     cards=st.integers(2, 8),
     number=st.integers(0, 10_000),

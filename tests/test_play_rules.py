@@ -68,6 +68,34 @@ def test_trump_lead_free_reading_keeps_every_other_duty():
     assert legal("1C 4E", "5O", trump="O", play_rule=rule) == {"1C", "4E"}
 
 
+def test_always_beat_reading_binds_the_followers_of_a_trumped_trick():
+    """000 and 001 literally: beat the led suit ("montando") with no exception once a trump is on the trick."""
+    rule = "pocha-always-beat"
+    assert legal("4C 12C 7O", "5C 2O", trump="O", play_rule=rule) == {"12C"}  # beat the 5 of copas, though trumped
+    assert legal("4C 12C 7O", "5C 2O", trump="O") == {"4C", "12C"}  # pocha: any copa
+    assert legal("7C 12C", "5C 2O 10C", trump="O", play_rule=rule) == {"12C"}  # the best copa, not the lead
+    assert legal("4C 11C", "5C 2O 12C", trump="O", play_rule=rule) == {"4C", "11C"}  # none beats it: any copa
+
+
+def test_always_beat_reading_keeps_every_other_duty():
+    rule = "pocha-always-beat"
+    assert legal("4C 12C 3C 1E", "5C", trump="O", play_rule=rule) == {"12C", "3C"}  # beat a plain lead
+    assert legal("7O 2O 1C", "5O", trump="O", play_rule=rule) == {"7O"}  # beat a trump lead
+    assert legal("3O 2O", "5O 7O", trump="O", play_rule=rule) == {"3O"}  # and the trump that beat it
+    assert legal("2O 1O 7E", "5C 7O", trump="O", play_rule=rule) == {"1O"}  # void: over-trump
+    assert legal("7O 4E", "5C 1O", trump="O", play_rule=rule) == {"7O", "4E"}  # void, no higher trump: any card
+
+
+def test_the_play_loop_keeps_the_always_beat_duty():
+    # seat 0 leads the 5 of copas, seat 1 ruffs; seat 2, short of its bid, follows with its weakest copa
+    # where it may (pocha) and must beat the 5 with the rey where the duty holds on (pocha-always-beat)
+    hands = ["5C 6C", "2O 4E", "4C 12C", "7E 10E"]
+    for rule, follows in (("pocha", "4C"), ("pocha-always-beat", "12C")):
+        rules = replace(LUDOTEKA, play_rule=rule)
+        _, _, plays, _ = play_hand_built(hands, "7O", dealer=3, bids=[0, 1, 1, 1], rules=rules)
+        assert [LUDOTEKA.notation.name(card) for card in plays[0]] == ["5C", "2O", follows, "7E"]
+
+
 def test_trump_rule_follows_without_duty_to_beat_but_must_trump():
     assert legal("4C 12C 1O", "5C", trump="O", play_rule="trump") == {"4C", "12C"}
     assert legal("2O 1O 7E", "5C 7O", trump="O", play_rule="trump") == {"1O"}

@@ -59,6 +59,9 @@ def test_every_preset_names_its_text_in_words_and_its_readings():
     assert any("três" in reading for reading in PRESETS["portuguese"].readings)
     assert any("montando" in reading for reading in PRESETS["turkish"].readings)
     assert any("pocha-trump-lead-free" in reading for reading in PRESETS["ludoteka"].readings)
+    for name in ("italian", "portuguese"):  # texts 000 and 001 state the duty to beat without exception
+        assert PRESETS[name].play_rule == "pocha"
+        assert any("--play-rule pocha-always-beat" in reading for reading in PRESETS[name].readings)
     assert PRESETS["portuguese"].tie_break == "one" and make_rules("portuguese").tie_break == "one"
     assert make_rules("ludoteka").tie_break == "all"
 

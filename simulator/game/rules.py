@@ -19,6 +19,8 @@ PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "(a trump lead must be beaten); void: trump, over-trumping any trump on the trick",
     "pocha-trump-lead-free": "as pocha, but followers of a trump lead need not beat it "
     '("unless someone has trumped" of texts 003 and 004 read literally)',
+    "pocha-always-beat": "as pocha, but followers beat the led suit's best card even once a trump is on the trick "
+    "(the duty of texts 000 and 001, stated without exception)",
     "trump": "follow suit, no duty to beat; void: trump, over-trumping any trump on the trick",
     "follow": "follow suit; void: any card (plain Oh Hell)",
 }
@@ -330,7 +332,8 @@ PRESETS = {
             readings=(
                 'The rank order lists "três" twice (as, três, rei, ..., quatro, três, deuce); this preset keeps '
                 "the first: ace-three (--rank-order natural keeps the second, as texts 000 and 002 order).",
-                "The duty to beat and to trump is stated without the trumped-trick exception; read as the pocha rule.",
+                "The duty to beat and to trump is stated without the trumped-trick exception; read as the pocha rule "
+                "(--play-rule pocha-always-beat takes the text literally).",
                 "Ties: one more one-card hand; a tie after it is shared (--tie-break all plays on).",
                 FORTY,
             ),
@@ -344,7 +347,7 @@ PRESETS = {
             forty_card_decks(),
             readings=(
                 'The duty to beat ("montando") and to trump is stated without the trumped-trick exception; read '
-                "as the pocha rule.",
+                "as the pocha rule (--play-rule pocha-always-beat takes the text literally).",
                 FORTY,
             ),
         ),

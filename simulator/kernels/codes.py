@@ -3,12 +3,13 @@
 One compiled kernel serves every rule set: the options arrive as these numbers, never as strings.
 """
 
-PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW, PLAY_POCHA_TRUMP_LEAD_FREE = 0, 1, 2, 3
+PLAY_POCHA, PLAY_TRUMP, PLAY_FOLLOW, PLAY_POCHA_TRUMP_LEAD_FREE, PLAY_POCHA_ALWAYS_BEAT = 0, 1, 2, 3, 4
 PLAY_CODES = {
     "pocha": PLAY_POCHA,
     "trump": PLAY_TRUMP,
     "follow": PLAY_FOLLOW,
     "pocha-trump-lead-free": PLAY_POCHA_TRUMP_LEAD_FREE,
+    "pocha-always-beat": PLAY_POCHA_ALWAYS_BEAT,
 }
 NO_TRUMP = -1  # the trump card of a deal without trump (its suit, NO_TRUMP >> 4, is -1 too: no suit)
 POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2

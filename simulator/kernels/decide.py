@@ -52,9 +52,9 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
     placed = played_cards.shape[0] % players
     if placed == 0:
         led, beat, winner = ZERO, ~ZERO, leader
-    follow, void = duties(trumps, deal_rules.play_rule)
+    duty = duties(trumps, deal_rules.play_rule)
     view = seat_view(seat, hand, gone, (deal_rules.deck, trump_card, dealer), may_hold, won, bids, played)
-    return view, Trick(trumps, leader, placed, led, beat, winner), legal_cards(hand, led, beat, follow, void)
+    return view, Trick(trumps, leader, placed, led, beat, winner), legal_cards(hand, led, beat, duty)
 
 
 @jit

@@ -138,10 +138,10 @@ def finish_greedy(hands, trick, won, bids, play_rule):
     trumps, leader, placed, led, beat, winner = trick
     players = hands.shape[0]
     seat = (leader + placed) % players
-    follow, void = duties(trumps, play_rule)
+    duty = duties(trumps, play_rule)
     while True:
         for _ in range(placed, players):
-            legal = legal_cards(hands[seat], led, beat, follow, void)
+            legal = legal_cards(hands[seat], led, beat, duty)
             bit = ONE << np.uint64(greedy_card(legal, led, trumps, beat, won[seat] < bids[seat]))
             hands[seat] ^= bit
             led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)

@@ -141,7 +141,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     players = hands.shape[0]
     logging = not plain and plays.shape[0] > 0
     trumps, trump_bit = trump_masks(trump_card)
-    follow, void = duties(trumps, play_rule)
+    duty = duties(trumps, play_rule)
     dealer = (leader - 1) % players
     gone = ZERO if full else trump_bit  # the turned-up card is nobody's
     may_hold, played = work.masks[4], work.masks[5]  # pimc_card uses the rows before
@@ -159,7 +159,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
         seat = leader
         for j in range(players):
             hand = hands[seat]
-            legal = legal_cards(hand, led, beat, follow, void)
+            legal = legal_cards(hand, led, beat, duty)
             policy = codes[row, seat]
             # a random seat draws for every card but its last, forced or not: then no branch of theirs
             # waits on the legal set (the hand is known before the trick)

@@ -1,16 +1,24 @@
 """The trick and the play rules.
 
-A trick in progress is three numbers: ``led``, the led suit's cards (0 before the lead), ``beat``,
-every card that would take the lead of the trick as it stands (all cards before the lead), and
-the seat now winning it. One mask answers both "which cards are legal" and "does this card win".
+A trick in progress is three numbers: ``led``, the led suit's cards not on the trick (0 before the
+lead), ``beat``, every card that would take the lead of the trick as it stands (all cards before the
+lead), and the seat now winning it. One mask answers both "which cards are legal" and "does this
+card win". A suit has at most 13 cards in its 16-bit lane, so ``led`` keeps the lane's top bits
+(no card's) and never empties; the led suit's cards on the trick are the lane's other bits.
 """
 
 from typing import NamedTuple
 
 import numpy as np
 
-from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lowest_bit
-from pocha.kernels.codes import NO_TRUMP, PLAY_FOLLOW, PLAY_POCHA, PLAY_POCHA_TRUMP_LEAD_FREE
+from pocha.kernels.bits import LANE_MASK, ONE, ZERO, highest_bit, lowest_bit
+from pocha.kernels.codes import (
+    NO_TRUMP,
+    PLAY_FOLLOW,
+    PLAY_POCHA,
+    PLAY_POCHA_ALWAYS_BEAT,
+    PLAY_POCHA_TRUMP_LEAD_FREE,
+)
 from pocha.kernels.jit import jit, jit_inline
 
 
@@ -60,64 +68,80 @@ def place_card(bit, seat, led, beat, winner, trumps):
     if led == ZERO:
         led = LANE_MASK << np.uint64(lowest_bit(bit) & 48)
     wins = ZERO - np.uint64(bit & beat != ZERO)
-    return led, (beat_mask(bit, led, trumps) & wins) | (beat & ~wins), seat if wins else winner
+    return led & ~bit, (beat_mask(bit, led, trumps) & wins) | (beat & ~wins), seat if wins else winner
 
 
 @jit_inline
-def bound_to_beat(led, trumps, play_rule):
-    """Whether a hand that follows suit must beat the trick when it can.
+def led_lane(led):
+    """Every card of the led suit, those on the trick included (``led`` after the lead)."""
+    return LANE_MASK << np.uint64(highest_bit(led) & 48)
 
-    Under pocha it must (a trump on a plain-suit trick leaves no led-suit card in ``beat``); under
-    pocha-trump-lead-free, not after a trump lead; never under trump and follow.
+
+@jit_inline
+def above_led(led):
+    """The led suit's cards above every card of it on the trick (``led`` after the lead), whoever takes the trick."""
+    best = highest_bit(led_lane(led) ^ led)
+    return led & (ZERO - (ONE << np.uint64(best + 1)))
+
+
+class Duties(NamedTuple):
+    """A play rule as masks the play loop ANDs, worked out once a deal (random play 4% faster than comparisons).
+
+    follow: the led suits whose followers must beat the trick when they can (all under pocha and
+    pocha-always-beat, all but trumps under pocha-trump-lead-free, none under trump and follow).
+    void: every card but under follow (a void hand ruffs with a trump that beats the trick if it
+    can). trumped: every card under pocha-always-beat, whose followers beat the led suit's best card
+    even once a trump takes the trick; else none.
     """
-    return play_rule == PLAY_POCHA or (play_rule == PLAY_POCHA_TRUMP_LEAD_FREE and led != trumps)
+
+    follow: np.uint64
+    void: np.uint64
+    trumped: np.uint64
 
 
 @jit_inline
 def duties(trumps, play_rule):
-    """The play rule as two masks, ``(follow, void)``: the cards a hand must beat the trick with, when it can.
-
-    follow: every led suit whose followers are ``bound_to_beat`` (all under pocha, all but trumps
-    under pocha-trump-lead-free, none under trump and follow); void: every card but under follow
-    (a void hand ruffs with a trump that beats the trick if it can). Worked out once a deal, the
-    rule costs the play loop two ANDs instead of comparisons per card (random play 4% faster).
-    """
-    if play_rule == PLAY_POCHA:
+    """The ``Duties`` of a play rule (PLAY_CODES) in a deal whose trump suit is ``trumps``."""
+    if play_rule in (PLAY_POCHA, PLAY_POCHA_ALWAYS_BEAT):
         follow = ~ZERO
     elif play_rule == PLAY_POCHA_TRUMP_LEAD_FREE:
         follow = ~trumps
     else:
         follow = ZERO
-    return follow, ZERO if play_rule == PLAY_FOLLOW else ~ZERO
+    void = ZERO if play_rule == PLAY_FOLLOW else ~ZERO
+    return Duties(follow, void, ~ZERO if play_rule == PLAY_POCHA_ALWAYS_BEAT else ZERO)
 
 
 @jit_inline
-def legal_cards(hand, led, beat, follow, void):
-    """Cards of ``hand`` that may be played to a trick (``led``, ``beat``) under the rule's ``duties``.
+def legal_cards(hand, led, beat, duty):
+    """Cards of ``hand`` that may be played to a trick (``led``, ``beat``) under the deal's ``Duties``.
 
-    A hand holding the led suit follows it, else plays any card; of those, it plays one that
-    beats the trick when it can and the duty mask holds it.
+    A hand holding the led suit follows it, else plays any card; of those, it plays one that beats
+    the trick when it can and the duty mask holds it. Under pocha-always-beat a follower then keeps
+    to the cards above the led suit's best card, if it holds any (a trump may have taken the trick).
+    The loop-invariant test of ``trumped`` comes last: the rest stays free of branches.
     """
     if led == ZERO:
         return hand
     following = hand & led
     if following:
-        cards, beating = following, following & beat & follow
+        cards, beating = following, following & beat & duty.follow
     else:
-        cards, beating = hand, hand & beat & void
-    return beating if beating else cards
+        cards, beating = hand, hand & beat & duty.void
+    legal = beating if beating else cards
+    if duty.trumped:
+        higher = legal & above_led(led)
+        legal = higher if higher else legal
+    return legal
 
 
 @jit_inline
 def legal_mask(hand, led, trumps, beat, play_rule):
-    """Cards of ``hand`` that may be played to a trick (``led``, ``beat``; trump suit ``trumps``).
+    """Cards of ``hand`` that may be played to a trick (``led``, ``beat``; trump suit ``trumps``) under a play rule.
 
-    A hand holding the led suit follows it, beating the trick if it can when ``bound_to_beat``; a
-    void hand ruffs with a trump that beats the trick if it can (not under follow), else plays any card.
     (The play loops call ``legal_cards`` with the ``duties`` of their deal.)
     """
-    follow, void = duties(trumps, play_rule)
-    return legal_cards(hand, led, beat, follow, void)
+    return legal_cards(hand, led, beat, duties(trumps, play_rule))
 
 
 @jit_inline
@@ -125,14 +149,16 @@ def revealed(card, led, trumps, beat, play_rule):
     """The cards a hand can no longer hold, shown by the legal ``card`` it played to a trick (``led``, ``beat``).
 
     Not following suit shows a void in the led suit; then, unless it beat the trick with a trump, no
-    trump that beats it (the hand had to ruff). Following without beating when bound to beat shows no
-    card of the suit that beats the trick.
+    trump that beats it (the hand had to ruff). Following without a card it had to play when it
+    held one shows it holds none: the cards that beat the trick where the rule binds the led suit's
+    followers, and under pocha-always-beat the led suit's cards above its best card on the trick.
     """
     bit = ONE << np.uint64(card)
     if led == ZERO:
         return ZERO
+    duty = duties(trumps, play_rule)
     if bit & led:
-        return led & beat if bound_to_beat(led, trumps, play_rule) and not bit & beat else ZERO
-    if play_rule == PLAY_FOLLOW or bit & beat:
-        return led
-    return led | (trumps & beat)
+        bound = above_led(led) if duty.trumped else led & beat & duty.follow
+        return ZERO if bit & bound else bound
+    lane = led_lane(led)
+    return lane if bit & beat else lane | (trumps & beat & duty.void)
