@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from pocha.game.rules import FULL_DEAL_TRUMPS, PRESETS, TIE_BREAKS
+from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, is_duplicate
@@ -97,6 +97,8 @@ def facts(run: RunRecord) -> str:
     }
     if not rules.has_trump(rules.full_deal):
         rows["full deal"] = FULL_DEAL_TRUMPS["none"]
+    if isinstance(section, GameRun) and rules.schedule in CLIMBING:
+        rows["full deals"] = f"{rules.full_deals}: {FULL_DEALS[rules.full_deals]}"
     if isinstance(section, GameRun):
         rows["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())

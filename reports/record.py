@@ -212,7 +212,7 @@ def scoring_note(rules: Rules) -> str:
 
 
 def rules_brief(rules: Rules, preset: str | None) -> str:
-    """The rules a heading names: the deck, play rule and hook, and a full deal's trump when it is not the usual."""
+    """The rules a heading names: the deck, play rule and hook, and a full deal's trump and count when not the usual."""
     usual = PRESETS[preset].full_deal_trump if preset else "dealer-card"
     full = rules.full_deal * rules.players == rules.deck_size
     trump = {"none": ", full deal without trump", "dealer-card": ", full deal: the dealer's last card is trump"}
@@ -221,4 +221,5 @@ def rules_brief(rules: Rules, preset: str | None) -> str:
         if full and (rules.full_deal_trump == "none" or rules.full_deal_trump != usual)
         else ""
     )
+    note += f", full deals {rules.full_deals}" if rules.full_deals != "n" else ""
     return f"{rules.deck_size} {rules.notation.pack.title} cards, play {rules.play_rule}, hook {rules.hook}{note}"

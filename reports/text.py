@@ -14,7 +14,7 @@ from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
-from pocha.game.rules import FULL_DEAL_TRUMPS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
+from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
 from pocha.reports.predictions import prediction_bias
@@ -266,8 +266,10 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "hook": rules.hook,
         "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
         "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
-        "tie-break": f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}",
     }
+    if rules.schedule in CLIMBING:
+        lines["full deals"] = f"{rules.full_deals}: {FULL_DEALS[rules.full_deals]}"
+    lines["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
     text = [f"{name:<10} {value}" for name, value in lines.items()]
     if preset:
         decks = ", ".join(f"{players}: {size}" for players, size in PRESETS[preset].decks.items())

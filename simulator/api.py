@@ -615,8 +615,9 @@ def play_games(
 
     Every game draws its first dealer by lot. With ``rotate`` (the default) game ``g`` seats the
     line-up moved ``g`` seats on from its first dealer, so every strategy holds every seat equally
-    often. The rules' schedule (full, short, up, full-only, or hand sizes ``"1-5"``) and tie_break (all, tied or
-    one. trace: a pocha-trace/3 file of every deal of the first ``trace_games`` games (all when None).
+    often. The rules' schedule (full, short, up, full-only, or hand sizes ``"1-5"``), full_deals (n or n+1 full
+    deals of full and up) and tie_break (all, tied or one) shape each game. trace: a pocha-trace/3 file of every
+    deal of the first ``trace_games`` games (all when None).
     """
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)

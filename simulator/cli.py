@@ -27,6 +27,7 @@ from pocha.options import (
     ADVICE_SHARPNESS,
     CARD_SHARPNESS,
     FULL_DEAL_TRUMP_NAMES,
+    FULL_DEALS_NAMES,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -145,6 +146,14 @@ Schedule = Annotated[
 ]
 TieBreak = Annotated[
     str | None, typer.Option(metavar="RULE", help=f"How tied leaders are parted: {', '.join(TIE_BREAK_NAMES)}.")
+]
+FullDeals = Annotated[
+    str | None,
+    typer.Option(
+        metavar="COUNT",
+        help=f"Full deals of the full and up schedules: {', '.join(FULL_DEALS_NAMES)} (n: one per player, the one "
+        "the climb reaches among them; n+1: that one, then one per player).",
+    ),
 ]
 Cards = Annotated[
     str,
@@ -578,6 +587,7 @@ def game(
     scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
+    full_deals: FullDeals = None,
     run: Run,
     output: options.OutputOptions,
     output_format: Format = "table",
@@ -598,7 +608,7 @@ def game(
             strategy,
             games=games,
             rotate=rotate,
-            rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break),
+            rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals),
             run=run,
             output=output,
             trace=trace,
@@ -1011,6 +1021,7 @@ def show_rules(
     scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
+    full_deals: FullDeals = None,
     output_format: Annotated[
         str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
     ] = "text",
@@ -1022,7 +1033,8 @@ def show_rules(
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-        info = api.rules_info(rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break))
+        chosen = replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
+        info = api.rules_info(rules=chosen)
     if output_format == "json":
         typer.echo(json.dumps(info.to_dict(), indent=2))
         return

@@ -21,6 +21,7 @@ from pocha.errors import PochaError
 from pocha.game.rules import (
     DEFAULT_PRESET,
     FULL_DEAL_TRUMPS,
+    FULL_DEALS,
     PLAY_RULES,
     PRESETS,
     RANK_ORDERS,
@@ -44,6 +45,7 @@ RANK_ORDER_NAMES = RANK_ORDERS
 SCHEDULE_NAMES = tuple(SCHEDULES)
 SCORING_NAMES = tuple(SCORINGS)
 TIE_BREAK_NAMES = tuple(TIE_BREAKS)
+FULL_DEALS_NAMES = tuple(FULL_DEALS)
 FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
 ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
@@ -70,6 +72,7 @@ class RuleOptions:
     schedule: str | tuple[int, ...] | None = None  # a name (full, short, up, full-only) or hand sizes ("1-5,5")
     tie_break: str | None = None  # all, tied, one
     full_deal_trump: str | None = None  # what names trump when the whole deck is dealt: dealer-card, none
+    full_deals: str | None = None  # the full deals of the full and up schedules: n (the players), n+1
 
     def __post_init__(self) -> None:
         if isinstance(self.preset, Rules):
@@ -99,6 +102,7 @@ class RuleOptions:
             schedule=self.schedule,
             tie_break=self.tie_break,
             full_deal_trump=self.full_deal_trump,
+            full_deals=self.full_deals,
         )
         return self.preset, made
 

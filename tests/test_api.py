@@ -108,6 +108,16 @@ def test_a_full_deal_without_trump_is_in_the_record_the_heading_and_the_report(t
     assert "no card is shown and no suit is trump" in report.read_text()
 
 
+def test_n_plus_one_full_deals_are_in_the_record_the_heading_and_the_report(tmp_path):
+    assert pocha.rules_info(full_deals="n+1", players=3).rules.hand_sizes().count(12) == 4
+    result = pocha.play_games(games=30, players=3, full_deals="n+1", out=tmp_path / "games")
+    assert result.record.section.hand_sizes.count(12) == 4
+    assert json.loads((tmp_path / "games" / "run.json").read_text())["rules"]["full_deals"] == "n+1"
+    assert "hook except-one-card, full deals n+1)" in run_heading(result.record)
+    report, _ = pocha.report(tmp_path / "games")
+    assert "n+1: the one the climb reaches, then one per player" in report.read_text()
+
+
 def test_advise_as_a_frame():
     advice = pocha.advise("1O 3O 12C 5E 2B", "7O", position=2, bids=[1, 0], samples=500, bid=3)
     frame = advice.to_frame()

@@ -325,6 +325,12 @@ def test_game_and_report(tmp_path):
         (["game", "--schedule", "long"], "schedule: unknown 'long'; accepted: full, short, up, full-only"),
         (["game", "--schedule", "1,11"], "schedule: 11 is not a hand size here"),
         (["game", "--tie-break", "coin"], "tie-break: unknown rule 'coin'; accepted: all, tied, one"),
+        (["game", "--full-deals", "n+2"], "full-deals: unknown rule 'n+2'; accepted: n, n+1"),
+        (
+            ["game", "--schedule", "short", "--full-deals", "n+1"],
+            "full-deals: n+1 counts the full deals of the full and up schedules, not of 'short'; accepted with it: n",
+        ),
+        (["rules", "--play-rule", "montando"], "play-rule: unknown rule 'montando'; accepted: pocha, "),
         (["game", "--trace", "t.jsonl", "--trace-games", "-1"], "trace-games: must be 0 or more"),
         (["game", "--trace-games", "3"], "trace-games: does nothing without --trace"),
         (["report", "."], "no run.json"),
@@ -530,7 +536,33 @@ def test_strategies_lists_names_parameters_and_defaults():
 def test_schedule_is_offered_only_where_it_does_something():
     result = invoke("compare", "expected", "zero", "--schedule", "short")
     assert result.exit_code == 2 and "No such option: --schedule" in result.output
-    assert "--schedule " in invoke("game", "--help").stdout and "--schedule " not in invoke("simulate", "--help").stdout
+    for flag in ("--schedule ", "--full-deals "):
+        assert flag in invoke("game", "--help").stdout and flag not in invoke("simulate", "--help").stdout
+        assert flag in invoke("rules", "--help").stdout
+
+
+def test_the_readings_of_the_texts_are_options():
+    shown = invoke("rules", "--full-deals", "n+1", "--play-rule", "pocha-always-beat").stdout
+    assert "schedule   full: 1 2 3 4 5 6 7 8 9 10 10 10 10 10 9 8 7 6 5 4 3 2 1 (23 hands)\n" in shown
+    assert "full deals n+1: the one the climb reaches, then one per player\n" in shown
+    assert "play rule  pocha-always-beat: as pocha, but followers beat the led suit's best card even once" in shown
+    assert "full deals n: one per player" in invoke("rules").stdout
+    assert "\nfull deals" not in invoke("rules", "--schedule", "short").stdout  # no full deals to count
+    for flag in ("--full-deals n+1", "--tie-break tied", "--deck 40"):  # the other readings of text 003
+        assert flag in invoke("rules").stdout
+    result = invoke("simulate", "-n", "30", "-k", "3", "--play-rule", "pocha-always-beat", "--preset", "italian")
+    assert result.exit_code == 0 and "play pocha-always-beat, hook always" in result.stdout
+
+
+def test_a_game_of_n_plus_one_full_deals(tmp_path):
+    path = tmp_path / "games.jsonl"
+    args = ("-g", "4", "-p", "3", "--schedule", "up", "--full-deals", "n+1", "--trace", str(path), "--trace-games", "1")
+    result = invoke("game", *args)
+    assert result.exit_code == 0, result.output
+    assert "(up schedule, first dealer by lot)" in result.stdout and "full deals n+1)" in result.stdout
+    header, *deals = (json.loads(line) for line in path.read_text().splitlines())
+    assert header["rules"]["full_deals"] == "n+1"
+    assert [deal["cards"] for deal in deals][:15] == [*range(1, 12), 12, 12, 12, 12]
 
 
 def test_game_trace_holds_every_hand_of_the_first_games(tmp_path):

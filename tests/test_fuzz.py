@@ -127,6 +127,7 @@ COMMANDS = {
         "-s": SPECS,
         "--schedule": st.sampled_from(["full", "short", "up", "full-only", "1,2", "1-3", "0", "x", "99"]),
         "--tie-break": st.sampled_from(["all", "tied", "one", "coin"]),
+        "--full-deals": st.sampled_from(["n", "n+1", "n+2"]),
         "--no-rotate": st.just(None),
         "--trace": PATHS,
         "--trace-games": NUMBERS,
@@ -148,6 +149,7 @@ COMMANDS = {
         "--scoring": st.sampled_from(["10,5,-5", "exact-only", "1,2,3,4", "1,2"]),
         "--schedule": st.sampled_from(["short", "1,2", "x"]),
         "--tie-break": st.sampled_from(["one", "coin"]),
+        "--full-deals": st.sampled_from(["n+1", "x"]),
         "--format": st.sampled_from(["text", "json", "csv"]),
     },
     "train": {

@@ -62,6 +62,10 @@ def test_every_preset_names_its_text_in_words_and_its_readings():
     for name in ("italian", "portuguese"):  # texts 000 and 001 state the duty to beat without exception
         assert PRESETS[name].play_rule == "pocha"
         assert any("--play-rule pocha-always-beat" in reading for reading in PRESETS[name].readings)
+    for name in ("ludoteka", "polish", "italian", "turkish"):  # texts 003, 004, 000, 002
+        assert any("--full-deals n+1" in reading for reading in PRESETS[name].readings)
+        assert any("--tie-break tied" in reading for reading in PRESETS[name].readings)
+    assert any("--tie-break all" in reading for reading in PRESETS["portuguese"].readings)
     assert PRESETS["portuguese"].tie_break == "one" and make_rules("portuguese").tie_break == "one"
     assert make_rules("ludoteka").tie_break == "all"
 
@@ -171,6 +175,53 @@ def test_schedules():
     assert make_rules(players=4, schedule="short").hand_sizes() == list(range(1, 11))
     assert make_rules(players=3, schedule="full-only").hand_sizes() == [12, 12, 12]
     assert make_rules(players=3, schedule="up").hand_sizes() == [*range(1, 12), 12, 12, 12]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_climbing_schedules_play_n_or_n_plus_one_full_deals(players):
+    """ "As many hands with the whole deck as there are players": the climb's arrival among them (n), or before them."""
+    top = make_rules(players=players).full_deal
+    rising = list(range(1, top))
+    assert make_rules(players=players).hand_sizes() == rising + [top] * players + rising[::-1]
+    assert make_rules(players=players, full_deals="n+1").hand_sizes() == rising + [top] * (players + 1) + rising[::-1]
+    assert make_rules(players=players, schedule="up", full_deals="n").hand_sizes() == rising + [top] * players
+    assert make_rules(players=players, schedule="up", full_deals="n+1").hand_sizes() == rising + [top] * (players + 1)
+
+
+def test_four_players_play_five_full_deals_by_the_other_reading():
+    rules = make_rules(players=4, full_deals="n+1")
+    assert rules.hand_sizes() == [*range(1, 10), 10, 10, 10, 10, 10, *range(9, 0, -1)] and len(rules.hand_sizes()) == 23
+
+
+@pytest.mark.parametrize("schedule", ["short", "full-only", "1-3,10"])
+def test_n_plus_one_full_deals_is_refused_without_a_climbing_schedule(schedule):
+    with pytest.raises(PochaError) as error:
+        make_rules(players=4, schedule=schedule, full_deals="n+1")
+    message = str(error.value)
+    assert message.startswith("full-deals: n+1 counts the full deals of the full and up schedules, not of '")
+    assert message.endswith("accepted with it: n") and "\n" not in message
+    assert (
+        make_rules(players=4, schedule=schedule, full_deals="n").hand_sizes()
+        == make_rules(players=4, schedule=schedule).hand_sizes()
+    )
+    with pytest.raises(PochaError, match="full-deals: unknown rule 'n\\+2'; accepted: n, n\\+1"):
+        make_rules(full_deals="n+2")
+
+
+def test_rules_written_before_the_full_deals_were_counted_still_read():
+    old = make_rules(players=4).to_dict()
+    assert old.pop("full_deals") == "n" and Rules.from_dict(old) == make_rules(players=4)
+    rules = make_rules(players=4, schedule="up", full_deals="n+1")
+    assert rules.to_dict()["full_deals"] == "n+1" and Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_eight_players_may_play_the_forty_card_deck_of_text_003():
+    """ "By default the 40-card deck": at 8 players 5 cards each, the 48-card reading one option away."""
+    assert make_rules("ludoteka", 8).deck_size == 48 and make_rules("ludoteka", 8).full_deal == 6
+    rules = make_rules("ludoteka", 8, deck="40")
+    assert (rules.deck_size, rules.full_deal, rules.full_deal * rules.players) == (40, 5, 40)
+    assert rules.ranks == make_rules("ludoteka", 4).ranks
+    assert any("--deck 40" in reading for reading in PRESETS["ludoteka"].readings)
 
 
 def test_a_schedule_can_be_the_hand_sizes_agreed_beforehand():

@@ -31,6 +31,11 @@ SCHEDULES = {  # name -> the hand sizes of one game, max the full deal
     "up": "1 up to max-1, then max once per player, then stop",
     "full-only": "max once per player",
 }
+CLIMBING = ("full", "up")  # the schedules that climb to the full deal, then play FULL_DEALS of them
+FULL_DEALS = {  # name -> how many full deals a CLIMBING schedule plays, n the players
+    "n": "one per player, the one the climb reaches among them",
+    "n+1": "the one the climb reaches, then one per player",
+}
 TIE_BREAKS = {  # name -> how tied leaders after the schedule are parted
     "all": "one-card hands for every player, every score counting, until one player leads",
     "tied": "one-card hands for every player until one of the tied players leads the others",
@@ -133,6 +138,7 @@ class Rules:
     schedule: str | tuple[int, ...] = "full"  # hand sizes of a whole game: a key of SCHEDULES, or the sizes
     tie_break: str = "all"  # how a whole game's tied leaders are parted, a key of TIE_BREAKS
     full_deal_trump: str = "dealer-card"  # what names trump in a deal of the whole deck, a key of FULL_DEAL_TRUMPS
+    full_deals: str = "n"  # how many full deals a CLIMBING schedule plays, a key of FULL_DEALS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
@@ -158,6 +164,7 @@ class Rules:
             ("hook", HOOK_RULES),
             ("tie_break", TIE_BREAKS),
             ("full_deal_trump", FULL_DEAL_TRUMPS),
+            ("full_deals", FULL_DEALS),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -172,6 +179,12 @@ class Rules:
         else:
             for cards in self.schedule:
                 self.check_cards(cards, "schedule")
+        if self.full_deals != "n" and self.schedule not in CLIMBING:
+            written = self.schedule if isinstance(self.schedule, str) else ",".join(map(str, self.schedule))
+            raise PochaError(
+                f"full-deals: {self.full_deals} counts the full deals of the {' and '.join(CLIMBING)} schedules, "
+                f"not of '{written}'; accepted with it: n"
+            )
 
     @property
     def deck_size(self) -> int:
@@ -184,11 +197,11 @@ class Rules:
         return self.deck_size // self.players
 
     def hand_sizes(self) -> list[int]:
-        """Hand sizes of one game, in order, by the schedule (see SCHEDULES)."""
+        """Hand sizes of one game, in order, by the schedule (see SCHEDULES) and its full deals (FULL_DEALS)."""
         if not isinstance(self.schedule, str):
             return list(self.schedule)
         top = self.full_deal
-        rising, full = list(range(1, top)), [top] * self.players
+        rising, full = list(range(1, top)), [top] * (self.players + (self.full_deals == "n+1"))
         return {
             "full": rising + full + rising[::-1],
             "short": [*rising, top],
@@ -245,7 +258,7 @@ class Rules:
         values = dict(data)
         if "play" in values and "play_rule" not in values:  # the name before pocha-trace/2
             values["play_rule"] = values.pop("play")
-        known = {"players", "ranks", "pack", "play_rule", "hook", "scoring", "schedule", "tie_break", "full_deal_trump"}
+        known = {item.name for item in fields(cls)}
         unknown = set(values) - known
         if unknown:
             raise PochaError(f"rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -292,6 +305,14 @@ FORTY = (
     "Only the 40-card deck: player counts that do not divide it drop whole ranks, weakest first, until it "
     "splits evenly (the text says so for 3 players; for 6, 7 and 9 players it is our reading)."
 )
+CLIMB = (
+    'The hands grow "until the whole deck is dealt", then as many full deals as there are players: the full deal '
+    "the climb reaches counts as one of them, n in all (--full-deals n+1 plays it, then n more)."
+)
+TIES = (
+    '"New one-card hands until the tie is broken": every player plays them and every score counts until one '
+    "player leads (--tie-break tied: only the tied players contend)."
+)
 PRESETS = {
     preset.name: preset
     for preset in (
@@ -305,8 +326,12 @@ PRESETS = {
             readings=(
                 '6 players: the text drops the 2s (36 cards) but also ranks 9s and 8s "when 6 or 8 play"; both '
                 "cannot hold, this preset plays 36 cards (--deck 48 for the other reading).",
+                '8 players: 48 cards, as the ranking "in case 6 or 8 play, the nine and the eight" has it; "by default '
+                'the 40-card deck" also allows 40 cards, 5 each (--deck 40 for that reading).',
                 TRUMPED,
                 "full-only: one full deal per player (the text gives no count).",
+                CLIMB,
+                TIES,
             ),
         ),
         Preset(
@@ -319,6 +344,8 @@ PRESETS = {
             readings=(
                 TRUMPED,
                 'The falling half of the full schedule is "usually" played: --schedule up stops after the full deals.',
+                CLIMB,
+                TIES,
             ),
         ),
         Preset(
@@ -349,6 +376,8 @@ PRESETS = {
                 'The duty to beat ("montando") and to trump is stated without the trumped-trick exception; read '
                 "as the pocha rule (--play-rule pocha-always-beat takes the text literally).",
                 FORTY,
+                CLIMB,
+                TIES,
             ),
         ),
         Preset(
@@ -363,6 +392,8 @@ PRESETS = {
                 '"montando"; this preset follows the literal text (--play-rule pocha for the usual rule).',
                 "The sentence on the dealer's bid is garbled; read as the hook rule.",
                 FORTY,
+                CLIMB,
+                TIES,
             ),
         ),
         Preset(
@@ -445,8 +476,8 @@ def make_rules(
     deck: None for the preset's deck for this player count; else a pack (``french``), a size in the
     preset's pack (``40``), ranks strongest first (``1,3,12,11``), or a pack and either (``french:32``).
     rank_order: a rank order of the pack instead of the preset's. overrides: any other ``Rules`` field
-    (``play_rule``, ``hook``, ``scoring``, ``schedule``, ``tie_break``, ``full_deal_trump``); None keeps
-    the preset's. A schedule may be written as text: a name or hand sizes (``1-5,5``).
+    (``play_rule``, ``hook``, ``scoring``, ``schedule``, ``tie_break``, ``full_deal_trump``, ``full_deals``);
+    None keeps the preset's. A schedule may be written as text: a name or hand sizes (``1-5,5``).
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
