@@ -49,6 +49,22 @@ def _leading_zeros(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+@intrinsic
+def unlikely(typingctx, condition):
+    """A condition LLVM is told is almost always false (``llvm.expect``).
+
+    A branch on it stays a branch, which the CPU predicts, instead of being folded into selects
+    that would lengthen every card's chain of work by what the branch does.
+    """
+
+    def codegen(context, builder, signature, args):
+        function = ir.FunctionType(ir.IntType(1), [ir.IntType(1), ir.IntType(1)])
+        expect = builder.module.declare_intrinsic("llvm.expect", [ir.IntType(1)], function)
+        return builder.call(expect, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+    return types.boolean(types.boolean), codegen
+
+
 @jit
 def highest_bit(x):
     """Index of the highest set bit of a non-zero uint64."""

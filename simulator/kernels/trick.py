@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pocha.kernels.bits import LANE_MASK, ONE, ZERO, highest_bit, lowest_bit
+from pocha.kernels.bits import LANE_MASK, ONE, ZERO, highest_bit, lowest_bit, unlikely
 from pocha.kernels.codes import (
     NO_TRUMP,
     PLAY_FOLLOW,
@@ -119,7 +119,9 @@ def legal_cards(hand, led, beat, duty):
     A hand holding the led suit follows it, else plays any card; of those, it plays one that beats
     the trick when it can and the duty mask holds it. Under pocha-always-beat a follower then keeps
     to the cards above the led suit's best card, if it holds any (a trump may have taken the trick).
-    The loop-invariant test of ``trumped`` comes last: the rest stays free of branches.
+    That test comes last, on its own predicted branch (``unlikely``): the rest stays free of
+    branches (as a select, the test cost the other rules up to 6% of ``pocha bench --stages``'s
+    play stage; as a branch, about 2%).
     """
     if led == ZERO:
         return hand
@@ -129,7 +131,7 @@ def legal_cards(hand, led, beat, duty):
     else:
         cards, beating = hand, hand & beat & duty.void
     legal = beating if beating else cards
-    if duty.trumped:
+    if unlikely(duty.trumped != ZERO):
         higher = legal & above_led(led)
         legal = higher if higher else legal
     return legal
