@@ -1,0 +1,110 @@
+"""The docs run: every command and Python block of the README and docs/ runs here, its shown output checked.
+
+A command is a line of a fenced block that starts with ``pocha`` or ``$ pocha``; the lines after a
+``$`` command, up to the next, are its shown output. Amounts are cut to test size (deals, games,
+samples, repeats); a command run as written has every line it shows checked against what it prints
+(``...`` stands for lines left out, a line in parentheses is a note). A Python block whose first
+line is ``# NAME.py`` is a file the page's commands use (saved beside them); every other Python
+block is run, its amount (a line ``DEALS = N``, ``GAMES`` or ``SAMPLES``) cut to 2.
+"""
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pocha.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CUT = {"-n": 200, "--deals": 200, "-g": 40, "--games": 40, "--samples": 2000, "--repeats": 1}  # option -> at most
+CUT_OF = {"match": {"-n": 1}}  # a command's own cuts: a match decision costs seconds
+DEFAULTS = {"variants": ["--games", "40"]}  # a command whose default amount is long runs with this instead
+SCRIPT_AMOUNT = re.compile(r"^(DEALS|GAMES|SAMPLES) = \d[\d_]*$", re.M)  # a block's amount, cut to 2
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+
+
+def blocks(page: Path) -> list[tuple[str, str]]:
+    """The fenced blocks of a page: (language, text)."""
+    return FENCE.findall(page.read_text(encoding="utf-8"))
+
+
+def files(page: Path) -> dict[str, str]:
+    """The files a page's commands use: its Python blocks that start with ``# NAME.py``."""
+    found = {}
+    for language, text in blocks(page):
+        first = text.split("\n", 1)[0]
+        if language == "python" and re.fullmatch(r"# [\w.-]+\.py", first):
+            found[first[2:]] = text
+    return found
+
+
+def commands(page: Path) -> list[tuple[str, list[str]]]:
+    """Every command of a page's fenced blocks, with the output lines shown after it."""
+    found: list[tuple[str, list[str]]] = []
+    for language, text in blocks(page):
+        if language == "python":
+            continue
+        shown = None
+        for line in text.splitlines():
+            if line.startswith(("$ pocha ", "pocha ")) or line in ("$ pocha", "pocha"):
+                found.append((line.removeprefix("$ "), []))
+                shown = found[-1][1] if line.startswith("$") else None
+            elif shown is not None:
+                shown.append(line)
+    return found
+
+
+def cut(args: list[str]) -> list[str]:
+    """The command's arguments with its amounts cut to test size."""
+    out = list(args)
+    limits = CUT | CUT_OF.get(out[0] if out else "", {})
+    for i, word in enumerate(out[:-1]):
+        if word in limits and out[i + 1].isdigit():
+            out[i + 1] = str(min(int(out[i + 1]), limits[word]))
+    default = DEFAULTS.get(out[0] if out else "", [])
+    return out + default if default and default[0] not in out else out
+
+
+def noted(line: str) -> bool:
+    """Whether a shown line is the page's note rather than output: ``...`` or ``(...)``."""
+    text = line.strip()
+    return text in ("", "...") or (text.startswith("(") and text.endswith(")"))
+
+
+CASES = [
+    pytest.param(page, command, shown, id=f"{page.name}: {command[:70]}")
+    for page in PAGES
+    for command, shown in commands(page)
+]
+SCRIPTS = [
+    pytest.param(text, id=f"{page.name}: block {i}")
+    for page in PAGES
+    for i, (language, text) in enumerate(blocks(page))
+    if language == "python" and text not in files(page).values()
+]
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), CASES)
+def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files(page).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    (tmp_path / "strategies" / "tables").mkdir(parents=True)  # where the training commands write
+    args = shlex.split(command, comments=True)[1:]
+    result = CliRunner().invoke(app, cut(args))
+    assert result.exit_code == 0, result.output
+    if cut(args) == args:
+        printed = {line.rstrip() for line in (result.stdout + result.stderr).splitlines()}
+        missing = [line for line in shown if not noted(line) and line.rstrip() not in printed]
+        assert not missing, f"shown but not printed: {missing[:3]}"
+
+
+@pytest.mark.parametrize("text", SCRIPTS)
+def test_every_python_block_of_the_docs_runs(text, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = SCRIPT_AMOUNT.sub(lambda amount: f"{amount[1]} = 2", text)
+    exec(compile(code, "<docs>", "exec"), {"__name__": "__docs__"})
