@@ -29,6 +29,7 @@ from pocha.errors import PochaError
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
 from pocha.reports.match import DEAL_COLUMNS, Match
+from pocha.words import counted
 
 try:
     import pyspiel
@@ -373,8 +374,8 @@ def play_match(
     for cards in sizes:
         if not 1 <= cards <= most:
             raise PochaError(
-                f"cards: {GAME} deals {base.num_players()} players {most} cards at most (one is left to turn up), "
-                f"not {cards}"
+                f"cards: {GAME} deals {base.num_players()} players {counted(most, 'card')} at most (one is left to "
+                f"turn up), not {cards}"
             )
     rules = rules_for(base)
     ours, theirs = pocha_side(player), opponent_side(against)

@@ -20,6 +20,7 @@ from pocha.kernels.bidding import best_legal_bids, illegal_bids, nearest_legal_b
 from pocha.kernels.codes import STREAM_BID
 from pocha.kernels.expected import suit_lanes, unseen_lanes
 from pocha.kernels.streams import uniform_batch
+from pocha.words import counted
 
 _LANE = np.uint64(0xFFFF)
 T = TypeVar("T")
@@ -141,7 +142,7 @@ class Strategy(Protocol):
 
 def where(label: str, ctx: BidContext) -> str:
     """Which strategy, bidding position and hand size, for an error line."""
-    return f"strategy '{label}' at position {ctx.position + 1} with {ctx.cards} card{'s' * (ctx.cards != 1)}"
+    return f"strategy '{label}' at position {ctx.position + 1} with {counted(ctx.cards, 'card')}"
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,8 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
     array = np.asarray(answer_of(label, ctx, lambda: strategy.bid(ctx)))
     if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
         raise StrategyError(
-            f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; expected {ctx.size} whole numbers"
+            f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; "
+            f"expected {counted(ctx.size, 'whole number')}"
         )
     bids = array.astype(np.int64, copy=False)
     outside, hooked = illegal_bids(bids, ctx.cards, ctx.forbidden)

@@ -5,7 +5,7 @@ its own layer or the ones below it. Imports are read from the sources with ``ast
 relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
 package's modules. The modules of one layer must not import each other in a ring, and the command
 line reaches the rest of the package only through the API, the option values, the text and table
-renderers, errors and version.
+renderers, errors, version and words.
 """
 
 import ast
@@ -14,7 +14,7 @@ import pytest
 from layout import modules
 
 LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named modules at the top
-    ("base", ("pocha.errors", "pocha.version")),
+    ("base", ("pocha.errors", "pocha.version", "pocha.words")),
     ("game", ("pocha.game",)),
     ("kernels", ("pocha.kernels",)),
     ("strategies", ("pocha.strategies",)),
@@ -30,6 +30,7 @@ CLI_MAY_IMPORT = {
     "pocha.reports.tables",
     "pocha.errors",
     "pocha.version",
+    "pocha.words",
 }
 LOADERS = {"import_module", "__import__"}  # calls that import a module named by a string
 
@@ -93,7 +94,7 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
 
 
 def beside_the_api(graph: dict[str, set[str]]) -> list[str]:
-    """Every import of the command line from outside what it may use (the API, renderers, errors, version)."""
+    """Every import of the command line from outside what it may use (the API, renderers, errors, version, words)."""
     return [f"pocha.cli imports {other}" for other in sorted(graph.get("pocha.cli", set()) - CLI_MAY_IMPORT)]
 
 

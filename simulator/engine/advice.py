@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.player import DealView, bid_list, card_predictions, read_trump, read_view
+from pocha.engine.player import DealView, bid_list, card_list, card_predictions, read_trump, read_view
 from pocha.engine.player import Situation as PlayerSituation
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
@@ -14,6 +14,7 @@ from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, play_outs
+from pocha.words import counted
 
 MOST_SAMPLES = 10**7  # play-outs per candidate bid
 
@@ -42,7 +43,7 @@ class Situation:
     def check_bid(self, bid: int) -> None:
         """Refuse a bid this bidder may not make."""
         if not 0 <= bid <= self.cards:
-            raise PochaError(f"bid: {bid} is not a bid with {self.cards} cards (0..{self.cards})")
+            raise PochaError(f"bid: {bid} is not a bid with {counted(self.cards, 'card')} (0..{self.cards})")
         if bid == self.forbidden:
             raise PochaError(
                 f"bid: {bid} is forbidden to the dealer: with the bids before it would make {self.cards}, "
@@ -56,7 +57,7 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
     trump: the trump card; None for a deal without trump (a full deal under full-deal-trump none).
     """
     notation = rules.notation
-    ids = notation.parse_list(hand)
+    ids = card_list(hand, rules, "hand")
     names = [notation.name(c) for c in ids]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
@@ -65,7 +66,7 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
         raise PochaError(f'hand: no card given; write cards like "{notation.pack.example}"')
     if len(ids) > rules.full_deal:
         raise PochaError(
-            f"hand: {len(ids)} cards, but {rules.players} players with {rules.deck_size} cards "
+            f"hand: {counted(len(ids), 'card')}, but {rules.players} players with {rules.deck_size} cards "
             f"hold 1..{rules.full_deal}"
         )
     if not 0 <= position < rules.players:
@@ -76,10 +77,12 @@ def read_situation(rules: Rules, hand: str, trump: str | None, position: int, bi
     trump_card = read_trump(rules, trump, ids, position == rules.players - 1)
     earlier = bid_list(bids)
     if len(earlier) != position:
-        raise PochaError(f"bids: position {position} means {position} bids before yours; {len(earlier)} given")
+        raise PochaError(
+            f"bids: position {position} means {counted(position, 'bid')} before yours; {len(earlier)} given"
+        )
     wrong = [b for b in earlier if not 0 <= b <= len(ids)]
     if wrong:
-        raise PochaError(f"bids: {wrong[0]} is not a bid with {len(ids)} cards (0..{len(ids)})")
+        raise PochaError(f"bids: {wrong[0]} is not a bid with {counted(len(ids), 'card')} (0..{len(ids)})")
     return Situation(rules, tuple(ids), trump_card, position, earlier)
 
 

@@ -31,6 +31,7 @@ from pocha.engine.tally import Tally
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.kernels.cache import pocha_cache_root
+from pocha.words import counted
 
 DASK_CHUNK = 4 * DEFAULT_CHUNK
 STAGES = ("deal", "bids", "play", "tally")
@@ -219,12 +220,14 @@ def bench(
     for benchmark in BENCHMARKS:
         count, rates, reference = repeat(benchmark, deals, repeats, [Threads(n) for n in threads], against=against)
         for n, runs in zip(threads, rates, strict=True):
-            where = f"{n} thread{'s' if n > 1 else ''}"
+            where = counted(n, "thread")
             yield Measurement(benchmark, where, n, count, runs, reference if n == 1 else None)
     if dask_workers:
         with local_cluster(dask_workers) as address:
             count, (runs,), _ = repeat(BENCHMARKS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
-            yield Measurement(BENCHMARKS[0], f"Dask LocalCluster, {dask_workers} workers", dask_workers, count, runs)
+            yield Measurement(
+                BENCHMARKS[0], f"Dask LocalCluster, {counted(dask_workers, 'worker')}", dask_workers, count, runs
+            )
 
 
 def staged() -> tuple[Benchmark, ...]:

@@ -21,6 +21,7 @@ from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, pla
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids, checked_prediction
 from pocha.strategies.heuristics import expected_tables
+from pocha.words import counted
 
 PLAY_CODES = PLAY_CODES
 
@@ -172,8 +173,8 @@ def play_chunk(
 def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], chunk_size: int) -> None:
     """Refuse a run the rules or the engine cannot do, before any work."""
     if len(lineup.seats) != rules.players:
-        raise PochaError(f"strategy: {len(lineup.seats)} strategies for {rules.players} seats")
+        raise PochaError(f"strategy: {counted(len(lineup.seats), 'strategy', 'strategies')} for {rules.players} seats")
     if chunk_size < 1:
-        raise PochaError(f"chunk size: must be at least 1, not {chunk_size}")
+        raise PochaError(f"chunk-size: must be at least 1, not {chunk_size}")
     for cards in sizes:
         rules.check_cards(cards)

@@ -25,6 +25,7 @@ from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules
 from pocha.strategies.base import BidContext, Predicts, checked_bids
 from pocha.strategies.heuristics import expected_tables
+from pocha.words import counted
 
 Cards = str | Sequence[str]
 PREDICTION_WORLDS = 400  # worlds a card decision's predictions are drawn over: +-0.05 on a chance, well under 100 ms
@@ -148,7 +149,8 @@ def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
     cards = len(dealt)
     if not 1 <= cards <= rules.full_deal:
         raise PochaError(
-            f"hand: {cards} cards dealt, but {players} players with {rules.deck_size} cards hold 1..{rules.full_deal}"
+            f"hand: {counted(cards, 'card')} dealt, but {players} players with {rules.deck_size} cards hold "
+            f"1..{rules.full_deal}"
         )
     check_follows(rules, played, seats, view.seat, hand)
     others = [card for card, who in zip(played, seats, strict=True) if who != view.seat]
@@ -214,7 +216,10 @@ def read_trump(rules: Rules, trump: str | None, own: list[int], dealer: bool, ot
         return NO_TRUMP
     if trump is None:
         raise PochaError("trump: give the trump card: the turned-up card, or the dealer's last in a full deal")
-    card = rules.notation.parse(trump)
+    try:
+        card = rules.notation.parse(trump)
+    except PochaError as error:
+        raise PochaError(f"trump: {error}") from None
     name = rules.notation.name(card)
     full = len(own) * rules.players == rules.deck_size
     if not full and card in [*own, *others]:
