@@ -67,8 +67,10 @@ def read_record(folder: Path) -> RunRecord:
         raise PochaError(f"no {RECORD} in '{folder}'; give a folder written by --out FOLDER")
     try:
         record = RunRecord.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
+    except PochaError as error:  # read, but not as pocha writes it
         raise PochaError(f"{path} is not a pocha run record ({error})") from None
+    except (OSError, UnicodeDecodeError, TypeError, ValueError, AttributeError):  # the parser's words name no fix
+        raise PochaError(f"{path} is not a pocha run record (damaged, or another kind of file)") from None
     if record.files is None:
         raise PochaError(f"{path} lists no files (it was not written by this version of pocha)")
     return record
@@ -138,8 +140,8 @@ def read_table(folder: Path, name: str, rows: int | None) -> pd.DataFrame:
     path = folder / f"{name}.csv"
     try:
         frame = pd.read_csv(io.StringIO(path.read_text(encoding="utf-8")), dtype=LABEL_COLUMNS)
-    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as error:
-        raise PochaError(f"report: cannot read {path} ({error})") from None
+    except (OSError, UnicodeDecodeError, ValueError):  # pandas' words name no fix
+        raise PochaError(f"report: cannot read {path} (damaged, or not a CSV table)") from None
     expected = TABLE_COLUMNS[name]
     if tuple(frame.columns) != expected:
         raise PochaError(f"report: {path} has the columns {', '.join(frame.columns)}, not {', '.join(expected)}")

@@ -32,6 +32,7 @@ BUILTIN: dict[str, Callable[..., Strategy]] = {
     factory.name: factory
     for factory in (RandomBid, ZeroBid, FairShare, AcesTrumps, Expected, MonteCarlo, TableStrategy)
 }
+NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)  # parameters a spec can give
 FILE_SPEC = re.compile(r"(?P<path>.+?\.py):(?P<attribute>[A-Za-z_]\w*)(?::(?P<parameters>.*))?$")
 
 
@@ -77,9 +78,10 @@ def find_factory(name: str) -> Callable[..., Strategy]:
         return plugins[name].load()
     known = sorted(BUILTIN) + sorted(plugins)
     close = difflib.get_close_matches(name, known, n=1)
+    problem = f"unknown name '{name}'" if name.strip() else "no strategy named"
     hint = f"did you mean '{close[0]}'? " if close else ""
     raise PochaError(
-        f"strategy: unknown name '{name}'; {hint}known: {', '.join(known)} (or package.module:Class, or file.py:Class)"
+        f"strategy: {problem}; {hint}known: {', '.join(known)} (or package.module:Class, or file.py:Class)"
     )
 
 
@@ -153,7 +155,10 @@ def load(spec: str) -> tuple[str, Strategy]:
     """``(label, strategy)`` of a spec; the label is the spec in canonical form (``expected:bias=0.3``)."""
     name, text = split_spec(spec)
     factory = find_factory(name)
-    accepted = parameters(factory)
+    try:
+        accepted = parameters(factory)
+    except (TypeError, ValueError):  # not a class or function (a module, a number), or one without a signature
+        raise PochaError(f"strategy '{spec}': {name} is not a class or function that makes a strategy") from None
     kwargs: dict[str, Any] = {}
     shown: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
@@ -165,7 +170,17 @@ def load(spec: str) -> tuple[str, Strategy]:
             listed = ", ".join(accepted) or "none"
             raise PochaError(f"strategy '{spec}': unknown parameter '{key}'; {name} takes: {listed}")
         kwargs[key], shown[key] = convert(value.strip(), accepted[key].annotation, f"strategy '{spec}' parameter {key}")
-    strategy = factory(**kwargs)
+    needed = [key for key, p in accepted.items() if p.default is p.empty and p.kind in NAMED and key not in kwargs]
+    if needed:
+        raise PochaError(f"strategy '{spec}': {name} needs {', '.join(f'{key}=VALUE' for key in needed)}")
+    try:
+        strategy = factory(**kwargs)
+    except PochaError:
+        raise
+    except Exception as error:  # a user's class failing as it is made: one line, as a file failing to load
+        raise PochaError(
+            f"strategy '{spec}': {name} failed to make a strategy: {type(error).__name__}: {error}"
+        ) from None
     if not callable(getattr(strategy, "bid", None)):
         raise PochaError(f"strategy '{spec}': {name} made an object without a bid(ctx) method")
     given = ",".join(f"{key}={shown[key]}" for key in accepted if key in kwargs)

@@ -129,12 +129,16 @@ class TrickTable:
             with open(path, "rb") as stream, np.load(stream) as data:
                 meta = json.loads(str(data["meta"]))
                 counts = data["counts"].astype(np.int64)
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
-            raise PochaError(f"table: cannot read '{path}' as a trick table ({error})") from None
-        rules = Rules.from_dict(meta["rules"])
+            rules, policy, deals = Rules.from_dict(meta["rules"]), meta["policy"], meta["deals_per_size"]
+        except OSError as error:
+            raise PochaError(f"table: cannot read '{path}' ({error.strerror or error})") from None
+        except (KeyError, ValueError, EOFError, TypeError, zipfile.BadZipFile):  # numpy's words would name no fix
+            raise PochaError(
+                f"table: cannot read '{path}' as a trick table (truncated, damaged or another kind of file)"
+            ) from None
         if counts.shape != table_shape(rules):
             raise PochaError(f"table: '{path}' holds counts of shape {counts.shape}, not {table_shape(rules)}")
-        return cls(rules, meta["policy"], counts, meta["deals_per_size"])
+        return cls(rules, policy, counts, deals)
 
     def fits(self, rules: Rules, play: str | None = None) -> bool:
         """Whether the counts hold under ``rules`` and ``play`` (default: the play it was learned under)."""

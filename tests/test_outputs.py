@@ -94,7 +94,8 @@ def break_results(folder: Path) -> None:
             lambda f: (f / "results.csv").write_text((f / "results.csv").read_text().replace(",0.", ",zero.", 1)),
             "holds something other than numbers",
         ),
-        (lambda f: (f / "run.json").write_text("{not json"), "is not a pocha run record"),
+        (lambda f: (f / "run.json").write_text("{not json"), "is not a pocha run record (damaged, or another kind"),
+        (lambda f: (f / "run.json").write_text("[1]"), "is not a pocha run record (damaged, or another kind"),
         (lambda f: (f / "run.json").write_text('{"command": "simulate"}'), "missing field(s)"),
         (
             lambda f: (f / "run.json").write_text(
@@ -103,6 +104,7 @@ def break_results(folder: Path) -> None:
             "seed",
         ),
         (lambda f: (f / "results.csv").write_bytes(b"\xff\xfe\x00"), "cannot read"),
+        (lambda f: (f / "results.csv").write_text('a,b\n"1'), "results.csv (damaged, or not a CSV table)"),
     ],
 )
 def test_report_refuses_a_folder_that_does_not_add_up_and_touches_nothing(damage, message, tmp_path):

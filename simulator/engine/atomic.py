@@ -6,6 +6,7 @@ overwrites a file of the user's). Files that belong together (a run folder) appe
 """
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -13,6 +14,13 @@ from pathlib import Path
 from typing import IO
 
 from pocha.errors import PochaError
+
+WHY_NOT_WRITTEN = {  # what an error number means for a folder a file cannot be made in, in pocha's words
+    errno.EACCES: "you have no permission to write there",
+    errno.EPERM: "you have no permission to write there",
+    errno.EROFS: "it is on a read-only file system",
+    errno.ENOSPC: "its disk is full",
+}
 
 
 def check_folder_writable(folder: Path, what: str) -> None:
@@ -25,7 +33,8 @@ def check_folder_writable(folder: Path, what: str) -> None:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise PochaError(f"{what}: cannot write in '{folder}' ({error.strerror or error})") from None
+        why = WHY_NOT_WRITTEN.get(error.errno or 0, "it takes no new files")
+        raise PochaError(f"{what}: cannot write in '{folder}': {why}; give another folder") from None
 
 
 def check_writable(

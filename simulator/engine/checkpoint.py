@@ -90,15 +90,18 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
             meta = json.loads(str(data["meta"]))
             arrays = {name: data[name] for name in ARRAYS}
             done = set(data["done"].tolist())
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as error:
+    except OSError as error:
+        raise PochaError(f"resume: cannot read '{path}' ({error.strerror or error})") from None
+    except (ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile):  # numpy's words would name no fix
         raise PochaError(
-            f"resume: '{path}' is not a whole pocha checkpoint (truncated or damaged: {error}); it was not used"
+            f"resume: '{path}' is not a whole pocha checkpoint (truncated, damaged or another kind of file); "
+            "it was not used"
         ) from None
-    if meta.get("format") != FORMAT:
-        found = str(meta.get("format"))
+    found = str(meta.get("format")) if isinstance(meta, dict) else ""
+    if found != FORMAT:
         if found.startswith("pocha-checkpoint/"):
             raise PochaError(f"resume: '{path}' was saved by another version of pocha ({found}); start the run again")
-        raise PochaError(f"resume: '{path}' is not a {FORMAT} file")
+        raise PochaError(f"resume: '{path}' is not a pocha checkpoint ({FORMAT})")
     return meta, arrays, done
 
 

@@ -12,6 +12,7 @@ the others' bids were the others bidding like the ``expected`` strategy, read wi
 (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
 """
 
+import difflib
 from dataclasses import dataclass
 
 from pocha.errors import PochaError
@@ -51,13 +52,35 @@ class PlayPolicy:
 
 
 GREEDY = PlayPolicy("greedy")
+ABOUT = {  # policy -> what it does and its parameters (name, type, default, meaning), as pocha strategies lists them
+    "greedy": (
+        "Bid-aware: while short of its bid, the weakest card that takes the trick (leading: its strongest); "
+        "once the bid is made, the strongest card that does not.",
+        (),
+    ),
+    "random": ("Uniform among the legal cards.", ()),
+    "pimc": (
+        "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
+        "card out in each world (every seat greedy), and plays the one with the most expected points.",
+        (
+            ("samples", "int", str(DEFAULT_SAMPLES), "worlds played per decision"),
+            (
+                "sharpness",
+                "float",
+                str(DEFAULT_SHARPNESS),
+                "how sharply the bids are read as expected's: 0 ignores them",
+            ),
+            ("exhaustive", "0 or 1", "0", "1: every legal card weighed, not one of each run of equivalent cards"),
+        ),
+    ),
+}
 
 
 def parse_policy(spec: str) -> PlayPolicy:
     """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,exhaustive=0|1``."""
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
-        raise PochaError(f"play: unknown '{spec}'; accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S)")
+        raise PochaError(f"play: unknown '{spec}'; {policy_choices(spec)}")
     if name != "pimc":
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
@@ -94,6 +117,13 @@ def pimc_sharpness(value: str) -> float:
             f"play: pimc sharpness must be a number from 0 (bids not read) to {MOST_SHARPNESS:,.0f}, not '{value}'"
         )
     return sharpness + 0.0  # -0.0 is 0
+
+
+def policy_choices(spec: str) -> str:
+    """What to say to a ``spec`` that names no play policy: the one it may mean, and the policies accepted."""
+    close = difflib.get_close_matches(spec.strip().partition(":")[0], POLICIES, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S)"
 
 
 def is_policy_spec(text: str) -> bool:

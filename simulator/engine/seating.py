@@ -6,16 +6,23 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.policies import PlayPolicy, is_policy_spec, parse_policy
+from pocha.engine.policies import PlayPolicy, is_policy_spec, parse_policy, policy_choices
+from pocha.errors import PochaError
 from pocha.strategies import registry
 from pocha.strategies.base import Strategy
 
 
 def split_player(spec: str) -> tuple[str, PlayPolicy | None]:
-    """``(bid spec, play policy)`` of a player spec ``BID@PLAY`` (``expected@pimc``); no '@': no policy of its own."""
+    """``(bid spec, play policy)`` of a player spec ``BID@PLAY`` (``expected@pimc``); no '@': no policy of its own.
+
+    An '@' followed by a path (``dir@2/bids.py:Class``) is part of the strategy; after any other, a
+    play policy is due, and a word that is none is refused as one (``expected@pimcc``: did you mean pimc?).
+    """
     bid, at, policy = spec.strip().rpartition("@")
     if at and is_policy_spec(policy):
         return bid, parse_policy(policy)
+    if at and not any(mark in policy for mark in ("/", "\\", ".py")):
+        raise PochaError(f"strategy '{spec}': unknown play '{policy}' after '@'; {policy_choices(policy)}")
     return spec, None
 
 
