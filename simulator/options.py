@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pocha.engine.atomic import check_writable
-from pocha.engine.backends import Backend, make_backend
+from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
@@ -50,6 +50,7 @@ FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
 ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
 CARD_SHARPNESS = PIMC_SHARPNESS  # card advice reads them as pimc does
+MOST_PER_CORE = PER_CORE  # threads, or LocalCluster processes, a core may be asked to run
 
 
 def needs(option: str, value: object, other: str, given: bool) -> None:

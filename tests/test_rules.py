@@ -321,6 +321,18 @@ def test_scoring_fields_are_given_by_name():
         Scoring(per_trick_missed=0.5)
 
 
+def test_a_scoring_that_pays_for_missing_is_refused():
+    with pytest.raises(PochaError, match="would pay a missed bid 1 point per trick off"):
+        Scoring(miss_per_trick=1)
+    lopsided = Scoring(exact=0, per_trick=0, per_trick_missed=5, miss_per_trick=0)  # a made bid scores nothing
+    with pytest.raises(PochaError, match="a bid of 0 that takes 1 trick scores 5, more than the exact bid of 1"):
+        make_rules(scoring=lopsided)
+    for scoring, _ in SCORINGS.values():
+        for preset in PRESETS:
+            for players in PRESETS[preset].decks:
+                make_rules(preset, players, scoring=scoring)  # every named scoring, at every table
+
+
 def test_rules_written_before_tricks_of_missed_bids_counted_still_read():
     old = {**make_rules().to_dict(), "scoring": {"exact": 10, "per_trick": 5, "miss_per_trick": -5}}  # pocha-trace/2
     assert Rules.from_dict(old) == make_rules()

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pocha.errors import PochaError
+from pocha.words import counted
 
 STARTUP = {"distributed.comm.timeouts.connect": "120s", "distributed.comm.timeouts.tcp": "120s"}
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
 DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most
 MIN_CHUNK = 64
+PER_CORE = 8  # threads (or LocalCluster processes) a core may be asked to run: more only wait their turn
 
 
 class Backend(Protocol):
@@ -45,6 +47,18 @@ def default_threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def check_count(option: str, count: int) -> None:
+    """Refuse fewer than 1, or more than PER_CORE per core (they would only wait, and could exhaust the machine)."""
+    if count < 1:
+        raise PochaError(f"{option}: must be at least 1, not {count}")
+    cores = default_threads()
+    if count > PER_CORE * cores:
+        raise PochaError(
+            f"{option}: {count:,} on {counted(cores, 'core')} is too many; give at most {PER_CORE * cores} "
+            f"({PER_CORE} per core; the results do not depend on it)"
+        )
+
+
 @dataclass(frozen=True)
 class Threads:
     """Threads of this process; the numba kernels release the GIL, so chunks run side by side."""
@@ -58,8 +72,7 @@ class Threads:
         return self.count
 
     def __post_init__(self) -> None:
-        if self.count < 1:
-            raise PochaError(f"threads: must be at least 1, not {self.count}")
+        check_count("threads", self.count)
 
     def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         """Yield results in order; Ctrl-C cancels the queued tasks and waits only for the running ones."""
@@ -94,8 +107,8 @@ class Dask:
     ordered = False
 
     def __post_init__(self) -> None:
-        if self.workers < 1:
-            raise PochaError(f"workers: must be at least 1, not {self.workers}")
+        if self.scheduler is None:  # a LocalCluster's processes, on this machine
+            check_count("workers", self.workers)
 
     def run(self, work: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         """Yield results as tasks finish, keeping a few tasks per worker queued."""

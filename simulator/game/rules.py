@@ -13,6 +13,7 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, deck_ids
+from pocha.words import counted
 
 PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
@@ -69,6 +70,11 @@ class Scoring:
                 raise PochaError(
                     f"scoring.{name}: must be a whole number from -{MOST_POINTS:,} to {MOST_POINTS:,}, not {value!r}"
                 )
+        if self.miss_per_trick > 0:
+            raise PochaError(
+                f"scoring: {self.spec} would pay a missed bid {counted(self.miss_per_trick, 'point')} per trick off, "
+                "the more the further off; M, per trick off, must be 0 or less (10,5,-5)"
+            )
 
     def points(self, bid: Any, won: Any) -> Any:
         """Points of a bid and the tricks won (ints or int arrays alike): the one scoring formula."""
@@ -79,6 +85,23 @@ class Scoring:
         """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
         return self.points(bid, won).astype(np.int64)
+
+    def check_missing_pays_less(self, cards: int) -> None:
+        """Refuse a scoring under which, in hands of up to ``cards`` cards, a missed bid scores more than the exact one.
+
+        (The same tricks taken: a bid can only be judged against the bid that would have matched them.)
+        """
+        grid = self.points_grid(cards)
+        exact = np.diag(grid).copy()
+        np.fill_diagonal(grid, np.iinfo(np.int64).min)
+        missed = grid.max(axis=0)
+        if (missed > exact).any():
+            won = int(np.argmax(missed > exact))
+            bid = int(np.argmax(grid[:, won]))
+            raise PochaError(
+                f"scoring: under {self.spec} a bid of {bid} that takes {counted(won, 'trick')} scores {missed[won]}, "
+                f"more than the exact bid of {won} ({exact[won]}); a missed bid must not pay more than a made one"
+            )
 
     @property
     def spec(self) -> str:
@@ -144,8 +167,7 @@ class Rules:
         object.__setattr__(self, "ranks", tuple(self.ranks))
         if not isinstance(self.schedule, str):
             object.__setattr__(self, "schedule", tuple(self.schedule))
-        if not isinstance(self.players, int) or self.players < 2:
-            raise PochaError(f"players: must be a whole number of at least 2, not {self.players!r}")
+        check_players(self.players)
         if self.pack not in PACKS:
             raise PochaError(f"pack: unknown '{self.pack}'; accepted: {', '.join(PACKS)}")
         names = PACKS[self.pack].rank_names
@@ -179,6 +201,7 @@ class Rules:
         else:
             for cards in self.schedule:
                 self.check_cards(cards, "schedule")
+        self.scoring.check_missing_pays_less(self.full_deal)
         if self.full_deals != "n" and self.schedule not in CLIMBING:
             written = self.schedule if isinstance(self.schedule, str) else ",".join(map(str, self.schedule))
             raise PochaError(
@@ -265,6 +288,12 @@ class Rules:
         if "scoring" in values:
             values["scoring"] = Scoring(**values["scoring"])
         return cls(**values)
+
+
+def check_players(players: object) -> None:
+    """Refuse a player count below 2 (or not a whole number), before any deck is looked for it."""
+    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        raise PochaError(f"players: must be a whole number of at least 2, not {players!r}")
 
 
 def forty_card_decks() -> dict[int, int]:
@@ -481,8 +510,7 @@ def make_rules(
     """
     if preset not in PRESETS:
         raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
-    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
-        raise PochaError(f"players: must be a whole number of at least 2, not {players!r}")
+    check_players(players)
     chosen = PRESETS[preset]
     pack, size_or_ranks = split_deck(deck, chosen.pack) if deck is not None else (chosen.pack, "")
     orders = PACKS[pack].rank_orders
