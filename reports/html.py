@@ -8,6 +8,7 @@ is inline: no network. It reads on a phone (tables scroll sideways) and prints.
 
 import base64
 import html
+import shlex
 from collections.abc import Iterable
 
 import numpy as np
@@ -16,11 +17,12 @@ import pandas as pd
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, is_duplicate
+from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, is_duplicate, play_text
 from pocha.reports.stats import verdict
 from pocha.reports.tables import headline
 from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
 from pocha.reports.variants import LUCK, figure, question_tables
+from pocha.words import counted
 
 STYLE = """
 body { font-family: system-ui, -apple-system, sans-serif; margin: 0 auto; padding: 1rem; max-width: 62rem;
@@ -77,9 +79,10 @@ def facts(run: RunRecord) -> str:
     schedule = rules.schedule if isinstance(rules.schedule, str) else ",".join(map(str, rules.schedule))
     section = run.section
     amount = (
-        f"{section.games:,} whole games ({schedule} schedule), seating {'rotated' if section.rotate else 'kept'}"
+        f"{counted(section.games, 'whole game')} ({schedule} schedule), "
+        f"seating {'rotated' if section.rotate else 'kept'}"
         if isinstance(section, GameRun)
-        else f"{section.deals_per_size:,} deals per hand size, hand sizes {', '.join(map(str, section.cards))}"
+        else f"{counted(section.deals_per_size, 'deal')} per hand size, hand sizes {', '.join(map(str, section.cards))}"
         + (", duplicate (every deal once per rotation of the seating)" if is_duplicate(run) else "")
     )
     field = section.field if isinstance(section, CompareRun) else None
@@ -88,7 +91,7 @@ def facts(run: RunRecord) -> str:
         "pocha": run.version,
         "rules": f"{run.preset}: {PRESETS[run.preset].text}" if run.preset else "custom rules",
         "table": f"{rules.players} players, {rules.notation.describe()}",
-        "play and hook": f"play rule {rules.play_rule}, hook {rules.hook}, card play {run.policy}",
+        "play and hook": f"play rule {rules.play_rule}, hook {rules.hook}, {play_text(run)}",
         "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
         "strategies by seat": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies))
         + (f" (field: {field})" if field else ""),
@@ -224,8 +227,8 @@ def tie_breaks(run: RunRecord) -> str:
     assert isinstance(run.section, GameRun)
     tied, extra, shared = run.section.tie_break_games, run.section.tie_break_hands, run.section.shared_games
     return (
-        f"Tie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games needed extra "
-        f"one-card hands ({extra:,} hands in all); {shared:,} ended with first place shared."
+        f"Tie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} needed "
+        f"extra one-card hands ({counted(extra, 'hand')} in all); {shared:,} ended with first place shared."
     )
 
 
@@ -275,9 +278,9 @@ def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]
         "run on": run.date or "unknown",
         "pocha": run.version,
         "table": f"{run.rules.players} players",
-        "line-up": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies)) + f", card play {run.policy}",
+        "line-up": ", ".join(f"{s}: {name}" for s, name in enumerate(run.strategies)) + f"; {play_text(run)}",
         "skill": f"{section.strong} at one seat among {section.weak}, against {section.weak} at every seat",
-        "amount": f"{section.games:,} whole games per variant, seating rotated, first dealer by lot",
+        "amount": f"{counted(section.games, 'whole game')} per variant, seating rotated, first dealer by lot",
         "seed": str(run.seed),
     }
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
@@ -290,14 +293,23 @@ def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]
     return parts
 
 
+def run_again(run: RunRecord) -> str:
+    """The command that made a run, as one that makes it again in its folder: replacing it (``--force``)."""
+    if run.command_line is None:
+        return f"pocha {run.command} (the command was not recorded)"
+    if not run.command_line.startswith("pocha "):  # a Python call
+        return f"{run.command_line} with force=True"
+    words = shlex.split(run.command_line)
+    return shlex.join(words if "--force" in words else [*words, "--force"])
+
+
 def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> str:
     """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
-    command = run.command_line or f"pocha {run.command} (the command was not recorded)"
     studied = isinstance(run.section, VariantsRun)
     named = run.section.variants if isinstance(run.section, VariantsRun) else run.strategies
     parts = [
         f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(named)))}</h1>",
-        f'<p class="command">To run it again: <code>{text(command)}</code></p>',
+        f'<p class="command">To run it again, replacing this run: <code>{text(run_again(run))}</code></p>',
         *(variants_parts(run, tables) if studied else run_parts(run, tables)),
         "<h2>Figures</h2>",
     ]

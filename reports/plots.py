@@ -20,9 +20,10 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
-from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, scoring_note  # noqa: E402
+from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, play_text, scoring_note  # noqa: E402
 from pocha.reports.tables import headline  # noqa: E402
 from pocha.reports.variants import figure as variant_figure  # noqa: E402
+from pocha.words import counted  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
@@ -37,17 +38,17 @@ def subtitle(run: RunRecord) -> str:
     shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
     if isinstance(section, VariantsRun):
         return (
-            f"{run.rules.players} players, {len(section.variants)} rule sets, {section.games:,} games each, "
-            f"{run.policy} play, seed {run.seed}\n{shown}"
+            f"{run.rules.players} players, {counted(len(section.variants), 'rule set')}, "
+            f"{counted(section.games, 'game')} each, {play_text(run)}, seed {run.seed}\n{shown}"
         )
     amount = (
-        f"{section.games:,} games"
+        counted(section.games, "game")
         if isinstance(section, GameRun)
-        else f"{section.deals_per_size:,} deals per hand size"
+        else f"{counted(section.deals_per_size, 'deal')} per hand size"
     )
     seating = ", duplicate" if is_duplicate(run) else ""
     return (
-        f"{run.rules.players} players, {run.preset or 'custom'} rules{scoring_note(run.rules)}, {run.policy} play, "
+        f"{run.rules.players} players, {run.preset or 'custom'} rules{scoring_note(run.rules)}, {play_text(run)}, "
         f"{amount}{seating}, "
         f"seed {run.seed}\n{shown}"
     )
@@ -178,7 +179,7 @@ def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
         means[g, p] = row.mean_points
         spans[:, g, p] = row.mean_points - row.ci_low, row.ci_high - row.mean_points
     names = [f"{p}" + (" (first)" if p == "1" else " (dealer)" if p == positions[-1] else "") for p in positions]
-    sizes = "all hand sizes" if cards == "all" else f"{cards} cards"
+    sizes = "all hand sizes" if cards == "all" else counted(int(cards), "card")
     figure, axes = _figure(f"Points per hand by bidding position ({sizes}, 95% intervals)", run)
     _grouped_bars(axes, names, groups, means, spans)
     axes.axhline(0, color="0.4", linewidth=0.8)

@@ -211,6 +211,13 @@ def scoring_note(rules: Rules) -> str:
     return "" if rules.scoring == Scoring() else f", scoring {rules.scoring.label}"
 
 
+def play_text(run: RunRecord) -> str:
+    """The card play a heading names: ``greedy play``, or each seat's when they differ (``play by seat 0: pimc``)."""
+    if len(set(run.policies)) == 1:
+        return f"{run.policies[0]} play"
+    return "play by seat " + ", ".join(f"{seat}: {policy}" for seat, policy in enumerate(run.policies))
+
+
 def rules_brief(rules: Rules, preset: str | None) -> str:
     """The rules a heading names: the deck, play rule and hook, and a full deal's trump and count when not the usual."""
     usual = PRESETS[preset].full_deal_trump if preset else "dealer-card"

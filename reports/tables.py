@@ -17,6 +17,7 @@ def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
 
 
 def _number(format_: str):
+    """A cell's format: a blank where there is no number (an interval from one deal or game)."""
     return lambda value: "" if pd.isna(value) else format_.format(value)
 
 
@@ -120,16 +121,16 @@ def game_table(games: pd.DataFrame) -> str:
         {
             "strategy": games.strategy,
             "games": games.games.map("{:,}".format),
-            "win": games.win_rate.map("{:.1%}".format),
-            "95% CI": [f"{low:.1%}..{high:.1%}" for low, high in zip(games.win_ci_low, games.win_ci_high, strict=True)],
-            "shared": games.shared_rate.map("{:.1%}".format),
-            "score": games.mean_score.map("{:.1f}".format),
-            "±95%": (games.score_ci_high - games.mean_score).map("{:.1f}".format),
-            "p5": games.score_p05.map("{:.0f}".format),
-            "p25": games.score_p25.map("{:.0f}".format),
-            "median": games.score_median.map("{:.0f}".format),
-            "p75": games.score_p75.map("{:.0f}".format),
-            "p95": games.score_p95.map("{:.0f}".format),
+            "win": games.win_rate.map(_number("{:.1%}")),
+            "95% CI": (games.win_ci_low.map(_number("{:.1%}..")) + games.win_ci_high.map(_number("{:.1%}"))),
+            "shared": games.shared_rate.map(_number("{:.1%}")),
+            "score": games.mean_score.map(_number("{:.1f}")),
+            "±95%": (games.score_ci_high - games.mean_score).map(_number("{:.1f}")),
+            "p5": games.score_p05.map(_number("{:.0f}")),
+            "p25": games.score_p25.map(_number("{:.0f}")),
+            "median": games.score_median.map(_number("{:.0f}")),
+            "p75": games.score_p75.map(_number("{:.0f}")),
+            "p95": games.score_p95.map(_number("{:.0f}")),
         }
     )
     return shown.to_string(index=False, justify="right")

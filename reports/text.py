@@ -12,6 +12,7 @@ from pocha.engine.advice import Advice, CardAdvice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.decisions import DecisionTime
+from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
@@ -25,6 +26,7 @@ from pocha.reports.record import (
     VariantsRun,
     dealt_sizes,
     is_duplicate,
+    play_text,
     rules_brief,
     schedule_text,
     scoring_note,
@@ -33,6 +35,7 @@ from pocha.reports.tables import bias_table, game_table, match_table, pair_size_
 from pocha.reports.variants import INTERVALS, LUCK, question_tables
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
+from pocha.words import counted
 
 Tables = dict[str, pd.DataFrame]
 
@@ -44,21 +47,21 @@ def run_heading(run: RunRecord) -> str:
         lineup = dict.fromkeys(run.strategies)
         seats = f"{next(iter(lineup))} at every seat" if len(lineup) == 1 else ", ".join(run.strategies)
         return (
-            f"{rules.players} players, {len(section.variants)} variants, {section.games:,} games each (first dealer "
-            f"by lot, seating rotated), {run.policy} play, seed {run.seed}\nline-up: {seats}; skill: "
-            f"{section.strong} at one seat among {section.weak}, against {section.weak} at every seat"
+            f"{rules.players} players, {counted(len(section.variants), 'variant')}, {counted(section.games, 'game')} "
+            f"each (first dealer by lot, seating rotated), {play_text(run)}, seed {run.seed}\nline-up: {seats}; "
+            f"skill: {section.strong} at one seat among {section.weak}, against {section.weak} at every seat"
         )
     if isinstance(section, GameRun):
-        amount = f"{section.games:,} games ({schedule_text(rules)} schedule, first dealer by lot)" + (
+        amount = f"{counted(section.games, 'game')} ({schedule_text(rules)} schedule, first dealer by lot)" + (
             ", seating rotated" if section.rotate else ""
         )
     else:
         sizes = section.cards
         contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
         listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
-        size_text = f"hand sizes {listed}" if len(sizes) > 1 else f"{sizes[0]} cards"
+        size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
         duplicate = f", each played {rules.players} times, seating rotated" if is_duplicate(run) else ""
-        amount = f"{section.deals_per_size:,} deals per hand size{duplicate}, {size_text}"
+        amount = f"{counted(section.deals_per_size, 'deal')} per hand size{duplicate}, {size_text}"
     field = section.field if isinstance(section, CompareRun) else None
     seats = ", ".join(
         f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
@@ -66,25 +69,26 @@ def run_heading(run: RunRecord) -> str:
     brief = rules_brief(rules, run.preset) + scoring_note(rules)
     return (
         f"{rules.players} players, {run.preset or 'custom'} rules ({brief}), "
-        f"{run.policy} play, {amount}, seed {run.seed}\nseats {seats}"
+        f"{play_text(run)}, {amount}, seed {run.seed}\nseats {seats}"
     )
 
 
 def _sizes_text(run: RunRecord) -> str:
     sizes = dealt_sizes(run)
-    text = "all hand sizes" if len(sizes) > 1 else f"{sizes[0]} cards"
+    text = "all hand sizes" if len(sizes) > 1 else counted(sizes[0], "card")
     return text if run.complete else f"{text}, the deals played before the stop"
 
 
 def stopped_note(run: RunRecord, tables: Tables) -> str:
     """One line saying a stopped run's results cover only what it played, and how evenly."""
-    unit = "games" if isinstance(run.section, GameRun | VariantsRun) else "deals"
-    note = f"stopped: {run.played or 0:,} of {run.planned:,} {unit} played; the results cover those only"
-    if unit == "deals" and len(dealt_sizes(run)) > 1:
+    unit = "game" if isinstance(run.section, GameRun | VariantsRun) else "deal"
+    note = f"stopped: {run.played or 0:,} of {counted(run.planned, unit)} played; the results cover those only"
+    if unit == "deal" and len(dealt_sizes(run)) > 1:
         results = tables["results"]
         deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-        spread = f"{deals.min():,}" if deals.min() == deals.max() else f"{deals.min():,} to {deals.max():,}"
-        note += f" (every hand size played {spread} deals)"
+        least, most = deals.min(), deals.max()
+        spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
+        note += f" (every hand size played {spread})"
     return note
 
 
@@ -146,14 +150,15 @@ def game_sections(run: RunRecord, tables: Tables) -> list[str]:
     tied, extra = run.section.tie_break_games, run.section.tie_break_hands
     shared, unresolved = run.section.shared_games, run.section.unresolved_games
     lines = [
-        f"\nWhole games ({len(run.section.hand_sizes)} hands each; win: share of games won outright per seat held):",
+        f"\nWhole games ({counted(len(run.section.hand_sizes), 'hand')} each; win: share of games won outright per "
+        "seat held):",
         game_table(tables["games"]),
-        f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {tied:,} games "
-        f"({tied / max(games, 1):.1%}) needed extra one-card hands ({extra:,} hands in all)",
+        f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
+        f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
     ]
     if shared:
         limit = f", {unresolved:,} of them when the limit of extra hands ran out" if unresolved else ""
-        lines.append(f"{shared:,} games ended with first place shared{limit} (column shared).")
+        lines.append(f"{counted(shared, 'game')} ended with first place shared{limit} (column shared).")
     return lines
 
 
@@ -199,19 +204,19 @@ def advice_text(advice: Advice, symbols: bool = False) -> str:
         else "no trump"
     )
     lines = [
-        f"Hand {notation.names(s.hand, symbols)} ({s.cards} card{'s' * (s.cards != 1)}), {trump}, "
+        f"Hand {notation.names(s.hand, symbols)} ({counted(s.cards, 'card')}), {trump}, "
         f"{s.rules.players} players{scoring_note(s.rules)}; {who}.",
         *textwrap.wrap(f"Assumed: {advice.model}.", 100),
-        f"{advice.samples:,} play-outs per bid"
+        f"{counted(advice.samples, 'play-out')} per bid"
         + (f", worth {advice.effective:,.0f} unweighted" if advice.effective < advice.samples else "")
-        + "; ±: 95% interval (sampling noise under that model).",
+        + "; ±95%: half-width of the 95% interval (sampling noise under that model).",
         "",
         f"Tricks you take, playing to a bid of {advice.recommended}:",
-        "tricks  chance     ±",
+        "tricks  chance   ±95%",
     ]
     for t, (p, e) in enumerate(zip(advice.tricks, advice.tricks_error, strict=True)):
         lines.append(f"{t:>6}  {p:6.1%}  {e:5.1%}")
-    lines += ["", "bid  exact  expected points     ±"]
+    lines += ["", "bid  exact  expected points   ±95%"]
     for b, (x, p, e) in enumerate(zip(advice.exact, advice.points, advice.points_error, strict=True)):
         mark = " <- recommended" if b == advice.recommended else " <- asked" if b == advice.asked else ""
         text = "forbidden (hook)" if np.isnan(p) else f"{p:15.2f}  {e:5.2f}"
@@ -227,13 +232,14 @@ def card_advice_text(advice: CardAdvice, symbols: bool = False) -> str:
     trump = f"trump {notation.name(s.trump_card, symbols)}" if s.rules.has_trump(s.cards) else "no trump"
     tricks = len(s.played) // s.rules.players
     lines = [
-        f"Hand {notation.names(held, symbols)} ({len(held)} of {s.cards} card{'s' * (s.cards != 1)} left), {trump}, "
+        f"Hand {notation.names(held, symbols)} ({len(held)} of {counted(s.cards, 'card')} left), {trump}, "
         f"{s.rules.players} players; you bid {s.bids[s.position]} at position {s.position} "
-        f"(bids {', '.join(map(str, s.bids))}); {tricks} trick{'s' * (tricks != 1)} played.",
+        f"(bids {', '.join(map(str, s.bids))}); {counted(tricks, 'trick')} played.",
         *textwrap.wrap(f"Assumed: {advice.model}.", 100),
-        f"{advice.samples:,} play-outs per card; ±: 95% interval (sampling noise under that model).",
+        f"{counted(advice.samples, 'play-out')} per card; ±95%: half-width of the 95% interval (sampling noise "
+        "under that model).",
         "",
-        "card  makes the bid     ±  expected points     ±",
+        "card  makes the bid  ±95%  expected points  ±95%",
     ]
     columns = advice.predictions
     for card, chance, chance_error, points, points_error in zip(*columns.values(), strict=True):
@@ -256,7 +262,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "preset": f"{preset}: {PRESETS[preset].text}" if preset else "custom rules",
         "players": str(rules.players),
         "deck": rules.notation.describe(),
-        "full deal": f"{rules.full_deal} card{'s' * (rules.full_deal != 1)} each"
+        "full deal": f"{counted(rules.full_deal, 'card')} each"
         + (
             f"; trump {rules.full_deal_trump}: {FULL_DEAL_TRUMPS[rules.full_deal_trump]}"
             if rules.full_deal * rules.players == rules.deck_size
@@ -265,7 +271,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
         "play rule": f"{rules.play_rule}: {PLAY_RULES[rules.play_rule]}",
         "hook": rules.hook,
         "scoring": f"{rules.scoring.label}: {rules.scoring.in_words()}",
-        "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({len(sizes)} hands)",
+        "schedule": f"{schedule_text(rules)}: {' '.join(map(str, sizes))} ({counted(len(sizes), 'hand')})",
     }
     if rules.schedule in CLIMBING:
         lines["full deals"] = f"{rules.full_deals}: {FULL_DEALS[rules.full_deals]}"
@@ -292,12 +298,12 @@ def rules_text(preset: str | None, rules: Rules) -> str:
     return "\n".join(text)
 
 
-def bench_header(repeats: int, reference: bool) -> str:
-    """The line above the bench figures: what they are."""
+def bench_header(repeats: int, reference: bool, dask: bool) -> str:
+    """The line above the bench figures: what they are (Dask and the reference only when they run)."""
+    dask_chunks = f"; Dask in chunks of {DASK_CHUNK:,} deals" if dask else ""
     same_rounds = "; reference on one thread, same rounds" if reference else ""
     return (
-        f"per second, median of {repeats} runs; montecarlo at its default samples; Dask in chunks "
-        f"of {DASK_CHUNK:,} deals{same_rounds}"
+        f"per second, median of {counted(repeats, 'run')}; montecarlo at its default samples{dask_chunks}{same_rounds}"
     )
 
 
@@ -326,7 +332,7 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
 
 def stage_lines(profile: Iterable[tuple[Benchmark, dict[str, float]]], chunks: int) -> Iterable[str]:
     """The stage profile: nanoseconds per deal of each stage, their total and the deals per second it makes."""
-    yield f"nanoseconds per deal by stage, median of {chunks} chunks of {DEFAULT_CHUNK:,} deals, one thread"
+    yield f"nanoseconds per deal by stage, median of {counted(chunks, 'chunk')} of {DEFAULT_CHUNK:,} deals, one thread"
     yield f"{'workload':<44}" + "".join(f"{stage:>8}" for stage in STAGES) + f"{'total':>8}{'deals/s':>12}"
     for benchmark, times in profile:
         total = sum(times.values())
@@ -352,25 +358,34 @@ def decision_lines(times: Iterable[DecisionTime]) -> Iterable[str]:
 
 
 def strategies_text(found: list[StrategyInfo]) -> str:
-    """Every strategy that can be named, with its description and parameters."""
+    """Every strategy that can be named, with its description and parameters; then the play policies."""
     lines = []
     for info in found:
-        lines.append(f"{info.name}  ({info.source})")
-        lines.append(f"    {info.description}")
-        for name, kind, default, meaning in info.parameters:
-            lines.append(f"    {name}: {kind} = {default}" + (f"  ({meaning})" if meaning else ""))
+        lines += described(f"{info.name}  ({info.source})", info.description, info.parameters)
     lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
     lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
+    lines.append("\nCard play: --play POLICY for every seat that names none, or BID@POLICY for one (expected@pimc).")
+    for name, (about, parameters) in POLICY_ABOUT.items():
+        lines += described(name, about, parameters)
+    lines.append("\nA policy takes parameters as pimc:key=value,key=value (e.g. pimc:samples=16).")
     return "\n".join(lines)
+
+
+def described(title: str, about: str, parameters: Iterable[tuple[str, str, str, str]]) -> list[str]:
+    """One strategy or play policy: its name, what it does, and each parameter with its type and default."""
+    lines = [title, f"    {about}"]
+    for name, kind, default, meaning in parameters:
+        lines.append(f"    {name}: {kind} = {default}" + (f"  ({meaning})" if meaning else ""))
+    return lines
 
 
 def training_text(table: TrickTable, path: str) -> str:
     """What ``pocha train`` learned and where it wrote it."""
     facts = describe(table)
     return (
-        f"wrote {path}: {facts['hands']:,} hands of {table.rules.players} players under {table.policy} play "
-        f"({table.deals_per_size:,} deals per hand size), {facts['cells_used']:,} feature cells seen, "
-        f"{facts['cells_with_min_hands']:,} with enough hands to stand alone"
+        f"wrote {path}: {counted(facts['hands'], 'hand')} of {table.rules.players} players under {table.policy} "
+        f"play ({counted(table.deals_per_size, 'deal')} per hand size), {counted(facts['cells_used'], 'feature cell')} "
+        f"seen, {facts['cells_with_min_hands']:,} with enough hands to stand alone"
     )
 
 
@@ -386,8 +401,8 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
     )
     lines = [
         f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules, played.preset)}), "
-        f"{played.deals:,} deals per hand size, "
-        f"{dealt if len(sizes) > 1 else f'{sizes[0]} cards'}, seed {played.seed}",
+        f"{counted(played.deals, 'deal')} per hand size, "
+        f"{dealt if len(sizes) > 1 else counted(sizes[0], 'card')}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
     ]
     scored = list(dict.fromkeys(scores.cards))  # the hand sizes with a deal finished, then "all"
@@ -395,7 +410,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
     overall = scores[scores.cards == headline].sort_values("log_score", ascending=False)
     if not played.complete:
         finished = int(overall.deals.iloc[0]) if len(overall) else 0
-        lines.append(f"stopped: the scores cover the {finished:,} deals finished")
+        lines.append(f"stopped: the scores cover the {counted(finished, 'deal')} finished")
     if headline is None:
         return "\n".join(lines)
     shown = pd.DataFrame(
@@ -409,7 +424,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
             ],
         }
     )
-    where = "all hand sizes, one sharpness per model" if headline == "all" else f"{headline} cards"
+    where = "all hand sizes, one sharpness per model" if headline == "all" else counted(int(headline), "card")
     lines += [f"\nHow well each model predicts the bids made ({where}):", shown.to_string(index=False, justify="right")]
     if headline == "all":
         each = scores[scores.cards != "all"]
@@ -441,5 +456,5 @@ def match_text(match: Match) -> str:
         "each seat in turn and the opponent at the others; ms: milliseconds per decision",
     ]
     if not match.complete:
-        lines.append(f"stopped: {len(match.deals):,} deals played; the results cover those only")
+        lines.append(f"stopped: {counted(len(match.deals), 'deal')} played; the results cover those only")
     return "\n".join([*lines, match_table(match.summary())])

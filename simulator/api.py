@@ -25,7 +25,7 @@ from pocha.engine.advice import Advice, CardAdvice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.advice import advise_card as advise_card_view
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
-from pocha.engine.backends import Backend
+from pocha.engine.backends import Backend, check_count
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.models import ModelsRequest, record_bids
@@ -42,7 +42,7 @@ from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
 from pocha.engine.variants import GAME_GROUPS, Variant, VariantsRequest, VariantTally, play_variants
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, SCORINGS, Rules, parse_sizes
+from pocha.game.rules import PRESETS, SCORINGS, Rules, check_players, parse_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     STUDY,
@@ -59,8 +59,9 @@ from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord, Varia
 from pocha.strategies.base import Predicts, Strategy
 from pocha.strategies.catalog import DEFAULT_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
-from pocha.strategies.registry import StrategyInfo, catalogue, load
+from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, is_table_file, table_strategies
+from pocha.words import counted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -303,8 +304,9 @@ def ended(record: RunRecord, complete: bool, played: int) -> RunRecord:
 def check_trace(trace: str | Path | None, count: int | None, option: str) -> None:
     """Refuse a trace the run could not write, or a count of traced deals or games without a trace."""
     needs(option, count, "--trace", trace is not None)
-    if count is not None and count < 0:
-        raise PochaError(f"{option}: must be 0 or more, not {count}")
+    if count is not None and count < 1:  # 0 would write a trace of its header alone
+        unit = option.removeprefix("trace-")
+        raise PochaError(f"{option}: must be at least 1, not {count} (leave it out to trace every one of the {unit})")
     if trace is not None:
         check_writable(trace, "trace", is_trace, "pocha trace")
 
@@ -533,7 +535,7 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
     if field is None and seats % count:
         raise PochaError(
             f"compare: {count} strategies cannot share {seats} seats evenly (one would sit twice and meet "
-            f"itself); give --field STRATEGY to fill the {seats - count} other seats, e.g. --field expected"
+            f"itself); give --field STRATEGY to fill the {counted(seats - count, 'other seat')}, e.g. --field expected"
         )
     if field is not None and count == seats:
         raise PochaError(f"field: the {count} strategies fill all {seats} seats; leave --field out")
@@ -706,6 +708,7 @@ def variants(
     from pocha.reports.variants import same_deals, variant_table
 
     written = [variants] if isinstance(variants, str) else list(variants)
+    check_players(players)  # the study's, before any variant asks for a deck of that many
     if not written:
         raise PochaError("variants: give at least one, e.g. ludoteka ludoteka:hook=never")
     studied: list[Variant] = []
@@ -796,7 +799,7 @@ def advise(
     situation = read_situation(chosen, hand_text, trump, position, bids_text)
     if bid is not None:
         situation.check_bid(bid)
-    assumed = load(assume)[1]
+    assumed = bidder(assume, "assume", "the play-outs play --play").strategy
     learn_tables([(assumed, run.policy)], chosen, run.make_backend(), None)
     return advise_situation(
         situation,
@@ -884,7 +887,7 @@ def score_models(
         if models is None
         else [(None, spec) for spec in models]
     )
-    seats = [model_seat(spec) for _, spec in given]
+    seats = [bidder(spec, "model", "a model only bids") for _, spec in given]
     labels = [seat.label for seat in seats]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
@@ -980,11 +983,11 @@ def seat_of(spec: Spec, option: str) -> Seat:
         raise PochaError(f"{option}: {error}") from None
 
 
-def model_seat(spec: Spec) -> Seat:
-    """A candidate model: a bidding strategy, which plays no card (so ``BID@PLAY`` is refused)."""
+def bidder(spec: Spec, option: str, why: str) -> Seat:
+    """A bidding strategy that plays no card (a model, advise's assumed bidders): ``BID@PLAY`` is refused."""
     seat = Seat.of(spec)
     if seat.policy is not None:
-        raise PochaError(f"model: '{spec}' names a card play; a model only bids, give its bidding strategy")
+        raise PochaError(f"{option}: '{spec}' names a card play; {why}, give its bidding strategy")
     return seat
 
 
@@ -1000,6 +1003,8 @@ def train(
     """Learn a trick table for ``table`` (every seat bidding ``expected``, playing ``run.play``), written to ``out``."""
     _, chosen = rules.resolve()
     check_amount("deals", deals, MOST_DEALS)
+    if not str(out).endswith(".npz"):
+        raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
     where = run.make_backend()
     table = train_table(
@@ -1092,6 +1097,9 @@ def bench(
     counts = thread_counts(threads)
     if deals < 1 or repeats < 1 or dask < 0:
         raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+    for option, count in (("threads", max(counts)), ("dask", dask)):
+        if count:
+            check_count(option, count)
     reference = reference_program(Path(against)) if against else None
     if reference:
         check_reference(reference)

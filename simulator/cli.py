@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin, get_type_hints
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from pocha import options
 from pocha.errors import PochaError
@@ -28,6 +28,7 @@ from pocha.options import (
     CARD_SHARPNESS,
     FULL_DEAL_TRUMP_NAMES,
     FULL_DEALS_NAMES,
+    MOST_PER_CORE,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -41,6 +42,7 @@ from pocha.options import (
     VARIANT_OPTIONS,
 )
 from pocha.version import __version__
+from pocha.words import counted
 
 
 def lazy_module(name: str) -> ModuleType:
@@ -78,6 +80,36 @@ class Commands(TyperGroup):
         return super().make_context(info_name, args, parent, **extra)
 
 
+def argument_name(argument: TyperArgument) -> str:
+    """An argument as help shows it: its metavar, in brackets if optional, ``...`` if it takes several."""
+    name = argument.metavar or str(argument.name).upper()
+    name = name if argument.required else f"[{name}]"
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+class Command(TyperCommand):
+    """A command whose help names its arguments as people write them: ``SPEC...`` (typer: ``SPEC <list[str]>``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line after the command's name: [OPTIONS], then each argument."""
+        arguments = [argument_name(param) for param in self.get_params(ctx) if isinstance(param, TyperArgument)]
+        return [str(self.options_metavar), *arguments]
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""
+        sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None and isinstance(param, TyperArgument):
+                sections["Arguments"].append((argument_name(param), record[1]))
+            elif record is not None:
+                sections["Options"].append(record)
+        for title, records in sections.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
 app = typer.Typer(
     cls=Commands,
     rich_markup_mode=None,  # plain help: wrapped to the terminal, no boxes
@@ -85,7 +117,14 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's too
 )
+
+
+def command(**settings: Any) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``app.command``, its help shown by ``Command``."""
+    return app.command(cls=Command, **settings)
+
 
 FORMATS = ("table", "csv", "json")
 
@@ -172,6 +211,14 @@ Play = Annotated[
         "(sampling, strong, reads the bids; pimc:samples=N,sharpness=S).",
     ),
 ]
+TrainingPlay = Annotated[
+    str,
+    typer.Option(
+        "--play",
+        metavar="POLICY",
+        help="How every seat plays the training deals: greedy, random or pimc (pimc:samples=N,sharpness=S).",
+    ),
+]
 Rollout = Annotated[
     str,
     typer.Option(
@@ -209,14 +256,23 @@ Strategies = Annotated[
     ),
 ]
 ThreadCount = Annotated[
-    int | None, typer.Option("--threads", metavar="N", help="Threads of the local backend (default: every core).")
+    int | None,
+    typer.Option(
+        "--threads",
+        metavar="N",
+        help=f"Threads of the local backend (default: every core; at most {MOST_PER_CORE} a core).",
+    ),
 ]
 BackendName = Annotated[
     str, typer.Option("--backend", metavar="NAME", help="Where the chunks run: local (threads) or dask.")
 ]
 Workers = Annotated[
     int | None,
-    typer.Option(metavar="N", help="Worker processes of the Dask LocalCluster that --backend dask starts (default 2)."),
+    typer.Option(
+        metavar="N",
+        help="Worker processes of the Dask LocalCluster that --backend dask starts (default 2; at most "
+        f"{MOST_PER_CORE} a core).",
+    ),
 ]
 Scheduler = Annotated[
     str | None, typer.Option(metavar="ADDRESS", help="A running Dask scheduler, instead of a LocalCluster.")
@@ -443,7 +499,7 @@ def examples(*lines: str) -> str:
     return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
 
 
-@app.command(
+@command(
     short_help="Points per hand of a line-up of bidding strategies.",
     epilog=examples(
         "pocha simulate",
@@ -501,7 +557,7 @@ def simulate(
     show(result, output_format, saving.checkpoint)
 
 
-@app.command(
+@command(
     short_help="Compare strategies on the same deals, paired.",
     epilog=examples(
         "pocha compare expected aces-trumps fair-share random",
@@ -563,7 +619,7 @@ def compare(
     show(result, output_format, saving.checkpoint)
 
 
-@app.command(
+@command(
     short_help="Whole games: each strategy's chance of winning.",
     epilog=examples(
         "pocha game",
@@ -619,7 +675,7 @@ def game(
     show(result, output_format)
 
 
-@app.command(
+@command(
     short_help="Rule sets side by side: seat advantage, skill, luck and the game itself.",
     epilog=examples(
         "pocha variants",
@@ -695,8 +751,8 @@ def variants(
     show(result, output_format)
 
 
-@app.command(
-    short_help="What to bid with a hand, by play-outs.",
+@command(
+    short_help="What to bid, or which card to play, by play-outs.",
     epilog=examples(
         'pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0',
         'pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json',
@@ -806,7 +862,7 @@ def shows_suit_symbols() -> bool:
     return sys.stdout.isatty()
 
 
-@app.command(
+@command(
     short_help="Which cheap model predicts a strong table's bids best.",
     epilog=examples(
         "pocha models",
@@ -876,7 +932,7 @@ def models(
         raise typer.Exit(130)
 
 
-@app.command(
+@command(
     short_help="A pocha player against OpenSpiel's own in its oh_hell.",
     epilog=examples(
         "pocha match montecarlo@pimc -k 2,5 -n 20",
@@ -950,7 +1006,7 @@ def match(
         raise typer.Exit(130)
 
 
-@app.command(
+@command(
     short_help="Learn a trick table for the table strategy.",
     epilog=examples(
         "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",
@@ -967,7 +1023,7 @@ def train(
     ] = 1_000_000,
     rules: options.RuleOptions,
     scoring: Scoring = None,
-    play: Play = "greedy",
+    play: TrainingPlay = "greedy",
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
     threads: ThreadCount = None,
@@ -987,7 +1043,7 @@ def train(
     typer.echo(training_text(trained.table, out))
 
 
-@app.command(
+@command(
     short_help="Figures and report.html of a finished run folder.",
     epilog=examples(
         "pocha compare expected aces-trumps --out cmp",
@@ -1002,10 +1058,10 @@ def report(
     """Redraw a finished run's figures and write one self-contained report.html, without simulating."""
     with user_errors():
         page, figures = api.report(folder)
-    typer.echo(f"wrote {page} ({len(figures)} figures)")
+    typer.echo(f"wrote {page} ({counted(len(figures), 'figure')})")
 
 
-@app.command(
+@command(
     short_help="The effective rules, decks and readings of a preset.",
     name="rules",
     epilog=examples(
@@ -1041,7 +1097,7 @@ def show_rules(
     typer.echo(rules_text(info.preset, info.rules))
 
 
-@app.command(
+@command(
     short_help="Every strategy that can be named, with parameters.",
     name="strategies",
     epilog=examples(
@@ -1068,7 +1124,7 @@ def list_strategies(
     typer.echo(strategies_text(found))
 
 
-@app.command(
+@command(
     short_help="Deals (games) per second of standard workloads.",
     epilog=examples(
         "pocha bench",
@@ -1148,7 +1204,7 @@ def bench(
                 typer.echo(line)
             return
         measurements = api.bench(deals=deals, repeats=repeats, threads=threads, dask=dask, against=against)
-        typer.echo(bench_header(repeats, against is not None))
+        typer.echo(bench_header(repeats, against is not None, dask > 0))
         try:
             for line in bench_lines(measurements):
                 typer.echo(line)

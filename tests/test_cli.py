@@ -6,6 +6,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numba
 import pandas as pd
@@ -274,7 +275,7 @@ def test_compare_json_and_plain_seating():
 def test_compare_refuses_an_uneven_table_and_offers_a_field():
     """Reproduced first: 3 strategies at 4 seats used to seat the first one twice, meeting itself."""
     refused = invoke("compare", "expected", "zero", "aces-trumps", "-k", "3", "-n", "100")
-    assert refused.exit_code == 1 and "give --field STRATEGY to fill the 1 other seats" in refused.stderr
+    assert refused.exit_code == 1 and "give --field STRATEGY to fill the 1 other seat," in refused.stderr
     result = invoke("compare expected zero aces-trumps --field random -k 3 -n 100")
     assert result.exit_code == 0, result.output
     assert "seats 0: expected, 1: zero, 2: aces-trumps, 3: random (field)" in result.stdout
@@ -331,7 +332,8 @@ def test_game_and_report(tmp_path):
             "full-deals: n+1 counts the full deals of the full and up schedules, not of 'short'; accepted with it: n",
         ),
         (["rules", "--play-rule", "montando"], "play-rule: unknown rule 'montando'; accepted: pocha, "),
-        (["game", "--trace", "t.jsonl", "--trace-games", "-1"], "trace-games: must be 0 or more"),
+        (["game", "--trace", "t.jsonl", "--trace-games", "-1"], "trace-games: must be at least 1, not -1"),
+        (["game", "--trace", "t.jsonl", "--trace-games", "0"], "trace-games: must be at least 1, not 0"),
         (["game", "--trace-games", "3"], "trace-games: does nothing without --trace"),
         (["report", "."], "no run.json"),
     ],
@@ -607,3 +609,214 @@ def test_the_lazy_api_is_the_package_attribute_an_import_gives():
     import pocha.api as imported
 
     assert pocha.api is imported and imported.simulate is api.simulate
+
+
+# --- nothing a newcomer trips on: messages, plurals, nonsense refused, help lines -------------------
+
+
+def one_line_error(result, *texts: str) -> None:
+    """A refusal as the house does it: exit 1, one line on stderr saying each text, no traceback."""
+    assert result.exit_code == 1, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    for text in texts:
+        assert text in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "texts"),
+    [
+        (
+            "simulate -s expected@pimcc",
+            ["strategy 'expected@pimcc': unknown play 'pimcc' after '@'", "did you mean 'pimc'?", "random, greedy"],
+        ),
+        ("simulate -s expected@", ["unknown play '' after '@'"]),
+        ("simulate --play pimcc", ["play: unknown 'pimcc'; did you mean 'pimc'?"]),
+        ("compare expected@gredy random", ["did you mean 'greedy'?"]),
+        ("variants --strong montecarlo@pimcc", ["strong: strategy 'montecarlo@pimcc': unknown play 'pimcc'"]),
+        ("simulate -s @pimc", ["strategy: no strategy named;"]),
+        ("advise --hand 1O --trump 7O --assume expected@pimc", ["assume: 'expected@pimc' names a card play"]),
+    ],
+)
+def test_a_player_spec_whose_play_is_not_a_policy_says_so(args, texts):
+    one_line_error(invoke(args + " -n 10 -k 1" if not args.startswith(("variants", "advise")) else args), *texts)
+
+
+def test_an_at_sign_in_a_strategy_file_path_is_not_a_play(tmp_path, monkeypatch):
+    folder = tmp_path / "bids@2"
+    folder.mkdir()
+    (folder / "always.py").write_text((Path(__file__).parent / "sample_strategy.py").read_text())
+    monkeypatch.chdir(tmp_path)
+    result = invoke("simulate", "-n", "10", "-k", "2", "-s", "bids@2/always.py:Cautious:level=0@greedy")
+    assert result.exit_code == 0, result.output
+    assert "bids@2/always.py:Cautious:level=0@greedy" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"),
+    [
+        ("os:path", "os:path is not a class or function that makes a strategy"),
+        ("json:loads", "json:loads needs s=VALUE"),
+        ("collections:Counter", "collections:Counter made an object without a bid(ctx) method"),
+    ],
+)
+def test_user_code_that_makes_no_strategy_is_one_line(spec, text):
+    one_line_error(invoke("simulate", "-n", "10", "-k", "1", "-s", spec), f"strategy '{spec}': {text}")
+
+
+def test_the_same_strategy_twice_names_only_the_strategies_given():
+    one_line_error(invoke("compare expected expected -n 10"), "given twice among expected, expected")
+    with_field = invoke("compare expected expected --field random -p 3 -n 10")
+    one_line_error(with_field, "given twice among expected, expected, random")
+    assert "None" not in with_field.stderr
+
+
+@pytest.mark.parametrize("players", ["0", "1"])
+@pytest.mark.parametrize(
+    "command", ["simulate -n 10", "simulate -n 10 --deck 40", "rules", "rules --preset oh-hell", "variants"]
+)
+def test_too_few_players_are_refused_before_any_deck_is_asked_for(command, players):
+    one_line_error(invoke(f"{command} -p {players}"), f"players: must be a whole number of at least 2, not {players}")
+
+
+def test_a_damaged_checkpoint_is_one_line_in_pocha_words(tmp_path):
+    import numpy as np
+
+    np.save(tmp_path / "array.npy", np.arange(3))  # an npy, not an npz
+    (tmp_path / "array.npy").rename(tmp_path / "array.npz")
+    (tmp_path / "text.npz").write_text("hello")  # numpy would advise allow_pickle
+    np.savez(tmp_path / "other.npz", x=np.arange(3))  # an npz, not a checkpoint
+    for name in ("array.npz", "text.npz", "other.npz"):
+        result = invoke("simulate", "-n", "10", "-k", "1", "--resume", str(tmp_path / name))
+        one_line_error(result, "is not a whole pocha checkpoint (truncated, damaged or another kind of file)")
+        assert "pickle" not in result.stderr and "archive" not in result.stderr
+        table = invoke("simulate", "-n", "10", "-k", "1", "-s", f"table:path={tmp_path / name}")
+        one_line_error(table, "as a trick table (truncated, damaged or another kind of file)")
+
+
+def test_a_folder_that_takes_no_files_is_said_in_pocha_words(tmp_path, monkeypatch):
+    import errno
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refused)
+    result = invoke("simulate", "-n", "10", "--out", str(tmp_path / "x"))
+    one_line_error(result, f"out: cannot write in '{tmp_path}': it takes no new files; give another folder")
+    assert "No such file" not in result.stderr
+    monkeypatch.setattr(tempfile, "TemporaryFile", lambda **kwargs: (_ for _ in ()).throw(OSError(errno.EROFS, "")))
+    one_line_error(invoke("simulate", "-n", "10", "--out", str(tmp_path / "x.csv")), "on a read-only file system")
+
+
+def test_counts_of_one_take_the_singular():
+    from pocha.words import counted
+
+    assert [counted(n, "card") for n in (0, 1, 2, 1000)] == ["0 cards", "1 card", "2 cards", "1,000 cards"]
+    assert (
+        counted(1, "strategy", "strategies") == "1 strategy"
+        and counted(3, "strategy", "strategies")[2:] == "strategies"
+    )
+    one = invoke("simulate -n 1 -k 1 -p 3")
+    assert "1 deal per hand size, 1 card, seed 0" in one.stdout and "Per strategy (1 card):" in one.stdout
+    assert "1 games" not in invoke("game -g 1 -p 3 --schedule 1-2").stdout
+    one_line_error(invoke("compare expected zero aces-trumps -n 10"), "to fill the 1 other seat, e.g.")
+    one_line_error(invoke("advise --hand 1O --trump 7O --position 1 --bids 1,1"), "means 1 bid before yours")
+    one_line_error(invoke("advise --hand 1O --trump 7O --bid 5"), "is not a bid with 1 card (0..1)")
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        ("rules --scoring 10,5,5", "scoring: 10,5,5 would pay a missed bid 5 points per trick off"),
+        ("rules --scoring 0,0,5,0", "a bid of 0 that takes 1 trick scores 5, more than the exact bid of 1 (0)"),
+        ("simulate -n 10 --scoring -10,0,-5", "a missed bid must not pay more than a made one"),
+        ("simulate -n 10 --trace t.jsonl --trace-deals 0", "trace-deals: must be at least 1, not 0"),
+        ("train --out t.csv -n 10", "out: a trick table is an .npz file; give a name ending in .npz, not 't.csv'"),
+    ],
+)
+def test_nonsense_is_refused(args, text, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one_line_error(invoke(args), text)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_named_scoring_and_the_usual_numbers_stay_accepted():
+    for scoring in ("pocha", "tricks+10", "exact-only", "bonus-only", "openspiel-penalty", "20,2,-10", "10,1,2,-3"):
+        for preset in ("ludoteka", "oh-hell"):
+            assert invoke(f"rules --scoring {scoring} --preset {preset} -p 4").exit_code == 0
+    # 2 a trick taken when missed, 1 when made: in hands of 14 cards and more, missing by one pays more
+    one_line_error(
+        invoke("rules --scoring 10,1,2,-3 --preset oh-hell -p 3"), "a bid of 13 that takes 14 tricks scores 25"
+    )
+
+
+def test_more_threads_than_eight_a_core_are_refused(monkeypatch):
+    from pocha.engine import backends
+
+    monkeypatch.setattr(backends, "default_threads", lambda: 2)
+    for option in ("--threads 17", "--backend dask --workers 17"):
+        one_line_error(invoke(f"simulate -n 10 {option}"), "17 on 2 cores is too many; give at most 16")
+    one_line_error(invoke("bench --threads 1,17"), "threads: 17 on 2 cores")
+    one_line_error(invoke("bench --dask 17"), "dask: 17 on 2 cores")
+    assert invoke("simulate -n 10 -k 1 --threads 16").exit_code == 0
+
+
+def test_one_game_leaves_its_missing_interval_blank():
+    shown = invoke("game -g 1 -p 3 --schedule 1-2").stdout
+    assert "nan" not in shown
+    row = next(line for line in shown.splitlines() if line.strip().startswith("expected"))
+    assert "  15.0       15" in row  # the score, then a blank ±95%, then the quantiles
+
+
+def test_a_heading_names_each_seats_play_when_they_differ():
+    mixed = invoke("game -g 3 -p 3 --schedule 1-2 -s expected@pimc -s random -s zero").stdout
+    assert "play by seat 0: pimc, 1: greedy, 2: greedy," in mixed.splitlines()[0]
+    alike = invoke("simulate -n 10 -k 1 -p 3 -s random@random").stdout
+    assert ", random play, 10 deals" in alike.splitlines()[0]
+
+
+def test_the_bench_header_names_dask_only_when_it_runs():
+    from pocha.reports.text import bench_header
+
+    assert "Dask" not in bench_header(5, reference=False, dask=False)
+    assert "Dask in chunks" in bench_header(5, reference=False, dask=True)
+    assert bench_header(1, reference=False, dask=False).startswith("per second, median of 1 run;")
+
+
+def test_advice_labels_its_intervals_as_every_table_does():
+    bid = invoke("advise --hand '1O 3O 12C' --trump 7O --samples 400").stdout
+    assert "tricks  chance   ±95%" in bid and "bid  exact  expected points   ±95%" in bid
+    assert "±95%: half-width of the 95% interval" in bid and "±:" not in bid
+    card = invoke("advise --hand '1O 3O 12C' --trump 7O --bids 1,1,0,0 --played '' --samples 400").stdout
+    assert "card  makes the bid  ±95%  expected points  ±95%" in card
+    data = json.loads(invoke("advise --hand '1O 3O 12C' --trump 7O --samples 400 --format json").stdout)
+    assert data["interval"].startswith("95%: each error is the half-width of a 95% interval")
+
+
+def test_strategies_lists_the_play_policies_after_the_strategies():
+    shown = invoke("strategies").stdout
+    strategies, policies = shown.split("\nCard play:")
+    assert "zero  (built-in)" in strategies and "pimc" not in strategies.split("montecarlo")[0]
+    for text in ("\ngreedy\n", "\nrandom\n", "\npimc\n", "    samples: int = 8", "    sharpness: float = 5.0"):
+        assert text in policies
+
+
+def test_report_html_offers_a_command_that_runs_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("compare expected zero -k 2 -n 50 --out cmp").exit_code == 0
+    assert invoke("report cmp").exit_code == 0
+    page = (tmp_path / "cmp" / "report.html").read_text()
+    shown = re.search(r"To run it again, replacing this run: <code>(.*?)</code>", page)[1]
+    assert shown == "pocha compare expected zero -k 2 -n 50 --out cmp --force"
+    assert invoke(*shlex.split(shown)[1:]).exit_code == 0
+
+
+COMMANDS = ["simulate", "compare", "game", "variants", "advise", "models", "match", "train", "report"]
+COMMANDS += ["rules", "strategies", "bench"]
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_no_python_type_and_h_is_help(command):
+    long, short = invoke(f"{command} --help"), invoke(f"{command} -h")
+    assert long.exit_code == 0 and short.stdout == long.stdout
+    assert not re.search(r"<(str|int|float|bool|list)|list\[|\{[A-Z]+\}|3, 4, 5, 6 or 8", long.stdout), long.stdout

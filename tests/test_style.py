@@ -3,6 +3,7 @@ the limits that keep calls readable by name."""
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -62,3 +63,18 @@ def test_few_format_skips():
     sources = [path for _, path in modules()] + sorted((ROOT / "tests").glob("*.py"))
     lines = [line for path in sources for line in path.read_text().splitlines()]
     assert sum(line.rstrip().endswith("# fmt: skip") for line in lines) <= MOST_FORMAT_SKIPS
+
+
+AD_HOC_PLURALS = re.compile(r"""["']s["'] \* \(|["']s["'] if [^"']|["']["'] if \S+ == 1 else ["']s["']""")
+
+
+def test_plurals_come_from_one_helper():
+    """A count's noun is ``pocha.words.counted``'s ("1 card", "2 cards"), never an ``'s' * (n != 1)`` of its own."""
+    found = [
+        f"{name}:{number}: {line.strip()}"
+        for name, path in modules()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if AD_HOC_PLURALS.search(line)
+    ]
+    assert found == []
+    assert AD_HOC_PLURALS.search("""f"{n} card{'s' * (n != 1)}" """) and AD_HOC_PLURALS.search("""'s' if n > 1""")
