@@ -418,9 +418,11 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
             "model": overall.model,
             "spec": overall.spec,
             "sharpness": overall.sharpness.map("{:.2f}".format),
-            "log score": [f"{s:.3f} ± {h - s:.3f}" for s, h in zip(overall.log_score, overall.ci_high, strict=True)],
+            "log score": [
+                give_or_take(s, h, "{:.3f}") for s, h in zip(overall.log_score, overall.ci_high, strict=True)
+            ],
             "vs best": [
-                f"{d:+.3f} ± {h - d:.3f}" for d, h in zip(overall.diff_to_best, overall.diff_ci_high, strict=True)
+                give_or_take(d, h, "{:+.3f}") for d, h in zip(overall.diff_to_best, overall.diff_ci_high, strict=True)
             ],
         }
     )
@@ -443,6 +445,12 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         "none) at the sharpness that fits best.\nvs best: paired by deal. ±: half-width of the 95% interval."
     )
     return "\n".join(lines)
+
+
+def give_or_take(value: float, high: float, format_: str) -> str:
+    """``value ± half-width`` of an interval up to ``high``; the value alone when there is none (one deal)."""
+    shown = format_.format(value)
+    return shown if np.isnan(high) else f"{shown} ± {high - value:.3f}"
 
 
 def match_text(match: Match) -> str:

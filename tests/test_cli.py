@@ -761,11 +761,13 @@ def test_more_threads_than_eight_a_core_are_refused(monkeypatch):
     assert invoke("simulate -n 10 -k 1 --threads 16").exit_code == 0
 
 
-def test_one_game_leaves_its_missing_interval_blank():
+def test_one_game_or_deal_leaves_its_missing_interval_blank():
     shown = invoke("game -g 1 -p 3 --schedule 1-2").stdout
     assert "nan" not in shown
     row = next(line for line in shown.splitlines() if line.strip().startswith("expected"))
     assert "  15.0       15" in row  # the score, then a blank ±95%, then the quantiles
+    models = invoke("models -n 1 -k 1 -s expected -m expected -m random").stdout
+    assert "nan" not in models and "random   random      0.00    -0.693  -0.693" in models
 
 
 def test_a_heading_names_each_seats_play_when_they_differ():
