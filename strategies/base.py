@@ -211,7 +211,7 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
     if hooked >= 0:
         raise StrategyError(
             f"{where(label, ctx)} bid {array[hooked]} as dealer in deal {ctx.numbers[hooked]}, which the hook rule "
-            f"forbids (the bids would sum to the {ctx.cards} tricks)"
+            f"forbids (the bids would sum to the {counted(ctx.cards, 'trick')})"
         )
     return bids
 
