@@ -6,7 +6,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numba
 import pandas as pd
@@ -639,28 +638,6 @@ def one_line_error(result, *texts: str) -> None:
 )
 def test_a_player_spec_whose_play_is_not_a_policy_says_so(args, texts):
     one_line_error(invoke(args + " -n 10 -k 1" if not args.startswith(("variants", "advise")) else args), *texts)
-
-
-def test_an_at_sign_in_a_strategy_file_path_is_not_a_play(tmp_path, monkeypatch):
-    folder = tmp_path / "bids@2"
-    folder.mkdir()
-    (folder / "always.py").write_text((Path(__file__).parent / "sample_strategy.py").read_text())
-    monkeypatch.chdir(tmp_path)
-    result = invoke("simulate", "-n", "10", "-k", "2", "-s", "bids@2/always.py:Cautious:level=0@greedy")
-    assert result.exit_code == 0, result.output
-    assert "bids@2/always.py:Cautious:level=0@greedy" in result.stdout
-
-
-@pytest.mark.parametrize(
-    ("spec", "text"),
-    [
-        ("os:path", "os:path is not a class or function that makes a strategy"),
-        ("json:loads", "json:loads needs s=VALUE"),
-        ("collections:Counter", "collections:Counter made an object without a bid(ctx) method"),
-    ],
-)
-def test_user_code_that_makes_no_strategy_is_one_line(spec, text):
-    one_line_error(invoke("simulate", "-n", "10", "-k", "1", "-s", spec), f"strategy '{spec}': {text}")
 
 
 def test_the_same_strategy_twice_names_only_the_strategies_given():

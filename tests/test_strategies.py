@@ -281,14 +281,32 @@ def test_a_file_path_strategy_runs_through_the_command_line(plugin_file, tmp_pat
         ("{file}:Nothing", "has no 'Nothing'"),
         ("{broken}:Steady", r"failed to load \(line 1\): SyntaxError"),
         ("{failing}:Steady", "failed to load: ZeroDivisionError"),
+        ("os:path", "os:path is not a class or function that makes a strategy"),
+        ("json:loads", "json:loads needs s=VALUE"),
+        ("collections:Counter", "collections:Counter made an object without a bid"),
+        ("{raising}:Steady", "raising.py:Steady failed to make a strategy: ZeroDivisionError"),
     ],
 )
-def test_file_path_strategy_errors_are_one_line(text, message, plugin_file):
-    broken, failing = plugin_file.with_name("broken.py"), plugin_file.with_name("failing.py")
+def test_user_code_strategy_errors_are_one_line(text, message, plugin_file):
+    broken, failing, raising = (plugin_file.with_name(f"{name}.py") for name in ("broken", "failing", "raising"))
     broken.write_text("def (:\n")
     failing.write_text("1 / 0\n")
+    raising.write_text("class Steady:\n    def __init__(self):\n        1 / 0\n")
     with pytest.raises(PochaError, match=message):
-        registry.load(text.format(file=plugin_file, broken=broken, failing=failing))
+        registry.load(text.format(file=plugin_file, broken=broken, failing=failing, raising=raising))
+
+
+def test_an_at_sign_in_a_strategy_file_path_is_not_a_play(plugin_file, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from pocha.cli import app
+
+    plugin_file.parent.rename(tmp_path / "bids@2")
+    monkeypatch.chdir(tmp_path)
+    spec = "bids@2/steady.py:Steady:level=0@greedy"
+    result = CliRunner().invoke(app, ["simulate", "-s", spec, "-k", "2", "-n", "10"])
+    assert result.exit_code == 0, result.output
+    assert f"seats 0: {spec}, 1: {spec}" in result.stdout
 
 
 def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeypatch):
