@@ -17,9 +17,9 @@ import pandas as pd
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, is_duplicate, play_text
+from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, dealt_sizes, is_duplicate, play_text
 from pocha.reports.stats import verdict
-from pocha.reports.tables import headline
+from pocha.reports.tables import adjusted_over, adjustment_key, headline
 from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
 from pocha.reports.variants import LUCK, figure, question_tables
 from pocha.words import counted
@@ -140,9 +140,9 @@ def grid(results: pd.DataFrame, along: str, other: str) -> str:
 
 
 def pairs_table(pairs: pd.DataFrame) -> str:
-    """Every pair's difference by hand size: a - b with its 95% half-width, and who is ahead."""
+    """Every pair's difference by hand size: a - b with its 95% half-width, and who is ahead (unadjusted)."""
     return table(
-        ["Pair (a - b)", "Hand size", "Difference", "Verdict"],
+        ["Pair (a - b)", "Hand size", "Difference", "Unadjusted verdict"],
         [
             [
                 f"{r.strategy_a} - {r.strategy_b}",
@@ -207,8 +207,14 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
     """The answer first: the verdicts (or who wins games), then the table per strategy."""
     parts = ["<h2>Summary</h2>"]
     if "pairs" in tables:
-        sentences = [verdict(row) for _, row in headline(tables["pairs"]).iterrows()]
+        pairs = tables["pairs"]
+        sentences = [verdict(row) for _, row in headline(pairs).iterrows()]
+        sizes = dealt_sizes(run)
+        where = "every hand size together" if len(sizes) > 1 else f"{sizes[0]} cards"
+        parts.append(f"<p>Paired by deal, {where} ({text(adjusted_over(pairs))}):</p>")
         parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in sentences) + "</ul>")
+        if key := adjustment_key(pairs):
+            parts.append(f"<p>{text(key.replace(chr(10), ' '))}</p>")
     if "games" in tables:
         best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
         parts.append(
@@ -233,12 +239,20 @@ def tie_breaks(run: RunRecord) -> str:
 
 
 INTERVALS = (
-    "Every figure after ± is the half-width of a 95% confidence interval: if the same run were repeated "
-    "with fresh seeds, about 95 intervals in 100 would hold the true value under these rules and "
-    "strategies. A difference between two strategies is only called when its interval leaves out 0 "
-    '("no difference detected" otherwise). Differences come from the same deals played by both '
-    "(paired), so they are much tighter than the two means' intervals side by side. The unit is the "
-    "deal: hands of one deal are never counted as independent. Win rates use Wilson's interval."
+    "Every figure after ± is the half-width of a 95% confidence interval (a comparison's verdicts excepted, "
+    "see below): if the same run were repeated with fresh seeds, about 95 intervals in 100 would hold the "
+    "true value under these rules and strategies. A difference between two strategies is only called when "
+    'its interval leaves out 0 ("no difference detected" otherwise). Differences come from the same deals '
+    "played by both (paired), so they are much tighter than the two means' intervals side by side. A "
+    "comparison of several strategies calls its verdicts over all hand sizes by Holm's method, adjusted for "
+    "the number of pairs: the chance of calling any difference that is not there stays at most 5%, and each "
+    "verdict's interval is at the level the method decides it at (95% or more), so it leaves out 0 exactly "
+    "when a difference is called. The unit is the deal: hands of one deal are never counted as independent. "
+    "Win rates use Wilson's interval."
+)
+EXPLORATORY = (
+    "Each row at its own 95%, unadjusted: among many pairs and hand sizes, about 1 row in 20 where there is no "
+    "difference reads as one by chance. The summary's verdicts are the adjusted ones."
 )
 
 
@@ -351,7 +365,11 @@ def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
         grid(results, "position", "cards"),
     ]
     if "pairs" in tables and tables["pairs"].cards.nunique() > 1:
-        parts += ["<h2>Pairs by hand size</h2>", pairs_table(tables["pairs"])]
+        parts += [
+            "<h2>Pairs by hand size (exploratory)</h2>",
+            f"<p>{text(EXPLORATORY)}</p>",
+            pairs_table(tables["pairs"]),
+        ]
     if "predictions" in tables:
         parts += prediction_section(tables["predictions"])
     return parts

@@ -21,7 +21,7 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, play_text, scoring_note  # noqa: E402
-from pocha.reports.tables import headline  # noqa: E402
+from pocha.reports.tables import adjusted_over, headline  # noqa: E402
 from pocha.reports.variants import figure as variant_figure  # noqa: E402
 from pocha.words import counted  # noqa: E402
 
@@ -196,7 +196,7 @@ def _pair_rows(tables: Tables) -> pd.DataFrame | None:
 
 
 def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
-    """Paired differences, row minus column, in one triangle; cells whose 95% interval holds 0 are greyed, "n.s."."""
+    """Paired differences, row minus column, in one triangle; cells with no Holm-adjusted verdict greyed, "n.s."."""
     pairs = _pair_rows(tables)
     if pairs is None:
         return None
@@ -207,12 +207,12 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
     half = np.full_like(diff, np.nan)
     for row in rows.itertuples():  # a comes before b: the lower triangle is b's row, a's column
         a, b = names.index(row.strategy_a), names.index(row.strategy_b)
-        diff[b, a], half[b, a] = -row.mean_diff, row.ci_high - row.mean_diff
+        diff[b, a], half[b, a] = -row.mean_diff, row.holm_ci_high - row.mean_diff
     significant = np.abs(diff) > half
     scale = np.nanmax(np.abs(diff)) if np.isfinite(diff).any() else 1.0
     side = 1.15 * (n - 1)  # inches per cell
     figure, axes = _figure(
-        "Paired difference in points per hand: row minus column (95% CI)",
+        f"Paired difference: row minus column ({adjusted_over(pairs)})",
         run,
         width=max(7.5, 4.0 + side),
         height=max(4.0, 2.4 + side),
@@ -256,7 +256,9 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         sharey=True,
         squeeze=False,
     )
-    _titles(figure, "Paired difference by hand size: a - b in points per hand (95% bands)", run)
+    _titles(
+        figure, "Paired difference by hand size, exploratory: a - b in points per hand (95% bands, unadjusted)", run
+    )
     for axes, (a, b) in zip(grid.flat, names, strict=False):
         pair = rows[(rows.strategy_a == a) & (rows.strategy_b == b)]
         axes.axhline(0, color="0.4", linewidth=0.8)
@@ -476,8 +478,9 @@ CAPTIONS = {  # what to read from each figure
     "points_by_position": "Whether a strategy does better bidding first, in the middle or as the dealer.",
     "won_minus_bid": "Whether a strategy tends to overbid (left of 0) or underbid (right of 0).",
     "pair_matrix": "Who beats whom on the same deals: blue cells favour the row, red the column, grey is no "
-    "difference detected.",
-    "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead.",
+    "difference detected; verdicts adjusted for the number of pairs (Holm), ± at the level each is decided at.",
+    "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead "
+    "(exploratory: each band at its own 95%, unadjusted).",
     "win_probability": "Each strategy's chance of winning a whole game, against the fair share of a seat.",
     "seat_advantage": "Which bidding position the rules favour: a dealer's point below the others' is the hook's "
     "price.",

@@ -3,7 +3,8 @@
 Files:
   results.csv  one row per strategy x hand size x bidding position (see ``pocha.reports.stats.summary``)
   errors.csv   hands per value of won - bid (``pocha.reports.stats.error_distribution``)
-  pairs.csv    paired differences, ``pocha compare`` (``pocha.reports.stats.pair_differences``)
+  pairs.csv    paired differences, ``pocha compare`` (``pocha.reports.stats.pair_differences``); one
+               written before its Holm columns is completed on loading
   games.csv    whole-game results, ``pocha game`` (``pocha.reports.game_stats.game_summary``)
   predictions.csv  the recorded predictions, one row per hand (``pocha.reports.predictions``)
   variants.csv  every figure of a rule-set study, ``pocha variants`` (``pocha.reports.variants.variant_table``)
@@ -28,7 +29,7 @@ from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
 from pocha.reports.record import RunRecord
-from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS
+from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RAW_PAIR_COLUMNS, RESULT_COLUMNS, with_holm
 from pocha.reports.variants import VARIANT_COLUMNS
 
 RECORD = "run.json"
@@ -40,6 +41,7 @@ TABLE_COLUMNS = {
     "predictions": PREDICTION_COLUMNS,
     "variants": VARIANT_COLUMNS,
 }
+EARLIER = {"pairs": (RAW_PAIR_COLUMNS, with_holm)}  # tables an earlier pocha wrote with fewer columns: completed
 LABEL_COLUMNS = {"cards": str, "position": str, "play": str}  # "all" beside numbers, policy specs: read as text
 TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", "variant", "measure", *LABEL_COLUMNS}
 NEEDED = {
@@ -57,7 +59,8 @@ def is_table_csv(path: Path) -> bool:
             header = stream.readline().strip()
     except (OSError, UnicodeDecodeError):
         return False
-    return header in {",".join(columns) for columns in TABLE_COLUMNS.values()}
+    headers = [*TABLE_COLUMNS.values(), *(columns for columns, _ in EARLIER.values())]
+    return header in {",".join(columns) for columns in headers}
 
 
 def read_record(folder: Path) -> RunRecord:
@@ -143,6 +146,9 @@ def read_table(folder: Path, name: str, rows: int | None) -> pd.DataFrame:
     except (OSError, UnicodeDecodeError, ValueError):  # pandas' words name no fix
         raise PochaError(f"report: cannot read {path} (damaged, or not a CSV table)") from None
     expected = TABLE_COLUMNS[name]
+    earlier, complete = EARLIER.get(name, (None, None))
+    if complete is not None and tuple(frame.columns) == earlier:
+        frame = complete(frame)
     if tuple(frame.columns) != expected:
         raise PochaError(f"report: {path} has the columns {', '.join(frame.columns)}, not {', '.join(expected)}")
     if len(frame) != rows:

@@ -4,7 +4,15 @@ The unit of independence is the *board* (see ``pocha.engine.tally``): means are 
 and their standard errors come from the board-level residuals T - r H (the ratio estimator), so
 hands that share a board are never counted as independent. Intervals are normal 95% intervals:
 mean +- 1.96 standard errors.
+
+A comparison's verdicts over all hand sizes are one family: a compare of k strategies makes
+k(k-1)/2 of them, so they are adjusted by Holm's step-down method (``holm``): the chance that any
+of them calls a difference that is not there stays at most 5%. Per-size cells stay unadjusted, to
+explore.
 """
+
+import math
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -31,7 +39,22 @@ RESULT_COLUMNS = (
     "mean_won",
     "mean_abs_error",
 )
-PAIR_COLUMNS = ("strategy_a", "strategy_b", "cards", "deals", "mean_diff", "se_diff", "ci_low", "ci_high")
+PAIR_COLUMNS = (
+    "strategy_a",
+    "strategy_b",
+    "cards",
+    "deals",
+    "mean_diff",
+    "se_diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_holm",
+    "holm_ci_low",
+    "holm_ci_high",
+)
+RAW_PAIR_COLUMNS = PAIR_COLUMNS[:8]  # pairs.csv before the Holm columns: such a run folder still loads
+ALPHA = 0.05  # the family-wise error rate of a comparison's verdicts
 ERROR_COLUMNS = ("strategy", "cards", "won_minus_bid", "hands", "share")
 
 
@@ -124,7 +147,8 @@ def pair_differences(tally: Tally) -> pd.DataFrame:
 
     Per board, d = T_a / c_a - T_b / c_b (c = the strategy's hands per board, fixed by the
     seating); the mean of d and its standard error over boards give the paired interval.
-    Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high.
+    Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high (95%), then
+    p_value, p_holm, holm_ci_low, holm_ci_high (``with_holm``).
     """
     every = tally.players
     m = tally.moments[:, :, every, :]  # [moment, strategy, size]
@@ -156,19 +180,86 @@ def pair_differences(tally: Tally) -> pd.DataFrame:
                             "ci_high": value + Z95 * se,
                         }
                     )
-    return pd.DataFrame(rows, columns=PAIR_COLUMNS)
+    return with_holm(pd.DataFrame(rows, columns=RAW_PAIR_COLUMNS))
+
+
+def with_holm(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs with their p-values, and the verdicts over all hand sizes adjusted by Holm, with their intervals.
+
+    p_value: two-sided, of the paired z statistic mean_diff / se_diff (normal), on every row.
+    p_holm, holm_ci_low, holm_ci_high: on the rows over all hand sizes (the one size when there is
+    one), the run's family of verdicts; empty on the per-size rows. The interval is at the level
+    Holm's procedure decides the pair at (``holm_levels``): it leaves out 0 exactly when p_holm < 5%.
+    """
+    pairs = pairs.loc[:, list(RAW_PAIR_COLUMNS)]
+    diff, se = pairs.mean_diff.to_numpy(np.float64), pairs.se_diff.to_numpy(np.float64)
+    family = (pairs.cards == headline_size(pairs.cards)).to_numpy()
+    p = p_values(diff, se)
+    adjusted, levels = np.full(len(p), np.nan), np.full(len(p), np.nan)
+    adjusted[family], levels[family] = holm(p[family]), holm_levels(p[family])
+    half = np.array([NormalDist().inv_cdf(1 - level / 2) if np.isfinite(level) else np.nan for level in levels]) * se
+    return pairs.assign(p_value=p, p_holm=adjusted, holm_ci_low=diff - half, holm_ci_high=diff + half)
+
+
+def headline_size(values: pd.Series) -> str | None:
+    """The headline value of a label column (hand size, position): the ``all`` margin, or its one value."""
+    return "all" if (values == "all").any() else (values.iloc[0] if len(values) else None)
+
+
+def p_values(diff: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """Two-sided normal p-values of diff / se: 1 where both are 0 (identical play), NaN without an error."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where((diff == 0) & (se == 0), 0.0, np.abs(diff) / se)
+    return np.array([math.erfc(value / math.sqrt(2)) for value in z])
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values: the i-th smallest of m times (m - i + 1), never decreasing, at most 1.
+
+    A verdict called where the adjusted p-value is below 5% keeps the chance of any false verdict
+    among the m at most 5%, whatever their dependence. NaN p-values (too few deals) stay NaN and
+    do not count in m.
+    """
+    adjusted = np.full(len(p), np.nan)
+    order = ranked(p)
+    m = len(order)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    return adjusted
+
+
+def holm_levels(p: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    """The level Holm's procedure decides each test at: alpha / (m - i + 1) for the i-th smallest p-value.
+
+    Testing stops at the first p-value not below its level; every later test is decided (not
+    rejected) at that level too. An interval at a test's level therefore leaves out 0 exactly when
+    the procedure rejects it. NaN where p is NaN.
+    """
+    levels = np.full(len(p), np.nan)
+    order = ranked(p)
+    steps = alpha / (len(order) - np.arange(len(order)))
+    rejected = np.cumprod(p[order] < steps).astype(bool)  # this one and every one before it rejected
+    stop = min(int(rejected.sum()), len(order) - 1)
+    levels[order] = np.where(rejected, steps, steps[stop] if len(order) else np.nan)
+    return levels
+
+
+def ranked(p: np.ndarray) -> np.ndarray:
+    """Indexes of the finite p-values, smallest first (ties in their order)."""
+    finite = np.flatnonzero(np.isfinite(p))
+    return finite[np.argsort(p[finite], kind="stable")]
 
 
 def verdict(row: pd.Series) -> str:
-    """Plain words for one pair: who is ahead by how much, or that no difference was detected."""
-    a, b, diff, half = row.strategy_a, row.strategy_b, row.mean_diff, row.ci_high - row.mean_diff
+    """Plain words for one pair over all hand sizes: who is ahead by how much (Holm's interval), or no difference."""
+    a, b, diff, half = row.strategy_a, row.strategy_b, row.mean_diff, row.holm_ci_high - row.mean_diff
     if not np.isfinite(half):
         return f"{a} vs {b}: too few deals to tell"
-    if row.ci_low > 0:
-        return f"{a} ahead of {b} by {diff:.2f} ± {half:.2f} points per hand"
-    if row.ci_high < 0:
-        return f"{b} ahead of {a} by {-diff:.2f} ± {half:.2f} points per hand"
-    return f"{a} vs {b}: no difference detected ({diff:+.2f} ± {half:.2f})"
+    p = "adjusted p < 0.001" if row.p_holm < 0.001 else f"adjusted p = {row.p_holm:.3f}"
+    if row.holm_ci_low > 0:
+        return f"{a} ahead of {b} by {diff:.2f} ± {half:.2f} points per hand ({p})"
+    if row.holm_ci_high < 0:
+        return f"{b} ahead of {a} by {-diff:.2f} ± {half:.2f} points per hand ({p})"
+    return f"{a} vs {b}: no difference detected ({diff:+.2f} ± {half:.2f}, {p})"
 
 
 def error_distribution(tally: Tally) -> pd.DataFrame:

@@ -7,13 +7,12 @@ import pandas as pd
 
 from pocha.reports.models import ModelsRun
 from pocha.reports.record import RunRecord
-from pocha.reports.stats import verdict
+from pocha.reports.stats import headline_size, verdict
 
 
 def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
     """Rows at the ``all`` margin of a column, or at its single value when there is no margin."""
-    values = set(frame[column])
-    return frame[frame[column] == ("all" if "all" in values else frame[column].iloc[0])]
+    return frame[frame[column] == headline_size(frame[column])]
 
 
 def _number(format_: str):
@@ -61,12 +60,38 @@ def bias_table(bias: pd.DataFrame) -> str:
 
 
 def verdicts(pairs: pd.DataFrame) -> str:
-    """One plain sentence per pair of strategies (all hand sizes)."""
+    """One plain sentence per pair of strategies (all hand sizes), Holm-adjusted."""
     return "\n".join(verdict(row) for _, row in headline(pairs).iterrows())
 
 
+def family_size(pairs: pd.DataFrame) -> int:
+    """How many verdicts the Holm adjustment is over: the pairs over all hand sizes with a p-value."""
+    return int(headline(pairs).p_holm.notna().sum())
+
+
+def adjusted_over(pairs: pd.DataFrame) -> str:
+    """What the verdicts are adjusted for: ``Holm-adjusted over 6 pairs`` (one pair needs no adjustment)."""
+    family = family_size(pairs)
+    return f"Holm-adjusted over {family} pairs" if family > 1 else "one pair, no adjustment needed"
+
+
+def adjustment_key(pairs: pd.DataFrame) -> str:
+    """How to read Holm-adjusted verdicts and their intervals; empty when there is nothing to adjust."""
+    family = family_size(pairs)
+    if family < 2:
+        return ""
+    return (
+        f"Holm-adjusted: the chance of calling any difference that is not there, among the {family} pairs, is at "
+        f"most 5%;\neach ± is at the level Holm's method decides that pair at (from 95% to {100 - 5 / family:.1f}%), "
+        "so it leaves out 0 exactly when\na difference is called."
+    )
+
+
 def pair_size_table(pairs: pd.DataFrame) -> str:
-    """Paired differences (a - b, points per hand), one row per pair and hand size, the ``all`` margin last."""
+    """Paired differences (a - b, points per hand), one row per pair and hand size, the ``all`` margin last.
+
+    Each row at its own 95%, unadjusted: exploratory.
+    """
     shown = pd.DataFrame(
         {
             "a - b": pairs.strategy_a + " - " + pairs.strategy_b,

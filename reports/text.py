@@ -31,7 +31,16 @@ from pocha.reports.record import (
     schedule_text,
     scoring_note,
 )
-from pocha.reports.tables import bias_table, game_table, match_table, pair_size_table, terminal_table, verdicts
+from pocha.reports.tables import (
+    adjusted_over,
+    adjustment_key,
+    bias_table,
+    game_table,
+    match_table,
+    pair_size_table,
+    terminal_table,
+    verdicts,
+)
 from pocha.reports.variants import INTERVALS, LUCK, question_tables
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
@@ -134,12 +143,16 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
     frame, pairs = tables["results"], tables["pairs"]
     lines = [
         *per_strategy(run, frame),
-        "\nPairwise, paired by deal (difference in mean points per hand, 95% CI):",
+        f"\nPairwise, paired by deal ({_sizes_text(run)}; difference in mean points per hand, {adjusted_over(pairs)}):",
         verdicts(pairs),
+        *([key] if (key := adjustment_key(pairs)) else []),
         *_position_and_size_tables(run, frame),
     ]
     if len(dealt_sizes(run)) > 1:
-        lines += ["\nPairwise by hand size (a - b in points per hand, 95% half-width):", pair_size_table(pairs)]
+        lines += [
+            "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own 95%):",
+            pair_size_table(pairs),
+        ]
     return lines
 
 

@@ -64,7 +64,13 @@ def test_compare_pairs_and_the_record():
         "se_diff",
         "ci_low",
         "ci_high",
+        "p_value",
+        "p_holm",
+        "holm_ci_low",
+        "holm_ci_high",
     ]
+    one = pairs.iloc[0]  # one pair: Holm's interval is the 95% one
+    assert one.p_holm == one.p_value and one.holm_ci_low == pytest.approx(one.ci_low)
     printed = cli_csv("compare expected zero -k 3 -n 300").set_index(["strategy", "position"])
     difference = printed.mean_points["expected", "all"] - printed.mean_points["zero", "all"]
     assert pairs.mean_diff.iloc[0] == pytest.approx(difference)

@@ -257,6 +257,15 @@ def test_compare_reports_pairs_with_verdicts():
     assert result.exit_code == 0, result.output
     assert "each played 4 times" in result.stdout
     assert "expected ahead of random by" in result.stdout and "points per hand" in result.stdout
+    assert "one pair, no adjustment needed" in result.stdout
+
+
+def test_compare_says_its_verdicts_are_adjusted_and_its_cells_exploratory():
+    result = invoke("compare expected zero aces-trumps random -k 2-3 -n 200")
+    assert result.exit_code == 0, result.output
+    assert "(all hand sizes; difference in mean points per hand, Holm-adjusted over 6 pairs):" in result.stdout
+    assert "among the 6 pairs, is at most 5%" in result.stdout and "(from 95% to 99.2%)" in result.stdout
+    assert "Pairwise by hand size, exploratory (a - b in points per hand; each row unadjusted" in result.stdout
 
 
 def test_compare_json_and_plain_seating():

@@ -117,6 +117,21 @@ def test_report_refuses_a_folder_that_does_not_add_up_and_touches_nothing(damage
     assert len(result.stderr.strip().splitlines()) == 1 and snapshot(folder) == before
 
 
+def test_a_compare_folder_written_before_the_holm_columns_still_reports(tmp_path):
+    """pairs.csv of an earlier pocha (no p-values): loaded, its Holm columns computed as a new run's are."""
+    from pocha.reports.runs import RAW_PAIR_COLUMNS, load_run, read_table
+
+    folder = tmp_path / "run"
+    args = ("compare", "expected", "random", "zero", "fair-share", "-k", "2-3", "-n", "100", "--out", folder)
+    assert invoke(*args).exit_code == 0
+    fresh = load_run(folder)[1]["pairs"]
+    fresh[list(RAW_PAIR_COLUMNS)].to_csv(folder / "pairs.csv", index=False, lineterminator="\n")
+    assert read_table(folder, "pairs", len(fresh)).equals(fresh)
+    assert invoke("report", folder).exit_code == 0
+    assert "Holm-adjusted over 6 pairs" in (folder / "report.html").read_text()
+    assert invoke(*args, "--force").exit_code == 0  # the earlier table is a pocha file: replaced
+
+
 def test_report_reads_only_the_files_run_json_lists(tmp_path):
     folder = tmp_path / "run"
     assert invoke("simulate", "-k", "2", "-n", "50", "--out", folder).exit_code == 0
