@@ -8,12 +8,14 @@ plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Ru
 (``"expected:bias=0.3"``) or strategy objects. Every check of the options happens before any deal
 is played; a mistake raises ``PochaError`` with one line.
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
-nothing is written.
+nothing is written. A run expected to last over 30 s says so on stderr before it starts, with
+the amount that would take about that long (its first deals timed: ``pocha.engine.estimate``).
 """
 
 import contextlib
 import functools
 import inspect
+import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
@@ -26,6 +28,7 @@ from pocha.engine.advice import advise as advise_situation
 from pocha.engine.advice import advise_card as advise_card_view
 from pocha.engine.atomic import atomic_open, atomic_path, check_folder_writable, check_writable
 from pocha.engine.backends import Backend, check_count
+from pocha.engine.estimate import LONG
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.models import ModelsRequest, record_bids
@@ -41,6 +44,7 @@ from pocha.engine.tally import GameTally, Tally
 from pocha.engine.trace import is_trace
 from pocha.engine.training import TrainingRequest, learn_default, train_table
 from pocha.engine.variants import GAME_GROUPS, Variant, VariantsRequest, VariantTally, play_variants
+from pocha.engine.workload import Estimate
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, SCORINGS, Rules, check_players, parse_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
@@ -309,6 +313,53 @@ def check_trace(trace: str | Path | None, count: int | None, option: str) -> Non
         raise PochaError(f"{option}: must be at least 1, not {count} (leave it out to trace every one of the {unit})")
     if trace is not None:
         check_writable(trace, "trace", is_trace, "pocha trace")
+
+
+def telling_cost(
+    run: RunOptions, option: str, amount: int, per_amount: int, least: int = 1
+) -> Callable[[Estimate], None] | None:
+    """What says, before a run of more than LONG seconds starts, about how long it will take and how to shorten it.
+
+    option: the flag that sets the run's amount (``--deals``), ``amount`` its value; per_amount:
+    the deals (games) the run plays per unit of it (its hand sizes, variants); least: its smallest
+    value. None with a Dask scheduler: a cluster's speed is not this machine's.
+    """
+    if run.scheduler is not None:
+        return None
+    unit = "games" if option == "--games" else "deals"
+
+    def tell(estimate: Estimate) -> None:
+        if estimate.seconds <= LONG:
+            return
+        where = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
+        line = (
+            f"this run will take about {duration(estimate.seconds)} on {where} "
+            f"(~{estimate.rate:,.0f} {unit}/s, timed on its first {unit})"
+        )
+        shorter = max(least, round_down(LONG * estimate.rate / per_amount))
+        if shorter < amount:
+            line += f"; {option} {shorter} takes about {duration(shorter * per_amount / estimate.rate)}"
+        say(line)
+
+    return tell
+
+
+def duration(seconds: float) -> str:
+    """A time as a person says it: ``40 s``, ``8 min``, ``2.5 h``, ``3 days``."""
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    hours = seconds / 3600
+    return f"{hours:.1f} h" if hours < 10 else f"{hours:.0f} h" if hours < 48 else f"{hours / 24:,.0f} days"
+
+
+def round_down(value: float) -> int:
+    """The largest of 1, 2, 5, 10, 20, 50, ... not above ``value`` (0 below 1)."""
+    if value < 1:
+        return 0
+    power = 10 ** int(math.log10(value))
+    return max(step * power for step in (1, 2, 5) if step * power <= value)
 
 
 # --- default trick tables ----------------------------------------------------------------------
@@ -581,6 +632,7 @@ def _deal(
                 chunk_size=run.chunk_size,
                 backend=where,
                 progress=counter(progress, deals * len(sizes)),
+                estimate=telling_cost(run, "--deals", deals, len(sizes)),
                 trace=stream,
                 trace_deals=trace_deals,
                 predictions=rows,
@@ -640,6 +692,7 @@ def play_games(
                 chunk_size=run.chunk_size,
                 backend=where,
                 progress=counter(progress, games),
+                estimate=telling_cost(run, "--games", games, 1),
                 trace=stream,
                 trace_games=trace_games,
             )
@@ -745,6 +798,7 @@ def variants(
             chunk_size=run.chunk_size,
             backend=where,
             progress=counter(progress, games * len(studied)),
+            estimate=telling_cost(run, "--games", games, len(studied), GAME_GROUPS),
         )
     )
     section = VariantsRun(
@@ -911,6 +965,7 @@ def score_models(
             chunk_size=run.chunk_size,
             backend=where,
             progress=counter(progress, deals * len(sizes)),
+            estimate=telling_cost(run, "--deals", deals, len(sizes)),
         )
     )
     played = ModelsRun(
@@ -1016,6 +1071,7 @@ def train(
             chunk_size=run.chunk_size,
             backend=where,
             progress=counter(progress, deals * chosen.full_deal),
+            estimate=telling_cost(run, "--deals", deals, chosen.full_deal),
         )
     )
     if table is None:

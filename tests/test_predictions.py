@@ -108,7 +108,7 @@ def test_a_prediction_must_have_one_value_per_deal():
     seats = ["tests/sample_strategy.py:Foretelling"] + ["zero"] * 3
     rows = pocha.simulate(seats, cards=2, deals=20, predictions=True).tables["predictions"]
     assert len(rows) == 20 and rows.predicted_points.isna().all() and (rows.predicted_tricks == 0).all()
-    with pytest.raises(StrategyError, match="Foretelling:length=3' at position 1 .* predicted tricks of shape"):
+    with pytest.raises(StrategyError, match=r"Foretelling:length=3' at position \d .* predicted tricks of shape"):
         pocha.simulate(["tests/sample_strategy.py:Foretelling:length=3"] + ["zero"] * 3, cards=2, predictions=True)
 
 

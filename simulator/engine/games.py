@@ -13,9 +13,9 @@ Here ``games`` is always a count and ``numbers`` are game numbers; deal numbers 
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import IO, Any
+from typing import IO, Any, Self
 
 import numpy as np
 
@@ -84,6 +84,16 @@ class Games:
     def count(self, index: int) -> int:
         """Games chunk ``index`` plays."""
         return min(self.chunk_size, self.games - index * self.chunk_size)
+
+    @property
+    def planned(self) -> int:
+        """Games of the run."""
+        return self.games
+
+    def sample(self, amount: int) -> Self:
+        """The run's first ``amount`` games, one chunk."""
+        games = min(amount, self.games)
+        return replace(self, games=games, chunk_size=games)
 
     def empty(self) -> GameTotals:
         """No game played yet."""
@@ -280,4 +290,4 @@ def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(workload, request.backend, progress=request.progress, trace=stream)
+    return run(workload, request.backend, progress=request.progress, trace=stream, estimate=request.estimate)

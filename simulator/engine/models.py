@@ -148,5 +148,5 @@ def record_bids(request: ModelsRequest) -> RunTotal[BidRows]:
         seed=request.seed,
         policy=request.policy,
     )
-    recorded = run(workload, request.backend, progress=request.progress)
+    recorded = run(workload, request.backend, progress=request.progress, estimate=request.estimate)
     return RunTotal(recorded.total.in_order(), recorded.complete)

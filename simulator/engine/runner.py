@@ -13,9 +13,10 @@ from typing import IO, Generic, TypeVar
 from pocha.engine import trace as traces
 from pocha.engine.backends import Backend
 from pocha.engine.checkpoint import Checkpoint
+from pocha.engine.estimate import probe
 from pocha.engine.memory import keep_freed_memory
 from pocha.engine.predictions import Rows
-from pocha.engine.workload import Part, Workload
+from pocha.engine.workload import Estimate, Part, Workload
 
 T = TypeVar("T")
 
@@ -42,20 +43,26 @@ def run(
     trace: IO[str] | None = None,
     predictions: list[Rows] | None = None,
     checkpoint: Checkpoint | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> RunTotal[T]:
     """Play every task of ``workload`` (those a resumed checkpoint holds excepted) and merge the parts.
 
     progress: called with each finished task's count (and first with the resumed tasks'). trace:
     where the parts' trace lines go, as they come. predictions: where the parts' rows of recorded
     predictions go, as they come (in any order). checkpoint: saves the finished tasks now and then
-    and at the end, and may resume a run (its total must be a ``Tally``).
+    and at the end, and may resume a run (its total must be a ``Tally``). estimate: told, before the
+    run starts, how long it will take, unless it is quick (``pocha.engine.estimate``); without it
+    nothing is probed.
     """
     total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
     if progress is not None and done:
         progress(sum(workload.count(index) for index in done))
     state = total, frozenset(done)
     todo = (index for index in range(workload.task_count) if index not in done)  # made as needed: millions
+    remaining = workload.planned - sum(map(workload.count, done))
     try:
+        if estimate is not None and (timed := probe(workload, remaining, backend.workers)):
+            estimate(timed)
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
                 traces.write_lines(trace, part.lines)

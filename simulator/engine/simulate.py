@@ -7,8 +7,8 @@ checkpoint may save and resume it. Here ``deals`` is always a count (deals per h
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import IO, Any
+from dataclasses import dataclass, replace
+from typing import IO, Any, Self
 
 import numpy as np
 
@@ -84,6 +84,16 @@ class DealChunks:
     def count(self, index: int) -> int:
         """Deals chunk ``index`` plays."""
         return self.task(index).count
+
+    @property
+    def planned(self) -> int:
+        """Deals of every hand size together."""
+        return self.deals * len(self.sizes)
+
+    def sample(self, amount: int) -> Self:
+        """The run's first ``amount`` deals of each hand size, one chunk each."""
+        deals = min(amount, self.deals)
+        return replace(self, deals=deals, chunk_size=deals)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -186,4 +196,5 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
         trace=stream,
         predictions=request.predictions,
         checkpoint=checkpoint,
+        estimate=request.estimate,
     )

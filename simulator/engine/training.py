@@ -94,7 +94,7 @@ def train_table(request: TrainingRequest) -> TrickTable | None:
     training = Training(
         sizes=sizes, deals=request.deals, chunk_size=chunk_size, rules=rules, seed=request.seed, policy=request.policy
     )
-    counted = run(training, request.backend, progress=request.progress)
+    counted = run(training, request.backend, progress=request.progress, estimate=request.estimate)
     if not counted.complete:
         return None
     return TrickTable(rules, request.policy.label, counted.total.reshape(table_shape(rules)), request.deals)

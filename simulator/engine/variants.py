@@ -17,8 +17,8 @@ in every variant, which pairs the variants, and ``pocha.reports.variants`` turns
 estimates with jackknife intervals.
 """
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Self
 
 import numpy as np
 
@@ -173,6 +173,16 @@ class Study:
         """Games chunk ``index`` plays, every variant's counted."""
         return min(self.chunk_size, self.games - index * self.chunk_size) * len(self.variants)
 
+    @property
+    def planned(self) -> int:
+        """Games of every variant together."""
+        return self.games * len(self.variants)
+
+    def sample(self, amount: int) -> Self:
+        """The study's first ``amount`` games of every variant, one chunk."""
+        games = min(amount, self.games)
+        return replace(self, games=games, chunk_size=games)
+
     def tables(self, rules: Rules) -> tuple[Games, Games, Games]:
         """The line-up, the weak table and the skill table of one variant, as whole-game workloads."""
         players = rules.players
@@ -266,4 +276,4 @@ def play_variants(request: VariantsRequest) -> RunTotal[VariantTally]:
         policy=request.policy,
         chunk_size=chunk_size,
     )
-    return run(study, request.backend, progress=request.progress)
+    return run(study, request.backend, progress=request.progress, estimate=request.estimate)

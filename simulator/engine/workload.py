@@ -30,6 +30,15 @@ class Part(Generic[T]):
     predictions: Rows | None = field(default=None, repr=False)
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """How long a run will take, timed on its first deals (games) before it starts (``pocha.engine.estimate``)."""
+
+    seconds: float  # the run's work still to do, on its workers
+    rate: float  # deals (games) per second, every worker together
+    workers: int  # that play at once (no more than the cores)
+
+
 class Workload(Protocol[T]):
     """A run cut into numbered tasks; played in a worker process, so it is picklable."""
 
@@ -40,6 +49,15 @@ class Workload(Protocol[T]):
 
     def count(self, index: int) -> int:
         """Deals (or games) task ``index`` plays, for progress."""
+        ...
+
+    @property
+    def planned(self) -> int:
+        """Deals (or games) every task together plays."""
+        ...
+
+    def sample(self, amount: int) -> "Workload[T]":
+        """The same run cut to its first ``amount`` deals of each hand size (games), one task each: a probe times it."""
         ...
 
     def run(self, index: int) -> Part[T]:
@@ -69,6 +87,7 @@ class Request:
     chunk_size: int | None = None  # deals (games) per task; None: ``auto_chunk``'s (results do not depend on it)
     backend: Backend = Threads(1)
     progress: Callable[[int], None] | None = None  # called with each finished task's deals (games)
+    estimate: Callable[[Estimate], None] | None = None  # told a run's time before it starts, unless quick
 
     def chunk_size_for(self, amount: int, sizes: int = 1) -> int:
         """Deals (games) per task for ``amount`` of each of ``sizes`` hand sizes: the asked-for or ``auto_chunk``'s."""

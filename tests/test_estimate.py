@@ -1,0 +1,142 @@
+"""A long run says how long before it starts; a quick one says nothing; neither changes a result."""
+
+from dataclasses import dataclass, replace
+
+import pytest
+from typer.testing import CliRunner
+
+from pocha.cli import app
+from pocha.engine import estimate
+from pocha.engine.estimate import SHARE, probe
+
+
+class FakeClock:
+    """A clock that moves only when told to: what a batch costs is written, not measured."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass(frozen=True)
+class Work:
+    """A workload whose deals cost ``cost`` seconds each and whose tasks ``overhead`` each, on the fake clock."""
+
+    clock: FakeClock
+    deals: int  # of each of ``sizes`` hand sizes
+    sizes: int = 10
+    cost: float = 0.001
+    overhead: float = 0.01
+
+    @property
+    def planned(self) -> int:
+        return self.deals * self.sizes
+
+    @property
+    def task_count(self) -> int:
+        return self.sizes
+
+    def sample(self, amount: int) -> "Work":
+        return replace(self, deals=min(amount, self.deals))
+
+    def run(self, index: int) -> None:
+        self.clock.now += self.overhead + self.cost * self.deals
+
+
+@pytest.fixture
+def clock(monkeypatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr(estimate, "clock", fake)
+    return fake
+
+
+def test_a_slow_run_is_timed_per_deal_past_what_each_task_costs(clock):
+    work = Work(clock, deals=100_000)
+    timed = probe(work, work.planned, workers=1)
+    assert timed is not None and timed.workers == 1
+    assert timed.rate == pytest.approx(1 / work.cost)  # what the last doubling added: the tasks' cost left out
+    assert timed.seconds == pytest.approx(work.planned * work.cost)
+    assert clock.now < 2  # the probe: a second of a 1,000-second run
+
+
+def test_the_workers_share_the_work_but_never_more_than_the_cores(clock, monkeypatch):
+    monkeypatch.setattr(estimate, "default_threads", lambda: 2)
+    work = Work(clock, deals=100_000)
+    timed = probe(work, work.planned, workers=8)
+    assert timed is not None and timed.workers == 2
+    assert timed.seconds == pytest.approx(work.planned * work.cost / 2)
+
+
+def test_a_quick_run_is_left_after_its_first_batch(clock):
+    work = Work(clock, deals=1_000, cost=1e-6, overhead=1e-4)
+    assert probe(work, work.planned, workers=1) is None
+    assert clock.now == pytest.approx(work.sizes * (1e-4 + 1e-6))  # one deal of each size
+
+
+def test_a_run_as_small_as_a_probe_is_not_probed(clock):
+    work = Work(clock, deals=SHARE - 1, cost=100.0)
+    assert probe(work, work.planned, workers=1) is None and clock.now == 0
+
+
+def test_a_probe_never_plays_more_than_a_share_of_the_run(clock):
+    """A run a little over the smallest probe: batches of 1, 2, 4 deals a size, then the cap; the last one's rate."""
+    work = Work(clock, deals=4 * SHARE, cost=1.0, overhead=10.0)
+    timed = probe(work, work.planned, workers=1)
+    assert timed is not None and timed.seconds == pytest.approx(work.planned / (40 / 140))  # 40 deals in 140 s
+    assert clock.now == pytest.approx(110 + 120 + 140)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_a_long_run_says_so_before_it_starts_and_plays_the_same(monkeypatch):
+    """Each batch of the probe lasts 10 s by the clock: a run of 4,000 deals, really quick, is announced as long.
+
+    The probe goes on to its cap (1/16 of the run: batches up to 64 deals of each size, 128 in 10 s),
+    so the run would take 4,000 / 12.8 = 312 s; 100 deals a size would take 16 s. It plays the same.
+    """
+    quick = invoke("simulate", "-k", "2-3", "-n", "2000", "--threads", "1")
+    assert quick.exit_code == 0 and "will take" not in quick.stderr
+
+    ticks = iter(range(0, 10**6, 10))
+    monkeypatch.setattr(estimate, "clock", lambda: float(next(ticks)))
+    slow = invoke("simulate", "-k", "2-3", "-n", "2000", "--threads", "1")
+    assert slow.exit_code == 0 and slow.stdout == quick.stdout
+    assert slow.stderr.splitlines()[-1] == (
+        "this run will take about 5 min on 1 thread (~13 deals/s, timed on its first deals); "
+        "--deals 100 takes about 16 s"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ("game", "-g", "2000"),
+            "5 min on 1 thread (~6 games/s, timed on its first games); --games 100 takes about 16 s",
+        ),
+        (("variants", "ludoteka", "polish", "-g", "640", "--strong", "expected"), "3 min on 1 thread (~6 games/s"),
+        (("variants", "ludoteka", "polish", "-g", "640", "--strong", "expected"), "--games 50 takes about 16 s"),
+        (("compare", "expected", "zero", "-k", "2", "-n", "2000"), "5 min on 1 thread (~6 deals/s"),
+        (("models", "-k", "2", "-n", "2000", "-m", "expected"), "--deals 100 takes about 16 s"),
+        (("train", "-n", "2000", "--out", "{folder}/t.npz"), "5 min on 1 thread (~64 deals/s"),
+    ],
+)
+def test_every_long_command_says_how_to_shorten_it(args, said, monkeypatch, tmp_path):
+    ticks = iter(range(0, 10**6, 10))
+    monkeypatch.setattr(estimate, "clock", lambda: float(next(ticks)))
+    result = invoke(*(arg.format(folder=tmp_path) for arg in args), "--threads", "1")
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr
+
+
+def test_a_dask_scheduler_is_not_timed_here():
+    """A cluster's speed is not this machine's: no estimate is asked for."""
+    from pocha.api import telling_cost
+    from pocha.options import RunOptions
+
+    assert telling_cost(RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786"), "--deals", 10, 1) is None
+    assert telling_cost(RunOptions(), "--deals", 10, 1) is not None
