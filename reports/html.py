@@ -214,7 +214,7 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
         parts.append(f"<p>Paired by deal, {where} ({text(adjusted_over(pairs))}):</p>")
         parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in sentences) + "</ul>")
         if key := adjustment_key(pairs):
-            parts.append(f"<p>{text(key.replace(chr(10), ' '))}</p>")
+            parts.append(f"<p>{text(key)}</p>")
     if "games" in tables:
         best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
         parts.append(

@@ -76,14 +76,14 @@ def adjusted_over(pairs: pd.DataFrame) -> str:
 
 
 def adjustment_key(pairs: pd.DataFrame) -> str:
-    """How to read Holm-adjusted verdicts and their intervals; empty when there is nothing to adjust."""
+    """How to read Holm-adjusted verdicts and their intervals, one paragraph; empty when there is nothing to adjust."""
     family = family_size(pairs)
     if family < 2:
         return ""
     return (
         f"Holm-adjusted: the chance of calling any difference that is not there, among the {family} pairs, is at "
-        f"most 5%;\neach ± is at the level Holm's method decides that pair at (from 95% to {100 - 5 / family:.1f}%), "
-        "so it leaves out 0 exactly when\na difference is called."
+        f"most 5%; each ± is at the level Holm's method decides that pair at (from 95% to {100 - 5 / family:.1f}%), "
+        "so it leaves out 0 exactly when a difference is called."
     )
 
 

@@ -145,7 +145,7 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
         *per_strategy(run, frame),
         f"\nPairwise, paired by deal ({_sizes_text(run)}; difference in mean points per hand, {adjusted_over(pairs)}):",
         verdicts(pairs),
-        *([key] if (key := adjustment_key(pairs)) else []),
+        *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs)) else []),
         *_position_and_size_tables(run, frame),
     ]
     if len(dealt_sizes(run)) > 1:
