@@ -106,5 +106,6 @@ def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypa
 @pytest.mark.parametrize("text", SCRIPTS)
 def test_every_python_block_of_the_docs_runs(text, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")  # blocks run "from the repository's root" read its files
     code = SCRIPT_AMOUNT.sub(lambda amount: f"{amount[1]} = 2", text)
     exec(compile(code, "<docs>", "exec"), {"__name__": "__docs__"})
