@@ -74,8 +74,8 @@ def _titles(figure: Figure, title: str, run: RunRecord) -> None:
     figure.set_layout_engine(ConstrainedLayoutEngine(rect=(0, 0, 1, 1 - TITLE_BAND / height)))
 
 
-def _legend_outside(axes: Any) -> None:
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="strategy")
+def _legend_outside(axes: Any, title: str = "strategy") -> None:
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title=title)
 
 
 def _by_size(run: RunRecord, tables: Tables, title: str, ylabel: str) -> tuple[Figure, Any, pd.DataFrame] | None:
@@ -351,6 +351,11 @@ def variant_label(name: str) -> str:
     return "\n:".join(textwrap.wrap(name.replace(":", " :"), 28)).replace(" :", ":").replace("\n::", "\n:")
 
 
+def _variant_style(i: int, name: str) -> dict[str, Any]:
+    """The i-th variant's colour, mark and legend label, the same in every figure."""
+    return {"color": COLORS[i % len(COLORS)], "marker": MARKERS[i % len(MARKERS)], "label": variant_label(name)}
+
+
 def _variant_errors(rows: pd.DataFrame, scale: float = 1.0) -> np.ndarray:
     """The 2 x n error bar lengths of a figure's rows (below, above), none where the interval is unknown."""
     spans = np.array([rows.value - rows.ci_low, rows.ci_high - rows.value], np.float64) * scale
@@ -372,15 +377,13 @@ def seat_advantage(run: RunRecord, tables: Tables) -> Figure | None:
             positions + offset,
             rows.value,
             yerr=_variant_errors(rows),
-            marker=MARKERS[i % len(MARKERS)],
             capsize=3,
-            color=COLORS[i % len(COLORS)],
-            label=variant_label(name),
+            **_variant_style(i, name),
         )
     axes.set_xticks(positions, [*map(str, positions[:-1]), f"{players}\n(dealer)"])
     axes.set_xlabel("bidding position (1 bids first and leads)")
     axes.set_ylabel("points per hand (the line-up)")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    _legend_outside(axes, "variant")
     return figure
 
 
@@ -393,14 +396,13 @@ def dealer_gap_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     gaps["k"] = gaps.cards.astype(int)
     figure, axes = _figure("The dealer's gap by hand size: its points minus the table's mean (95% bands)", run)
     for i, (name, rows) in enumerate(gaps.groupby("variant", sort=False)):
-        color = COLORS[i % len(COLORS)]
-        marker = MARKERS[i % len(MARKERS)]
-        axes.plot(rows.k, rows.value, marker=marker, markersize=4, color=color, label=variant_label(name))
-        axes.fill_between(rows.k, rows.ci_low, rows.ci_high, color=color, alpha=0.15, linewidth=0)
+        style = _variant_style(i, name)
+        axes.plot(rows.k, rows.value, markersize=4, **style)
+        axes.fill_between(rows.k, rows.ci_low, rows.ci_high, color=style["color"], alpha=0.15, linewidth=0)
     axes.axhline(0, color="0.3", linewidth=1)
     axes.set_xlabel("cards per player (hand size)")
     axes.set_ylabel("dealer's points per hand - table mean")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    _legend_outside(axes, "variant")
     return figure
 
 
@@ -418,16 +420,14 @@ def skill_and_luck(run: RunRecord, tables: Tables) -> Figure | None:
             y.value,
             xerr=_variant_errors(x),
             yerr=_variant_errors(y),
-            marker=MARKERS[i % len(MARKERS)],
             markersize=max(11 - i, 4),  # smaller in turn: variants at one place show as nested marks
             markerfacecolor="none",
             capsize=3,
-            color=COLORS[i % len(COLORS)],
-            label=variant_label(name),
+            **_variant_style(i, name),
         )
     axes.set_xlabel("luck: share of the spread of a hand's points the cards explain")
     axes.set_ylabel("skill: points per hand the strong player gains")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="variant")
+    _legend_outside(axes, "variant")
     return figure
 
 

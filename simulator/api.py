@@ -182,19 +182,25 @@ def counter(progress: Progress | None, total: int) -> Callable[[int], None] | No
 # --- results -------------------------------------------------------------------------------------
 
 
+class RecordedResult:
+    """What the results of recorded runs share: their record says whether they ran to the end."""
+
+    record: RunRecord
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run played everything it was asked to (else Ctrl-C stopped it, and nothing was written)."""
+        return self.record.complete
+
+
 @dataclass(frozen=True, eq=False)
-class SimulationResult:
+class SimulationResult(RecordedResult):
     """A ``simulate`` or ``compare`` run: its record, its accumulators, its tables and the files it wrote."""
 
     record: RunRecord
     tally: Tally
     tables: dict[str, "pd.DataFrame"]  # by CSV file name: results, pairs (compare), errors, predictions (if recorded)
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
-
-    @property
-    def complete(self) -> bool:
-        """Whether the run played everything it was asked to (else Ctrl-C stopped it, and nothing was written)."""
-        return self.record.complete
 
     def to_frame(self) -> "pd.DataFrame":
         """``results.csv``: one row per strategy, hand size and bidding position, with ``all`` margins."""
@@ -212,7 +218,7 @@ class SimulationResult:
 
 
 @dataclass(frozen=True, eq=False)
-class GamesResult:
+class GamesResult(RecordedResult):
     """A ``game`` run: its record, the per-hand and whole-game accumulators, its tables and the files it wrote."""
 
     record: RunRecord
@@ -220,11 +226,6 @@ class GamesResult:
     game_tally: GameTally  # the games' final results
     tables: dict[str, "pd.DataFrame"]  # by CSV file name: games, results (per hand) and errors
     files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
-
-    @property
-    def complete(self) -> bool:
-        """Whether the run played every game it was asked to (else Ctrl-C stopped it, and nothing was written)."""
-        return self.record.complete
 
     def to_frame(self) -> "pd.DataFrame":
         """``games.csv``: one row per strategy: win rate and final score with intervals, score quantiles."""
@@ -718,18 +719,13 @@ def play_games(
 
 
 @dataclass(frozen=True, eq=False)
-class VariantsResult:
+class VariantsResult(RecordedResult):
     """A ``variants`` study: its record, its sums by group of games, its table and the files it wrote."""
 
     record: RunRecord
     tally: VariantTally
     tables: dict[str, "pd.DataFrame"]  # by CSV file name: variants
     files: tuple[Path, ...] = ()  # what ``out`` wrote, the table first
-
-    @property
-    def complete(self) -> bool:
-        """Whether the study played every game it was asked to (else Ctrl-C stopped it, and nothing was written)."""
-        return self.record.complete
 
     def to_frame(self) -> "pd.DataFrame":
         """``variants.csv``: every figure of every variant with its interval and its difference to the first."""
