@@ -8,7 +8,6 @@ import contextlib
 import importlib.util
 import inspect
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +22,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from pocha import options
 from pocha.errors import PochaError
+from pocha.interrupt import interruptible
 from pocha.options import (
     ADVICE_SHARPNESS,
     CARD_SHARPNESS,
@@ -72,12 +72,21 @@ ARGUMENTS: ContextVar[list[str] | None] = ContextVar("arguments", default=None) 
 
 
 class Commands(TyperGroup):
-    """The command group, noting the arguments it is run with (for the command line a run records)."""
+    """The command group: notes the arguments it is run with (for the command line a run records), stops on Ctrl-C."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         """Note the arguments, then parse them as usual."""
         ARGUMENTS.set(list(args))
         return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C or SIGTERM before it has results to show is one line and exit status 130."""
+        try:
+            with interruptible():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("Interrupted: nothing was written.", err=True)
+            raise typer.Exit(130) from None
 
 
 def argument_name(argument: TyperArgument) -> str:
@@ -417,22 +426,13 @@ class ProgressBar:
 
 @contextlib.contextmanager
 def running(unit: str = "deals") -> Iterator[ProgressBar]:
-    """A progress bar, user errors as one line, and SIGTERM stopping a run the way Ctrl-C does."""
-
-    def terminate(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminate)
+    """A progress bar and user errors as one line (Ctrl-C and SIGTERM: ``Commands.invoke``)."""
     progress = ProgressBar(unit)
     try:
         with user_errors():
             yield progress
-    except KeyboardInterrupt:  # before the run's own deals: while a trick table was learned
-        typer.echo("Interrupted: nothing was written.", err=True)
-        raise typer.Exit(130) from None
     finally:
         progress.close()
-        signal.signal(signal.SIGTERM, previous)
 
 
 def arguments() -> list[str]:

@@ -2,7 +2,8 @@
 
 The backend plays the tasks (threads of this process or a Dask cluster) and hands the parts back
 as they finish; each is merged into the running total at once, so memory stays flat. A Ctrl-C (or
-a SIGTERM the command line turns into one) ends the loop with everything merged so far.
+a SIGTERM the command line turns into one) ends the loop with everything merged so far; before any
+task has finished (a first compile, the probe of the estimate) it is passed on: there is nothing to show.
 """
 
 from collections.abc import Callable
@@ -60,6 +61,7 @@ def run(
     state = total, frozenset(done)
     todo = (index for index in range(workload.task_count) if index not in done)  # made as needed: millions
     remaining = workload.planned - sum(map(workload.count, done))
+    finished = bool(done)  # a task's part is in the total, of this run or of the one it resumes
     try:
         if estimate is not None and (timed := probe(workload, remaining, backend.workers)):
             estimate(timed)
@@ -70,11 +72,14 @@ def run(
                 predictions.append(part.predictions)
             done_now = state[1] | {index} if checkpoint else state[1]  # only a checkpoint needs them
             state = workload.merge(state[0], part.value), done_now  # one assignment: Ctrl-C safe
+            finished = True
             if checkpoint:
                 checkpoint.tick(workload, *state)
             if progress is not None:
                 progress(workload.count(index))
     except KeyboardInterrupt:
+        if not finished:
+            raise
         complete = False
     else:
         complete = True

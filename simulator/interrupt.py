@@ -1,0 +1,56 @@
+"""Ctrl-C and SIGTERM as one rule: a ``KeyboardInterrupt`` in the main thread, never lost inside numba's compiler.
+
+numba hands LLVM Python callbacks through ctypes (llvmlite's object cache, called on every compile
+and every load of a cached kernel). An exception raised inside one is printed as "Exception ignored
+on calling ctypes callback function" and dropped: Python's own SIGINT handler, run there, loses the
+Ctrl-C (the run then goes on to its end) and leaves the kernel without its object code (numba's "no
+compiled object yet"). The handler here raises only outside those callbacks; inside one, it asks
+again a moment later, once the callback has returned.
+"""
+
+import _thread
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+ENGINE = "llvmlite.binding.executionengine"  # the module whose ctypes callbacks swallow exceptions
+CALLBACKS = ("_raw_object_cache_notify", "_raw_object_cache_getbuffer")  # its ExecutionEngine's
+RETRY = 0.01  # seconds before a signal that came inside a callback is delivered again
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+def in_callback(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside one of llvmlite's ctypes callbacks (it, or a frame it called)."""
+    engine = sys.modules.get(ENGINE)
+    if engine is None:  # llvmlite not loaded: no compile can be under way
+        return False
+    codes = {getattr(engine.ExecutionEngine, name).__code__ for name in CALLBACKS}
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def stop(signum: int, frame: FrameType | None) -> None:
+    """Raise ``KeyboardInterrupt``, or, inside a compiler callback, deliver ``signum`` again shortly."""
+    if in_callback(frame):
+        again = threading.Timer(RETRY, _thread.interrupt_main, (signum,))
+        again.daemon = True
+        again.start()
+        return
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Inside, SIGINT and SIGTERM both raise ``KeyboardInterrupt`` (main thread only, as signals are)."""
+    previous = {signum: signal.signal(signum, stop) for signum in STOPPING}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
