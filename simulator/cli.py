@@ -1,7 +1,8 @@
 """The ``pocha`` command line: parse the options, call the Python API (``pocha.api``), print what it returns.
 
 Data goes to stdout; progress, errors and the files written go to stderr. A user's mistake is one
-line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has and exits with 130.
+line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has (or one line, when it
+has nothing) and exits with 130.
 """
 
 import contextlib

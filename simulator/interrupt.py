@@ -47,8 +47,12 @@ def stop(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def interruptible() -> Iterator[None]:
-    """Inside, SIGINT and SIGTERM both raise ``KeyboardInterrupt`` (main thread only, as signals are)."""
-    previous = {signum: signal.signal(signum, stop) for signum in STOPPING}
+    """Inside, SIGINT and SIGTERM both raise ``KeyboardInterrupt`` (main thread only, as signals are).
+
+    A signal the process was started ignoring (``nohup``, a shell's background job) stays ignored.
+    """
+    ignored = {signum for signum in STOPPING if signal.getsignal(signum) == signal.SIG_IGN}
+    previous = {signum: signal.signal(signum, stop) for signum in STOPPING if signum not in ignored}
     try:
         yield
     finally:

@@ -5,7 +5,7 @@ its own layer or the ones below it. Imports are read from the sources with ``ast
 relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
 package's modules. The modules of one layer must not import each other in a ring, and the command
 line reaches the rest of the package only through the API, the option values, the text and table
-renderers, errors, version and words.
+renderers, errors, interrupts, version and words.
 """
 
 import ast
@@ -14,7 +14,7 @@ import pytest
 from layout import modules
 
 LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named modules at the top
-    ("base", ("pocha.errors", "pocha.version", "pocha.words")),
+    ("base", ("pocha.errors", "pocha.interrupt", "pocha.version", "pocha.words")),
     ("game", ("pocha.game",)),
     ("kernels", ("pocha.kernels",)),
     ("strategies", ("pocha.strategies",)),
@@ -29,6 +29,7 @@ CLI_MAY_IMPORT = {
     "pocha.reports.text",
     "pocha.reports.tables",
     "pocha.errors",
+    "pocha.interrupt",
     "pocha.version",
     "pocha.words",
 }

@@ -251,11 +251,20 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert data["run"]["complete"] is False and 0 < data["run"]["played"] < 10_000
 
 
-@pytest.mark.parametrize("after", [1, 200])  # stopped before any game ended, and after some
-def test_a_stopped_game_run_says_so(after):
-    stopper = f"sample_strategy:Interrupting:after={after}"
-    result = invoke("game", "-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero", "-g", "400", "--chunk-size", "20")
+def game_stopped_after(calls: int):
+    stopper = f"sample_strategy:Interrupting:after={calls}"
+    return invoke("game", "-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero", "-g", "400", "--chunk-size", "20")
+
+
+def test_a_stopped_game_run_says_so():
+    result = game_stopped_after(200)
     assert result.exit_code == 130 and " of 400 games played" in result.stdout.splitlines()[2], result.output
+
+
+def test_a_run_stopped_before_any_game_ended_shows_no_table():
+    result = game_stopped_after(1)
+    assert result.exit_code == 130 and result.stdout == "", result.output
+    assert result.stderr.splitlines()[-1] == "Interrupted: nothing was written."
 
 
 def test_bench_stops_on_ctrl_c_and_times_no_cut_run(monkeypatch):
