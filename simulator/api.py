@@ -987,7 +987,7 @@ def match(
     seed: int = 0,
     progress: Progress | None = None,
 ) -> "Match":
-    """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha[openspiel]'``).
+    """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha-simulator[openspiel]'``).
 
     player: a pocha player spec (``montecarlo@pimc``). against: OpenSpiel's IS-MCTS
     (``ismcts:simulations=N,uct_c=C,rollouts=R``), its uniform random bot (``uniform``), or another

@@ -983,7 +983,7 @@ def match(
     ] = 0,
     output_format: Format = "table",
 ) -> None:
-    """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha[openspiel]').
+    """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha-simulator[openspiel]').
 
     Every deal is played once per seat: the player there, the opponent at the others. Prints each
     side's points per hand, the paired difference with its 95% interval, and the milliseconds per

@@ -1,6 +1,6 @@
 """pocha's players at OpenSpiel's ``oh_hell`` table, and a match against OpenSpiel's own players.
 
-Needs OpenSpiel (``pip install 'pocha[openspiel]'``). How ``oh_hell`` maps onto pocha, read from its
+Needs OpenSpiel (``pip install 'pocha-simulator[openspiel]'``). How ``oh_hell`` maps onto pocha, read from its
 source (``open_spiel/games/oh_hell/oh_hell.cc``) and checked by playing its states (tests/test_openspiel.py):
 
 - Cards: a card's action is ``rank * 4 + suit``, rank 0 the 2, suits C D S H. A suit of
@@ -34,7 +34,10 @@ from pocha.words import counted
 try:
     import pyspiel
 except ImportError:
-    raise PochaError("openspiel: OpenSpiel is not installed; install it with pip install 'pocha[openspiel]'") from None
+    raise PochaError(
+        "openspiel: OpenSpiel is not installed; install it with pip install 'pocha-simulator[openspiel]' "
+        "(in a clone of pocha: pip install -e '.[openspiel]')"
+    ) from None
 
 GAME = "oh_hell"
 SUITS = "CDSH"  # OpenSpiel's suit order: a card's action is rank * 4 + suit

@@ -14,10 +14,13 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from site import getsitepackages
 
 from layout import ROOT, package_folders
 
 from pocha.version import __version__
+
+DISTRIBUTION = "pocha-simulator"  # what pip installs and the index would list; the command and import: pocha
 
 
 def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> str:
@@ -47,7 +50,8 @@ def fresh_venv(place: Path) -> Path:
             python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=place, env=dict(os.environ)
         ).strip()
     )
-    borrowed = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    paths = sysconfig.get_paths()  # and the system's, which a venv made with --system-site-packages reads
+    borrowed = dict.fromkeys([paths["purelib"], paths["platlib"], *getsitepackages()])
     (site / "borrowed.pth").write_text("".join(f"{path}\n" for path in borrowed))  # paths only: no .pth runs
     return python
 
@@ -75,18 +79,20 @@ def test_a_wheel_install_that_ran_then_an_editable_install(tmp_path):
     env |= {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
     run(python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", source, cwd=tmp_path, env=env)
-    (wheel,) = (tmp_path / "dist").glob("pocha-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("pocha_simulator-*.whl")  # the index's "pocha" is another project
     run(python, "-m", "pip", "install", "-q", "--no-deps", wheel, cwd=tmp_path, env=env)
-    listed = run(python, "-m", "pip", "show", "-f", "pocha", cwd=tmp_path, env=env).split("Files:")[1].split()
+    listed = run(python, "-m", "pip", "show", "-f", DISTRIBUTION, cwd=tmp_path, env=env).split("Files:")[1].split()
     tops = {Path(line).parts[0] for line in listed if not line.startswith("..")}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"pocha"}
     assert (site / "pocha" / "kernels" / "play.py").is_file()
+    provides = "import importlib.metadata as m; print(*set(m.packages_distributions()['pocha']))"  # of import pocha
+    assert run(python, "-c", provides, cwd=tmp_path, env=env) == f"{DISTRIBUTION}\n"  # (this one, and a borrowed one)
 
     run(pocha, "simulate", "-k", "2", "-n", "200", cwd=user, env=env)
     assert not [p.name for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")], "numba cached into site-packages"
     assert list((tmp_path / "cache" / "pocha" / "numba").rglob("*.nbi")), "numba did not cache in the user folder"
 
-    run(python, "-m", "pip", "uninstall", "-q", "-y", "pocha", cwd=tmp_path, env=env)
+    run(python, "-m", "pip", "uninstall", "-q", "-y", DISTRIBUTION, cwd=tmp_path, env=env)
     assert not (site / "pocha").exists(), f"left behind: {sorted(map(str, (site / 'pocha').rglob('*')))}"
 
     run(python, "-m", "pip", "install", "-q", "--no-deps", "-e", source, cwd=tmp_path, env=env)

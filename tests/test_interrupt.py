@@ -75,7 +75,8 @@ def test_a_signal_inside_numbas_compiler_callback_is_delivered_after_it(tmp_path
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_during_the_first_compile_stops_in_one_line(stop, tmp_path):
-    process = started(["compare", "expected", "random", "-n", "200000", "--out", "cmp"], tmp_path, fresh_caches(tmp_path))
+    args = ["compare", "expected", "random", "-n", "200000", "--out", "cmp"]
+    process = started(args, tmp_path, fresh_caches(tmp_path))
     said = process.stderr.readline()  # the word of a first compile: it is under way
     assert said.startswith("compiling "), said + process.communicate()[1]
     process.send_signal(stop)

@@ -1,6 +1,6 @@
 """pocha's players at OpenSpiel's oh_hell table: the rules and cards as OpenSpiel plays them, the bot, the match.
 
-Skipped where OpenSpiel is not installed (``pip install 'pocha[openspiel]'``), but for the one line
+Skipped where OpenSpiel is not installed (``pip install 'pocha-simulator[openspiel]'``), but for the one line
 its absence gives.
 """
 
@@ -27,14 +27,15 @@ SIZES_AT = {3: range(1, 18), 4: range(1, 13), 5: range(1, 11)}  # every hand siz
 @pytest.fixture(scope="module")
 def openspiel():
     """``pocha.openspiel``, or the test skipped where OpenSpiel is missing."""
-    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'pocha[openspiel]'")
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'pocha-simulator[openspiel]'")
     return importlib.import_module("pocha.openspiel")
 
 
 def test_without_openspiel_the_module_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # an import of it fails
     monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
-    with pytest.raises(PochaError, match=r"^openspiel: .*pip install 'pocha\[openspiel\]'$"):
+    installs = r"pip install 'pocha-simulator\[openspiel\]' \(in a clone of pocha: pip install -e '\.\[openspiel\]'\)$"
+    with pytest.raises(PochaError, match=r"^openspiel: .*" + installs):
         importlib.import_module("pocha.openspiel")
     monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
 

@@ -181,7 +181,7 @@ def import_distributed() -> Any:
     except ImportError:
         raise PochaError(
             "backend dask: Dask is not installed; install it with: python3 -m pip install 'dask[distributed]' "
-            "(or, in a clone of pocha: python3 -m pip install '.[dask]')"
+            "(or, in a clone of pocha: python3 -m pip install -e '.[dask]')"
         ) from None
     return distributed
 
