@@ -151,6 +151,23 @@ def test_tie_breaks_from_a_hand_built_score(tie_break, hands, first, extra):
     assert scores[0].tolist() == (np.array([30, 30, 10]) + np.sum(hands[:extra], axis=0)).tolist()
 
 
+@pytest.mark.parametrize(
+    ("hands", "first", "extra"),
+    [
+        # the issue's italian game: seat 2 falls behind seats 0 and 1, then draws level with seat 0, who
+        # leads seat 1: still tied, so on to a third hand
+        ([[10, 10, 0, 0], [0, -5, 10, 0], [15, 0, 0, 0]], [True, False, False, False], 3),
+        # the issue's turkish game: seat 0 falls behind, then leads every tied player: it wins
+        ([[-5, 0, 0, 0], [15, 5, 5, 0]], [True, False, False, False], 2),
+    ],
+)
+def test_tied_plays_on_until_one_of_the_tied_players_leads_all_the_others(hands, first, extra):
+    """``tied``: the players tied after the schedule stay contenders to the end, behind or not."""
+    scores = np.array([[60, 60, 60, 20]], np.int64)
+    top, played, unresolved = break_ties(scores, "tied", scripted(hands))
+    assert top[0].tolist() == first and played.tolist() == [extra] and unresolved == 0
+
+
 def test_a_tie_that_outlasts_the_limit_is_shared_and_counted():
     scores = np.array([[30, 30, 10], [40, 0, 0]], np.int64)
     top, played, unresolved = break_ties(scores, "all", lambda rows, t: np.zeros((len(rows), 3), np.int64))

@@ -171,12 +171,14 @@ def break_ties(
 
     extra_hand(rows, t) plays tie-break hand ``t`` of the games ``rows`` (every player plays) and
     returns their points int64[row, seat]. ``all``: every score counts, until one seat leads;
-    ``tied``: only the seats tied so far stay in the running; ``one``: a single hand, after which
+    ``tied``: the seats tied after the schedule, until one of them leads the others; ``one``: a single hand, after which
     a tie stands. Returns (first bool[game, seat]: one seat, or several sharing first place;
     extra hands per game int64[game]; games still tied when MAX_TIE_HANDS ran out).
     """
     running = np.ones(scores.shape, bool)
     first = first_place(scores, running)
+    if tie_break == "tied":  # the tied leaders contend to the end, behind or not; the others cannot win
+        running = first.copy()
     tied = np.flatnonzero(first.sum(axis=1) > 1)
     extra = np.zeros(len(scores), np.int64)
     limit = 1 if tie_break == "one" else MAX_TIE_HANDS
@@ -185,8 +187,6 @@ def break_ties(
             break
         scores[tied] += extra_hand(tied, t)
         extra[tied] += 1
-        if tie_break == "tied":
-            running[tied] = first[tied]
         first[tied] = first_place(scores[tied], running[tied])
         tied = tied[first[tied].sum(axis=1) > 1]
     return first, extra, len(tied) if tie_break != "one" else 0
