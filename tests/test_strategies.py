@@ -355,3 +355,21 @@ def test_a_bidder_for_points_bids_by_the_scoring_and_a_bidder_for_tricks_does_no
     pocha, bonus = bids["pocha"]["table"], bids["bonus-only"]["table"]
     assert (pocha > bonus).mean() > 0.05 and (pocha > bonus).sum() > 3 * (pocha < bonus).sum()
     assert np.array_equal(bids["pocha"]["expected"], bids["bonus-only"]["expected"])
+
+
+def test_the_guide_names_the_fields_of_bidcontext_as_the_class_does():
+    """docs/strategies.md's table of fields, and the names it says are worked out on first use."""
+    import dataclasses
+    import re
+
+    from layout import ROOT
+
+    from pocha.strategies.base import BidContext
+
+    page = (ROOT / "docs" / "strategies.md").read_text()
+    table = page.split("| field | type, shape | meaning |")[1].split("\n\n")[0]
+    listed = re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE)
+    assert listed == [field.name for field in dataclasses.fields(BidContext) if not field.name.startswith("_")]
+    worked_out = page.split("Worked out on first use:")[1].split("Two helpers")[0]
+    named = re.findall(r"`(\w+)(?:\(\w*\))?`\s+\(", worked_out)
+    assert len(named) >= 9 and all(hasattr(BidContext, name) for name in named), named
