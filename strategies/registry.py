@@ -68,6 +68,8 @@ def find_factory(name: str) -> Callable[..., Strategy]:
         return getattr_or_error(load_file(Path(file["path"]), name), file["attribute"], name)
     if ":" in name:
         module_name, _, attribute = name.partition(":")
+        if module_name.startswith(".") or "/" in module_name or "\\" in module_name:  # a path, not a module
+            raise PochaError(f"strategy '{name}': {not_python_file(module_name)}; give path/to/file.py:Class")
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:
@@ -83,6 +85,15 @@ def find_factory(name: str) -> Callable[..., Strategy]:
     raise PochaError(
         f"strategy: {problem}; {hint}known: {', '.join(known)} (or package.module:Class, or file.py:Class)"
     )
+
+
+def not_python_file(path: str) -> str:
+    """What is wrong with a strategy's path that does not end in ``.py``, the path as given."""
+    if Path(path).is_dir():
+        return f"'{path}' is a folder"
+    if Path(path).is_file():
+        return f"'{path}' is not a .py file"
+    return f"no file '{path}'"
 
 
 def getattr_or_error(module: Any, attribute: str, name: str) -> Callable[..., Strategy]:

@@ -285,6 +285,10 @@ def test_a_file_path_strategy_runs_through_the_command_line(plugin_file, tmp_pat
         ("json:loads", "json:loads needs s=VALUE"),
         ("collections:Counter", "collections:Counter made an object without a bid"),
         ("{raising}:Steady", "raising.py:Steady failed to make a strategy: ZeroDivisionError"),
+        ("{folder}/mybids:X", r"mybids' is not a \.py file; give path/to/file\.py:Class$"),
+        ("{folder}/notes.txt:X", r"notes\.txt' is not a \.py file; give path/to/file\.py:Class$"),
+        ("{folder}/myfolder:X", r"myfolder' is a folder; give path/to/file\.py:Class$"),
+        ("./missing:X", r"no file '\./missing'; give path/to/file\.py:Class$"),
     ],
 )
 def test_user_code_strategy_errors_are_one_line(text, message, plugin_file):
@@ -292,8 +296,13 @@ def test_user_code_strategy_errors_are_one_line(text, message, plugin_file):
     broken.write_text("def (:\n")
     failing.write_text("1 / 0\n")
     raising.write_text("class Steady:\n    def __init__(self):\n        1 / 0\n")
+    folder = plugin_file.parent  # paths that do not end in .py: a file without the suffix, a text file, a folder
+    (folder / "mybids").write_text("class X:\n    pass\n")
+    (folder / "notes.txt").write_text("notes\n")
+    (folder / "myfolder").mkdir()
+    given = text.format(file=plugin_file, broken=broken, failing=failing, raising=raising, folder=folder)
     with pytest.raises(PochaError, match=message):
-        registry.load(text.format(file=plugin_file, broken=broken, failing=failing, raising=raising))
+        registry.load(given)
 
 
 def test_an_at_sign_in_a_strategy_file_path_is_not_a_play(plugin_file, tmp_path, monkeypatch):
