@@ -990,10 +990,11 @@ def match(
     """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha-simulator[openspiel]'``).
 
     player: a pocha player spec (``montecarlo@pimc``). against: OpenSpiel's IS-MCTS
-    (``ismcts:simulations=N,uct_c=C,rollouts=R``), its uniform random bot (``uniform``), or another
-    pocha player. game: OpenSpiel's game string (``oh_hell(players=4,off_bid_penalty=true)``); cards:
-    hand sizes as elsewhere, ``all`` the ones it deals. Every deal is played once per seat, the
-    player there and the opponent at the others. ``result.summary()`` has a row per hand size.
+    (``ismcts:simulations=N,uct_c=C,rollouts=R,resampler=pocha|openspiel``), its uniform random bot
+    (``uniform``), or another pocha player. game: OpenSpiel's game string
+    (``oh_hell(players=4,off_bid_penalty=true)``); cards: hand sizes as elsewhere, ``all`` the ones it
+    deals. Every deal is played once per seat, the player there and the opponent at the others.
+    ``result.summary()`` has a row per hand size.
     """
     from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
 

@@ -953,7 +953,8 @@ def match(
         typer.Option(
             metavar="SPEC",
             help="The opponent at the other seats: OpenSpiel's IS-MCTS (ismcts:simulations=N,uct_c=C,rollouts=R; "
-            "1000, 2 and 1 by default), its uniform random bot (uniform), or a pocha player.",
+            "1000, 2 and 1 by default; its worlds deal every card it has not seen, or with resampler=openspiel "
+            "it sees which cards the other seats hold), its uniform random bot (uniform), or a pocha player.",
         ),
     ] = "ismcts",
     game: Annotated[
@@ -977,8 +978,7 @@ def match(
         int,
         typer.Option(
             metavar="N",
-            help="Seed of the deals and of every player. IS-MCTS breaks ties in an order that changes from process "
-            "to process, so a match against it repeats only statistically; the others, byte for byte.",
+            help="Seed of the deals and of every player: a match repeats byte for byte.",
         ),
     ] = 0,
     output_format: Format = "table",

@@ -26,13 +26,18 @@ import pandas as pd
 
 from pocha.engine.player import DealView, Player
 from pocha.errors import PochaError
-from pocha.game.cards import PACKS, SUIT_COUNT, Notation, suit_of
+from pocha.game.cards import PACKS, SUIT_COUNT, Notation, mask_of, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
+from pocha.kernels.decide import seat_worlds
+from pocha.kernels.pimc import scratch
+from pocha.kernels.play import DealRules
+from pocha.kernels.streams import mix64
 from pocha.reports.match import DEAL_COLUMNS, Match
 from pocha.words import counted
 
 try:
     import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 except ImportError:
     raise PochaError(
         "openspiel: OpenSpiel is not installed; install it with pip install 'pocha-simulator[openspiel]' "
@@ -44,8 +49,11 @@ SUITS = "CDSH"  # OpenSpiel's suit order: a card's action is rank * 4 + suit
 LOWEST_RANK = 2  # OpenSpiel's rank 0
 MADE_BID_BONUS = 10  # oh_hell.cc's kMadeBidBonus
 FRENCH = PACKS["french"]
-ISMCTS_DEFAULTS = {"simulations": 1000, "uct_c": 2.0, "rollouts": 1}  # the budget a plain "ismcts" gets
 BOTS = ("ismcts", "uniform")  # OpenSpiel's players a match seats by name: IS-MCTS and the uniform random bot
+RESAMPLERS = {  # where IS-MCTS's worlds come from: name -> what its searcher knows
+    "pocha": "deals every card the mover has not seen, the voids play revealed kept",
+    "openspiel": "sees which cards the other seats hold",
+}
 
 
 # --- the game and its rules ------------------------------------------------------------------------
@@ -166,12 +174,8 @@ def view_of(state: "pyspiel.State") -> DealView:
     turn, the trump card, the bids from the dealer's left, the cards played. Of the cards dealt only
     the mover's own are read.
     """
-    history, seat = state.history(), state.current_player()
-    players = state.num_players()
-    cards, dealer = history[0], history[1]
-    dealt = history[2 : 2 + players * cards]
-    trump = history[2 + players * cards]
-    after = history[3 + players * cards :]
+    seat, players = state.current_player(), state.num_players()
+    cards, dealer, dealt, trump, after = deal_parts(state.history(), players)
     bids = [action - deck_size(state.get_game()) for action in after[:players]]
     played = after[players:]
     hand = [card for card in dealt[seat::players] if card not in played]
@@ -182,6 +186,18 @@ def view_of(state: "pyspiel.State") -> DealView:
         trump=card_name(trump),
         bids=bids,
         played=[card_name(card) for card in played],
+    )
+
+
+def deal_parts(history: Sequence[int], players: int) -> tuple[int, int, list[int], int, list[int]]:
+    """A history's hand size, dealer, cards in dealing order, trump card, and what followed: bids, then cards played."""
+    cards, dealer = history[0], history[1]
+    return (
+        cards,
+        dealer,
+        list(history[2 : 2 + players * cards]),
+        history[2 + players * cards],
+        list(history[3 + players * cards :]),
     )
 
 
@@ -247,7 +263,7 @@ def pocha_side(player: Player) -> Side:
 
 
 def opponent_side(against: "str | Player") -> Side:
-    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,uct_c=C,rollouts=R``) or uniform random bot."""
+    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot."""
     if isinstance(against, Player):
         return pocha_side(against)
     name, _, text = against.strip().partition(":")
@@ -257,37 +273,127 @@ def opponent_side(against: "str | Player") -> Side:
         return Side("uniform", lambda game, seat, deal, seed: pyspiel.make_uniform_random_bot(seat, seed))
     if name != "ismcts":
         raise PochaError(f"against: '{against}' is none of OpenSpiel's {', '.join(BOTS)}, nor a pocha player")
-    budget = ismcts_budget(text)
-    label = "ismcts:" + ",".join(f"{key}={value:g}" for key, value in budget.items())
-    return Side(label, lambda game, seat, deal, seed: ismcts_bot(budget, seed))
+    search = Search.of(text)
+    return Side(search.label, lambda game, seat, deal, seed: search.bot(game, seed))
 
 
-def ismcts_budget(text: str) -> dict[str, float]:
-    """The IS-MCTS settings of ``simulations=N,uct_c=C,rollouts=R`` (each left out keeps ISMCTS_DEFAULTS)."""
-    budget: dict[str, float] = dict(ISMCTS_DEFAULTS)
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        key, _, value = (part.strip() for part in item.partition("="))
-        try:
-            number = float(value) if key == "uct_c" else int(value)
-        except ValueError:
-            number = 0
-        if key not in budget or not 0 < number < float("inf"):
-            raise PochaError(
-                f"against: ismcts takes simulations=N, uct_c=C and rollouts=R, each above 0 (N, R whole), not '{item}'"
-            )
-        budget[key] = number
-    return budget
+@dataclass(frozen=True)
+class Search:
+    """OpenSpiel's IS-MCTS as a match seats it: its budget, and where the worlds it searches come from.
+
+    simulations per decision, exploration uct_c, random roll-outs per leaf; resampler one of RESAMPLERS.
+    """
+
+    simulations: int = 1000
+    uct_c: float = 2.0  # the value of OpenSpiel's own examples
+    rollouts: int = 1
+    resampler: str = "pocha"
+
+    @classmethod
+    def of(cls, text: str) -> "Search":
+        """The search of ``simulations=N,uct_c=C,rollouts=R,resampler=NAME`` (each left out keeps its default)."""
+        given: dict[str, Any] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            key, _, value = (part.strip() for part in item.partition("="))
+            if key == "resampler":
+                if value not in RESAMPLERS:
+                    raise PochaError(
+                        f"against: ismcts's resampler is {' or '.join(RESAMPLERS)}, not '{value}' ("
+                        + "; ".join(f"{name}: {does}" for name, does in RESAMPLERS.items())
+                        + ")"
+                    )
+                given[key] = value
+                continue
+            try:
+                number = float(value) if key == "uct_c" else int(value)
+            except ValueError:
+                number = 0
+            if key not in ("simulations", "uct_c", "rollouts") or not 0 < number < float("inf"):
+                raise PochaError(
+                    "against: ismcts takes simulations=N, uct_c=C and rollouts=R, each above 0 (N, R whole), "
+                    f"and resampler={'|'.join(RESAMPLERS)}; not '{item}'"
+                )
+            given[key] = number
+        return cls(**given)
+
+    @property
+    def label(self) -> str:
+        """The spec in full: ``ismcts:simulations=1000,uct_c=2,rollouts=1,resampler=pocha``."""
+        return (
+            f"ismcts:simulations={self.simulations},uct_c={self.uct_c:g},rollouts={self.rollouts},"
+            f"resampler={self.resampler}"
+        )
+
+    def bot(self, game: "pyspiel.Game", seed: int) -> "pyspiel.Bot":
+        """OpenSpiel's Python ``ISMCTSBot`` with random roll-outs, its worlds from the resampler.
+
+        As its authors set it: a fresh world every simulation (``max_world_samples`` unlimited), UCT
+        child selection, and the most visited action played (ties at random). Its random numbers come
+        from the seed, so a match against it repeats.
+        """
+        bot = ismcts.ISMCTSBot(
+            game=game,
+            evaluator=mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState([seed, 1])),
+            uct_c=self.uct_c,
+            max_simulations=self.simulations,
+            random_state=np.random.RandomState([seed, 0]),
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
+        )
+        if self.resampler == "pocha":
+            bot.set_resampler(UnseenCards(game, seed))
+        return bot  # resampler openspiel: the bot asks the state (oh_hell's ResampleFromInfostate)
 
 
-def ismcts_bot(budget: dict[str, float], seed: int) -> "pyspiel.Bot":
-    """OpenSpiel's IS-MCTS with random roll-outs, playing the most visited action (its strongest choice)."""
-    return pyspiel.ISMCTSBot(
-        seed=seed,
-        evaluator=pyspiel.RandomRolloutEvaluator(int(budget["rollouts"]), seed),
-        uct_c=budget["uct_c"],
-        max_simulations=int(budget["simulations"]),
-        final_policy_type=pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-    )
+class UnseenCards:
+    """An IS-MCTS resampler: a state the mover may be in, its unseen cards dealt to the others as pimc deals them.
+
+    oh_hell's own ``ResampleFromInfostate`` only reshuffles the cards the other seats really hold (the
+    cards left undealt never enter a world), so a searcher that uses it knows which cards are out.
+    Here every card the mover has not seen (not its own, not the turned trump, not played) may be in
+    any other seat's hand, each seat getting as many as it holds, none of a suit it failed to follow
+    (``kernels.decide.seat_worlds``). The world's state is the history replayed with those cards dealt.
+    Worlds are drawn ``BATCH`` at a time for one history (a search asks for one per simulation).
+    """
+
+    BATCH = 64
+
+    def __init__(self, game: "pyspiel.Game", seed: int) -> None:
+        self.rules = rules_for(game)
+        self.ids = np.array(
+            [self.rules.notation.parse(card_name(action)) for action in range(deck_size(game))], np.int64
+        )
+        self.actions = np.zeros(64, np.int64)  # OpenSpiel's action of each pocha card id
+        self.actions[self.ids] = np.arange(len(self.ids))
+        self.work = scratch(self.BATCH, game.num_players())
+        self.deal_rules: dict[int, DealRules] = {}  # by hand size
+        self.state = np.uint64(mix64(np.uint64(seed)))  # kept a uint64: numba returns a Python int
+        self.history: list[int] = []
+        self.drawn: list[list[int]] = []  # the batch's chance outcomes not yet handed out
+
+    def __call__(self, state: "pyspiel.State", seat: int) -> "pyspiel.State":
+        """A state whose history ``seat`` cannot tell from ``state``'s, drawn afresh."""
+        history = state.history()
+        if history != self.history or not self.drawn:
+            self.history, self.drawn = history, self.draw(history, seat, state.num_players())
+        world = state.get_game().new_initial_state()
+        for action in self.drawn.pop():
+            world.apply_action(action)
+        return world
+
+    def draw(self, history: list[int], seat: int, players: int) -> list[list[int]]:
+        """``BATCH`` histories ``seat`` cannot tell from ``history``: the cards dealt redrawn, the rest the same."""
+        cards, dealer, dealt, trump, after = deal_parts(history, players)
+        if cards not in self.deal_rules:
+            self.deal_rules[cards] = DealRules.of(self.rules, cards)
+        ids = self.ids
+        mine = np.uint64(mask_of(ids[dealt[seat::players]].tolist()))
+        position = (seat, mine, int(ids[trump]), dealer, np.zeros(players, np.int64), ids[after[players:]])
+        self.state = np.uint64(seat_worlds(self.deal_rules[cards], *position, self.state, self.work))
+        bits = (self.work.worlds[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)  # [world, seat, card]
+        held = np.argsort(-bits.astype(np.int64), axis=2, kind="stable")[:, :, :cards]  # each seat's card ids
+        order = self.actions[held].transpose(0, 2, 1).reshape(self.BATCH, players * cards)  # in dealing order
+        return [[cards, dealer, *row, trump, *after] for row in order.tolist()]
 
 
 def deal_chance(game: "pyspiel.Game", seed: int, deal: int) -> list[int]:

@@ -6,6 +6,7 @@ its absence gives.
 
 import importlib
 import json
+import math
 import sys
 from types import SimpleNamespace
 
@@ -184,6 +185,88 @@ def test_an_illegal_choice_is_caught(openspiel):
         openspiel.PochaBot(Stubborn("zero", openspiel.rules_for(game)), game).step(state)
 
 
+# --- IS-MCTS's worlds ------------------------------------------------------------------------------
+
+
+def forced(game, actions):
+    """The state after ``actions``."""
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def test_the_honest_worlds_deal_every_unseen_card_and_keep_the_voids(openspiel):
+    import pyspiel
+
+    game = openspiel.load_game("oh_hell(players=3,num_tricks_fixed=3)")
+    # a card's action is rank * 4 + suit (C D S H): seat 0 (the dealer) gets 2C 3C 4C, seat 1 2D 3D 4D,
+    # seat 2 2S 3S 4S, dealt a card a seat in turn; 2H is turned up
+    dealt, trump = [0, 1, 2, 4, 5, 6, 8, 9, 10], 3
+    bids = [52 + 1, 52 + 1, 52 + 0]  # seats 1, 2, then the dealer
+    state = forced(game, [3, 0, *dealt, trump, *bids, 1, 2])  # seat 1 leads 2D, seat 2 (no diamond) plays 2S
+    seat, key = state.current_player(), state.information_state_string()
+    assert seat == 0
+    diamonds = {rank * 4 + 1 for rank in range(13)}
+    unseen = set(range(52)) - {0, 4, 8, trump, 1, 2}
+    honest, shown = openspiel.UnseenCards(game, 4), set()
+    for _ in range(300):
+        world = honest(state, seat)
+        assert world.information_state_string(seat) == key  # the mover cannot tell it from the real state
+        hands = [set(openspiel.deal_parts(world.history(), 3)[2][other::3]) for other in range(3)]
+        assert hands[0] == {0, 4, 8} and {1} < hands[1] and {2} < hands[2] and len(hands[1]) == len(hands[2]) == 3
+        assert not hands[2] & diamonds  # the seat that did not follow diamonds holds none
+        shown |= hands[1] | hands[2]
+    assert shown - {1, 2} == unseen  # every card seat 0 has not seen is dealt to someone
+    for _ in range(50):  # OpenSpiel's own worlds only move the cards the others really hold
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        others = openspiel.deal_parts(world.history(), 3)[2]
+        assert set(others[1::3]) | set(others[2::3]) == {1, 2, 5, 6, 9, 10}
+
+
+def one_card_win_chance(state):
+    """The chance the first bidder's card takes the one-card trick, over the cards it has not seen."""
+    _, _, dealt, trump, _ = importlib.import_module("pocha.openspiel").deal_parts(state.history(), 3)
+    mine = dealt[state.current_player()]
+    rank, suit = divmod(mine, 4)
+    trumps = trump % 4
+
+    def beats(card):
+        return (card % 4 == trumps and (suit != trumps or card // 4 > rank)) or (card % 4 == suit and card // 4 > rank)
+
+    unseen = [card for card in range(52) if card not in (mine, trump)]
+    losing = sum(map(beats, unseen))  # the two others hold 2 of the 50 unseen cards, every pair alike
+    return math.comb(len(unseen) - losing, 2) / math.comb(len(unseen), 2)
+
+
+def test_at_one_card_the_honest_first_bidder_guesses_where_the_leaky_one_knows(openspiel):
+    """On toss-ups (the first bidder's card wins in 20% to 80% of the worlds it may be in) the searcher
+    that sees which cards the others hold bids exactly every time; the honest one cannot beat the best
+    guess: its exact rate over N toss-ups exceeds the mean of max(p, 1 - p) by more than
+    sqrt(ln(10**6) / (2 N)) with a chance below one in a million (Hoeffding)."""
+    game = openspiel.load_game("oh_hell(players=3,num_tricks_fixed=1)")
+    exact: dict[str, list[bool]] = {"pocha": [], "openspiel": []}
+    best = []
+    for deal in range(200):
+        state = forced(game, openspiel.deal_chance(game, 5, deal))
+        chance = one_card_win_chance(state)
+        if not 0.2 <= chance <= 0.8:
+            continue
+        best.append(max(chance, 1 - chance))
+        seat = state.current_player()
+        played = forced(game, [*state.history(), 52, 52, 52])  # everyone bids 0, then plays its one card
+        while not played.is_terminal():
+            played.apply_action(played.legal_actions()[0])
+        wins = played.returns()[seat] == 1  # bid 0 and won the trick: 1 point
+        for resampler, made in exact.items():
+            bot = openspiel.Search(simulations=20, resampler=resampler).bot(game, deal)
+            made.append(bot.step(state) - 52 == wins)
+    tosses = len(best)
+    assert tosses > 100
+    assert all(exact["openspiel"])
+    assert np.mean(exact["pocha"]) < np.mean(best) + math.sqrt(math.log(10**6) / (2 * tosses)) < 1
+
+
 # --- the match -------------------------------------------------------------------------------------
 
 
@@ -222,11 +305,11 @@ def test_pocha_at_random_against_openspiel_at_random_is_even_within_the_interval
     assert (summary.ci_high - summary.ci_low < 1.2).all()
 
 
-def test_a_tiny_match_against_ismcts_counts_every_decision(openspiel):
+def test_a_tiny_match_against_ismcts_counts_every_decision_and_repeats(openspiel):
     played = pocha.match(
         "expected@greedy", against="ismcts:simulations=20", game="oh_hell", cards=[1, 2], deals=2, seed=0
     )
-    assert played.opponent == "ismcts:simulations=20,uct_c=2,rollouts=1"
+    assert played.opponent == "ismcts:simulations=20,uct_c=2,rollouts=1,resampler=pocha"
     deals = played.deals
     assert list(deals.player_decisions) == [3 * 2, 3 * 2, 3 * 3, 3 * 3]  # a bid and a card a hand, one hand a seat
     assert list(deals.opponent_decisions) == [6 * 2, 6 * 2, 6 * 3, 6 * 3]
@@ -247,6 +330,7 @@ def test_a_tiny_match_against_ismcts_counts_every_decision(openspiel):
         ({"against": "ismcts:simulations=0"}, "each above 0"),
         ({"against": "uniform:fast=1"}, "uniform takes no parameters"),
         ({"against": "ismcts:uct_c=nan"}, "each above 0"),
+        ({"against": "ismcts:resampler=cpp"}, "resampler is pocha or openspiel, not 'cpp'"),
         ({"against": "ismct"}, "against: 'ismct' is neither OpenSpiel's ismcts nor uniform nor a pocha player"),
         ({"against": None}, "against: a spec"),
         ({"game": None}, "game: OpenSpiel's game string"),

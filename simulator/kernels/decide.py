@@ -1,7 +1,8 @@
-"""One seat's next card from what it sees, as the batch's play loop would choose it, and what each card promises.
+"""One seat's next card from what it sees, as the batch's play loop would choose it; what each card promises; worlds.
 
 ``pocha.Player`` and ``pocha advise --played`` ask through here: the cards played are replayed from
-the first lead as the play loop keeps its public view (``play_deal``), then the seat chooses.
+the first lead as the play loop keeps its public view (``play_deal``), then the seat chooses. An
+outside searcher (OpenSpiel's IS-MCTS at ``pocha match``) draws its worlds with ``seat_worlds``.
 """
 
 import numpy as np
@@ -77,6 +78,26 @@ def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, 
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
     card, _ = pimc_choice(view, legal, trick, deal_rules, (samples, exhaustive, sharpness), True, state, work)
     return card
+
+
+@jit
+def seat_worlds(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, state, work):
+    """Deals ``seat`` may be in, as pimc draws them: every seat's hand as dealt, one deal a row of ``work.worlds``.
+
+    ``seat_position``'s arguments (bids may be any while the bidding goes on: a world does not read
+    them). The cards the seat has not seen are dealt to the others, each as many as it holds, none
+    its plays have ruled out (``sample_world``); the cards each played are added back. work: a
+    ``scratch`` of as many worlds as wanted. Returns the advanced state.
+    """
+    players = bids.shape[0]
+    view, trick, _ = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
+    need, allowed = work.ints[6][:players], work.masks[1][:players]
+    world_limits(view, trick, need, allowed)
+    for world in work.worlds:
+        state = deal_world(view, need, allowed, world, state, work.ints, work.masks[0])
+        for other in range(players):
+            world[other] |= view.played[other]
+    return state
 
 
 @jit
