@@ -25,7 +25,6 @@ from pocha.kernels.pimc import (
     bid_log_weights,
     bids_log_likelihood,
     contenders,
-    distinct_cards,
     hook_forbidden,
     likeliest_first,
     model_bid,
@@ -34,7 +33,7 @@ from pocha.kernels.pimc import (
 )
 from pocha.kernels.play import DealRules
 from pocha.kernels.seats import seats_to_positions
-from pocha.kernels.trick import revealed
+from pocha.kernels.trick import distinct_cards, revealed
 from pocha.reports.stats import pair_differences
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected, expected_tables

@@ -9,9 +9,9 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import Reading, View, bid_log_weights, distinct_cards, pimc_card, scratch, worlds_drawn
+from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
+from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
 
 
 class Chunk(NamedTuple):
