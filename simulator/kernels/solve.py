@@ -163,6 +163,17 @@ def slot(left, state, table):
 
 
 @jit
+def last_trick(hands, leader, trumps):
+    """The packed trick of the last cards (one a seat), ``leader`` leading."""
+    players = hands.shape[0]
+    led, beat, winner, seat = ZERO, ~ZERO, leader, leader
+    for _ in range(players):
+        led, beat, winner = place_card(hands[seat], seat, led, beat, winner, trumps)
+        seat = seat + 1 if seat + 1 < players else 0
+    return one_trick(winner)
+
+
+@jit
 def enter(d, hands, game, seat, placed, leader, trick, won, window):
     """Set up frame ``d``: ``seat`` to play the ``placed``-th card of ``trick`` (led, beat, winner), the cards to try.
 
@@ -229,7 +240,9 @@ def search(hands, game, seat, placed, leader, trick, won, window):
                 continue
             winner = after[2]
             value = one_trick(winner)
-            if hands[winner] != ZERO:  # a new trick: its value from the table, else from a frame of its own
+            if popcount(hands[winner]) == 1:  # the last trick: every card forced
+                value += last_trick(hands, winner, game.trumps)
+            elif hands[winner] != ZERO:  # a new trick: its value from the table, else from a frame of its own
                 won += value
                 left = ZERO
                 for other in range(players):
