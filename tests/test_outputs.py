@@ -253,7 +253,8 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
 
 def game_stopped_after(calls: int):
     stopper = f"sample_strategy:Interrupting:after={calls}"
-    return invoke("game", "-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero", "-g", "400", "--chunk-size", "20")
+    lineup = ["-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero"]
+    return invoke("game", *lineup, "-g", "400", "--chunk-size", "20", "--threads", "1")
 
 
 def test_a_stopped_game_run_says_so():
