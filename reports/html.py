@@ -256,32 +256,59 @@ EXPLORATORY = (
 )
 
 
+def plus_minus(value: float, high: float, format_: str) -> str:
+    """``+4.04 ± 0.47``: a figure and the half-width of its interval, as the page's tables show them."""
+    return f"{format_.format(value)} ± {format_.format(high - value).lstrip('+')}"
+
+
+def apart(rows: pd.DataFrame, a: str, b: str, format_: str) -> str:
+    """Variant ``a`` against ``b`` in words: their paired difference when the study has it, as the page shows it.
+
+    The study pairs every variant with the first (``diff`` is a variant minus the first); two others
+    are told apart only when even their unpaired intervals leave each other out.
+    """
+    if a == b:
+        return ""
+    first = rows.index[0]
+    if first not in (a, b):
+        clear = rows.loc[a].ci_low > rows.loc[b].ci_high or rows.loc[b].ci_low > rows.loc[a].ci_high
+        told = "their intervals apart" if clear else "not told apart (the study pairs each variant with the first only)"
+        return f"; {b} at {format_.format(rows.loc[b].value)}, {told}"
+    other = rows.loc[a if b == first else b]
+    sign = 1 if b == first else -1
+    diff, low, high = sign * other["diff"], *sorted((sign * other.diff_low, sign * other.diff_high))
+    called = "a clear difference" if low > 0 or high < 0 else "no clear difference"
+    return f"; {plus_minus(diff, high, format_)} against {b}, paired game by game: {called}"
+
+
 def variant_answers(table: pd.DataFrame) -> list[str]:
     """The study's answers in words: where skill pays most, where the dealer fares best and worst, where luck weighs.
 
-    Each names the highest (or lowest) estimate, and says so when the runner-up's interval overlaps it.
+    Each names the highest (and lowest) estimate and says whether it is told apart from the next (for
+    the dealer and luck: the highest from the lowest), by the paired difference the page shows.
     """
 
-    def said(measure: str, format_: str, lowest: bool = False) -> tuple[str, str]:
-        rows = figure(table, measure).sort_values("value", ascending=lowest)
-        best = rows.iloc[0]
-        shown = f"{format_.format(best.value)} ± {format_.format(best.ci_high - best.value).lstrip('+')}"
-        if len(rows) > 1:
-            second = rows.iloc[1]
-            if not (second.ci_low > best.ci_high if lowest else second.ci_high < best.ci_low):
-                shown += f"; not clearly apart from {second.name} ({format_.format(second.value)})"
-        return str(best.name), shown
+    def ranked(measure: str, format_: str) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
+        rows = figure(table, measure)
+        shown = {name: plus_minus(r.value, r.ci_high, format_) for name, r in rows.iterrows()}
+        return rows, list(rows.sort_values("value", ascending=False).index), shown
 
-    (skill, skill_value), (fares, fares_value) = said("skill_points", "{:+.2f}"), said("dealer_gap", "{:+.2f}")
-    (worst, worst_value), (most, most_value) = said("dealer_gap", "{:+.2f}", True), said("luck_hand", "{:.3f}")
-    least, least_value = said("luck_hand", "{:.3f}", True)
-    return [
-        f"Skill pays most under {skill}: the strong player gains {skill_value} points a hand.",
-        f"The dealer fares best under {fares} ({fares_value} points a hand against the table's mean) and "
-        f"worst under {worst} ({worst_value}).",
-        f"The cards explain the largest share of a hand's spread of points under {most} ({most_value}) and the "
-        f"smallest under {least} ({least_value}).",
-    ]
+    rows, order, shown = ranked("skill_points", "{:+.2f}")
+    skill = (
+        f"Skill pays most under {order[0]}: the strong player gains {shown[order[0]]} points a hand"
+        f"{apart(rows, order[0], order[1 if len(order) > 1 else 0], '{:+.2f}')}."
+    )
+    rows, order, shown = ranked("dealer_gap", "{:+.2f}")
+    dealer = (
+        f"The dealer fares best under {order[0]} ({shown[order[0]]} points a hand against the table's mean) "
+        f"and worst under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.2f}')}."
+    )
+    rows, order, shown = ranked("luck_hand", "{:.3f}")
+    luck = (
+        f"The cards explain the largest share of a hand's spread of points under {order[0]} ({shown[order[0]]}) "
+        f"and the smallest under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.3f}')}."
+    )
+    return [skill, dealer, luck]
 
 
 def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
