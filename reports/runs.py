@@ -14,7 +14,8 @@ Files:
 
 A folder holds one run. A run writes into a new or empty folder, or, with ``force``, replaces the
 earlier run a folder holds (only the files its run.json lists). The files of one write appear
-together or not at all. ``load_run`` reads only the files run.json lists and checks them first.
+together or not at all. ``load_run`` reads only the files run.json lists and checks them first (a deleted figure or
+report.html is drawn again).
 """
 
 import io
@@ -159,6 +160,11 @@ def read_table(folder: Path, name: str, rows: int | None) -> pd.DataFrame:
     return frame
 
 
+def drawn(name: str) -> bool:
+    """Whether a run's file is one ``pocha report`` draws again (a figure, report.html): missing, it is no damage."""
+    return name == "report.html" or name.endswith(".png")
+
+
 def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
     """The record and tables of a finished run folder; one line, and nothing touched, if it does not add up."""
     folder = Path(path)
@@ -169,7 +175,7 @@ def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
     except PochaError as error:
         raise PochaError(f"report: {error}") from None
     files = run.files or {}
-    missing = [name for name in files if not (folder / name).is_file()]
+    missing = [name for name in files if not (folder / name).is_file() and not drawn(name)]
     if missing:
         raise PochaError(f"report: {folder / missing[0]} is listed in run.json but missing")
     if not run.complete:

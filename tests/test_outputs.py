@@ -140,6 +140,19 @@ def test_report_reads_only_the_files_run_json_lists(tmp_path):
     assert "Pairwise" not in (folder / "report.html").read_text()
 
 
+def test_report_draws_again_a_deleted_page_or_figure(tmp_path):
+    """report.html and the figures are report's own output: deleted, they are drawn again, not called damage."""
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", folder, "--plot").exit_code == 0
+    assert invoke("report", folder).exit_code == 0
+    figure = next(folder.glob("*.png"))
+    (folder / "report.html").unlink()
+    figure.unlink()
+    result = invoke("report", folder)
+    assert result.exit_code == 0, result.output
+    assert (folder / "report.html").is_file() and figure.is_file()
+
+
 def test_a_failed_report_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
     import pocha.reports.plots as plots
 
