@@ -658,6 +658,25 @@ def test_the_same_strategy_twice_names_only_the_strategies_given():
     assert "None" not in with_field.stderr
 
 
+@pytest.mark.parametrize(
+    "strategies",
+    [
+        "expected zero random",
+        "fair-share expected zero",
+        "expected fair-share aces-trumps",
+        "expected@pimc zero random",
+    ],
+)
+def test_the_field_suggested_for_uneven_seats_is_one_that_runs(strategies):
+    """The suggestion is a strategy not in the line-up: following it runs, never "given twice" (issue 34's loop)."""
+    refused = invoke(f"compare {strategies} -k 1 -n 20")
+    one_line_error(refused, "cannot share 4 seats evenly", "e.g. --field ")
+    suggested = refused.stderr.strip().rsplit("--field ", 1)[1]
+    assert suggested not in strategies.split()
+    followed = invoke(f"compare {strategies} -k 1 -n 20 --field {suggested}")
+    assert followed.exit_code == 0, followed.output
+
+
 @pytest.mark.parametrize("players", ["0", "1"])
 @pytest.mark.parametrize(
     "command", ["simulate -n 10", "simulate -n 10 --deck 40", "rules", "rules --preset oh-hell", "variants"]
