@@ -181,6 +181,7 @@ class RunOptions:
         if not 0 <= self.seed < 2**63:
             raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
         object.__setattr__(self, "policy", parse_policy(self.play))
+        self.make_backend()  # refused before any work: an unknown backend, an option it has no use for, no Dask
 
     def make_backend(self) -> Backend:
         """The backend these options name."""
