@@ -18,8 +18,7 @@ from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TI
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, dealt_sizes, is_duplicate, play_text
-from pocha.reports.stats import verdict
-from pocha.reports.tables import adjusted_over, adjustment_key, headline
+from pocha.reports.tables import adjusted_over, adjustment_key, headline, verdicts
 from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
 from pocha.reports.variants import LUCK, figure, question_tables
 from pocha.words import counted
@@ -208,7 +207,7 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
     parts = ["<h2>Summary</h2>"]
     if "pairs" in tables:
         pairs = tables["pairs"]
-        sentences = [verdict(row) for _, row in headline(pairs).iterrows()]
+        sentences = verdicts(pairs)
         sizes = dealt_sizes(run)
         where = "every hand size together" if len(sizes) > 1 else f"{sizes[0]} cards"
         parts.append(f"<p>Paired by deal, {where} ({text(adjusted_over(pairs))}):</p>")

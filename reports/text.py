@@ -144,7 +144,7 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
     lines = [
         *per_strategy(run, frame),
         f"\nPairwise, paired by deal ({_sizes_text(run)}; difference in mean points per hand, {adjusted_over(pairs)}):",
-        verdicts(pairs),
+        "\n".join(verdicts(pairs)),
         *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs)) else []),
         *_position_and_size_tables(run, frame),
     ]

@@ -258,6 +258,7 @@ def test_compare_reports_pairs_with_verdicts():
     assert "each played 4 times" in result.stdout
     assert "expected ahead of random by" in result.stdout and "points per hand" in result.stdout
     assert "one pair, no adjustment needed" in result.stdout
+    assert "(p < 0.001)" in result.stdout and "adjusted p" not in result.stdout  # a lone pair's p is not adjusted
 
 
 def test_compare_says_its_verdicts_are_adjusted_and_its_cells_exploratory():
