@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pocha.engine.atomic import check_folder_writable, together
+from pocha.engine.atomic import check_folder_writable, named, together
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
@@ -82,7 +82,7 @@ def read_record(folder: Path) -> RunRecord:
 
 def check_out_folder(path: str | Path, force: bool) -> None:
     """Refuse, before any work, a folder that could not be written or holds anything but an earlier run to replace."""
-    folder = Path(path)
+    folder = named(path, "out", "a folder name, or FILE.csv for one table")
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
     check_folder_writable(folder if folder.exists() else folder.parent, "out")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pocha.engine.atomic import check_writable
+from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
@@ -226,6 +226,9 @@ class CheckpointOptions:
 
     def __post_init__(self) -> None:
         needs("checkpoint-every", self.checkpoint_every, "--checkpoint", self.checkpoint is not None)
+        for what, path in (("checkpoint", self.checkpoint), ("resume", self.resume)):
+            if path is not None:
+                named(path, what)
         if self.checkpoint_every is not None and not self.checkpoint_every > 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.checkpoint_every}")
 

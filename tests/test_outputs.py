@@ -140,6 +140,24 @@ def test_report_reads_only_the_files_run_json_lists(tmp_path):
     assert "Pairwise" not in (folder / "report.html").read_text()
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--out", ""], "out: the name is empty; give a folder name, or FILE.csv for one table"),
+        (["game", "-g", "40", "--out", " "], "out: the name is empty; give a folder name"),
+        (["simulate", "--trace", ""], "trace: the name is empty; give a file name"),
+        (["simulate", "--checkpoint", ""], "checkpoint: the name is empty; give a file name"),
+        (["simulate", "--resume", ""], "resume: the name is empty; give a file name"),
+    ],
+)
+def test_an_empty_name_is_refused_not_taken_for_the_current_folder_or_for_none(args, message, tmp_path, monkeypatch):
+    """--out "" (a shell variable never set) named '.', "not empty"; --checkpoint "" was dropped without a word."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*args, "-n", "10", "-k", "1") if args[0] == "simulate" else invoke(*args)
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and not any(tmp_path.iterdir())
+
+
 def test_report_draws_again_a_deleted_page_or_figure(tmp_path):
     """report.html and the figures are report's own output: deleted, they are drawn again, not called damage."""
     folder = tmp_path / "run"
