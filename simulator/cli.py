@@ -105,6 +105,16 @@ class Command(TyperCommand):
         arguments = [argument_name(param) for param in self.get_params(ctx) if isinstance(param, TyperArgument)]
         return [str(self.options_metavar), *arguments]
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a flag given both ways (``--duplicate --no-duplicate``) is refused (which is meant?)."""
+        words = set(args)
+        for param in self.get_params(ctx):
+            yes, no = set(getattr(param, "opts", ())), set(getattr(param, "secondary_opts", ()))
+            if words & yes and words & no:
+                with user_errors():
+                    raise PochaError(f"{param.name}: {min(words & yes)} and {min(words & no)} both given; give one")
+        return list(super().parse_args(ctx, args))
+
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""
         sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}

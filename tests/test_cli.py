@@ -678,6 +678,19 @@ def test_the_field_suggested_for_uneven_seats_is_one_that_runs(strategies):
     assert followed.exit_code == 0, followed.output
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ("compare expected zero -n 10 --no-duplicate --duplicate", "duplicate: --duplicate and --no-duplicate both"),
+        ("compare expected zero -n 10 --duplicate --no-duplicate", "duplicate: --duplicate and --no-duplicate both"),
+        ("game -g 40 --rotate --no-rotate", "rotate: --rotate and --no-rotate both given; give one"),
+    ],
+)
+def test_a_flag_given_both_ways_is_refused(args, message):
+    """Which was meant cannot be told (Click would take the last without a word)."""
+    one_line_error(invoke(args), message)
+
+
 @pytest.mark.parametrize("players", ["0", "1"])
 @pytest.mark.parametrize(
     "command", ["simulate -n 10", "simulate -n 10 --deck 40", "rules", "rules --preset oh-hell", "variants"]
