@@ -767,6 +767,7 @@ def variants(
     epilog=examples(
         'pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0',
         'pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json',
+        'pocha advise --preset oh-hell --hand "AS KH 10D 2C" --trump 7H --position 1 --bids 1',
     ),
 )
 @with_options
@@ -777,7 +778,7 @@ def advise(
         typer.Option(
             metavar="CARDS",
             help='Your cards, rank then suit: Spanish "1O 3O 12C 5E 2B" (suits O C E B), French "AS KH 10D 2C" '
-            "(S H D C, T for ten).",
+            "(S H D C, T for ten) with --preset oh-hell or --deck french.",
         ),
     ],
     trump: Annotated[

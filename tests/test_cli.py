@@ -224,6 +224,20 @@ def test_help_has_examples():
     assert result.exit_code == 0 and "Examples" in result.stdout and "--strategy" in result.stdout
 
 
+def test_every_example_of_advise_help_runs_as_shown():
+    """Its French hand needs the oh-hell preset, and the example and the --hand help say so."""
+    shown = invoke("advise", "--help").stdout
+    assert "with --preset oh-hell or --deck french" in " ".join(shown.split())
+    lines = [line.strip() for line in shown.split("Examples:")[1].splitlines() if line.strip()]
+    assert any('"AS KH 10D 2C"' in line and "--preset oh-hell" in line for line in lines)
+    for line in lines:
+        words = shlex.split(line)[1:]
+        if "--samples" in words:  # cut to test size
+            del words[words.index("--samples") : words.index("--samples") + 2]
+        result = invoke(*words, "--samples", "200")
+        assert result.exit_code == 0, (line, result.output)
+
+
 def test_a_run_too_small_to_reach_every_position():
     result = invoke("simulate", "-k", "1", "-n", "3", "--format", "csv")
     assert result.exit_code == 0 and "Warning" not in result.output
