@@ -112,6 +112,17 @@ def test_pimc_play_says_which_table_it_bids_from():
     assert shipped.exit_code == 0 and shipped.stderr == ""
 
 
+def test_a_table_inside_another_strategy_goes_unsaid(capsys):
+    """montecarlo@pimc reads the bids through a greedy-play table on default runs: no line of tables' jargon."""
+    from pocha.api import learn_tables
+
+    rules, pimc = make_rules("italian", players=2), parse_policy("pimc")
+    learn_tables([(MonteCarlo(samples=2, assume=TableStrategy(deals=25)), pimc)], rules, Threads(1), None)
+    assert "pimc-play table" not in capsys.readouterr().err
+    learn_tables([(TableStrategy(deals=25), pimc)], rules, Threads(1), None)  # a table bidder: said
+    assert "table: no pimc-play table fits these rules" in capsys.readouterr().err
+
+
 def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
     trained = pocha.train(tmp_path / "pimc.npz", players=3, deals=2, play="pimc:samples=2")
     table = TrickTable.load(trained.path)
