@@ -310,8 +310,8 @@ def variant_answers(table: pd.DataFrame) -> list[str]:
     return [skill, dealer, luck]
 
 
-def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """A study's page: its facts, the answers, then a table per question."""
+def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[list[str], list[str]]:
+    """A study's page: its facts and the answers; then (after the figures) a table per question."""
     section = run.section
     assert isinstance(section, VariantsRun)
     rows = {
@@ -324,13 +324,13 @@ def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]
         "seed": str(run.seed),
     }
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
-    parts = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>"]
-    parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"])))
-    parts[-1] += "</ul>"
+    answers = "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"]))
+    summary = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>", f'<ul class="verdicts">{answers}</ul>']
+    details = []
     for title, frame in question_tables(run, tables["variants"]):
-        parts += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
-        parts.append(table(["variant", *frame.columns], [[name, *row] for name, row in frame.iterrows()]))
-    return parts
+        details += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
+        details.append(table(["variant", *frame.columns], [[name, *row] for name, row in frame.iterrows()]))
+    return summary, details
 
 
 def run_again(run: RunRecord) -> str:
@@ -347,18 +347,20 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
     """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
     studied = isinstance(run.section, VariantsRun)
     named = run.section.variants if isinstance(run.section, VariantsRun) else run.strategies
+    summary, details = variants_parts(run, tables) if studied else run_parts(run, tables)
     parts = [
         f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(named)))}</h1>",
         f'<p class="command">To run it again, replacing this run: <code>{text(run_again(run))}</code></p>',
-        *(variants_parts(run, tables) if studied else run_parts(run, tables)),
-        "<h2>Figures</h2>",
+        *summary,
+        *(["<h2>Figures</h2>"] if figures else []),
     ]
-    for name, png in figures.items():
+    for name, png in figures.items():  # before the long tables: a reader sees the picture first
         data = base64.b64encode(png).decode("ascii")
         parts.append(
             f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
             f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
         )
+    parts += details
     how = [VARIANT_INTERVALS, LUCK] if studied else [INTERVALS]
     parts += ["<h2>How to read the intervals</h2>", *(f"<p>{text(paragraph)}</p>" for paragraph in how)]
     listed = ", ".join(f"{name}.csv" for name in tables)
@@ -375,10 +377,10 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
     )
 
 
-def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """A dealing or game run's facts and summary, its results by hand size and position, pairs and predictions."""
+def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[list[str], list[str]]:
+    """A run's facts and summary; then (after the figures) its results by size and position, pairs, predictions."""
     results = tables["results"]
-    parts = [facts(run), *summary_section(run, tables)]
+    parts: list[str] = []
     if results.cards.nunique() > 1:
         parts += [
             "<h2>By hand size</h2>",
@@ -398,4 +400,4 @@ def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
         ]
     if "predictions" in tables:
         parts += prediction_section(tables["predictions"])
-    return parts
+    return [facts(run), *summary_section(run, tables)], parts

@@ -848,6 +848,19 @@ def test_report_html_offers_a_command_that_runs_again(tmp_path, monkeypatch):
     assert invoke(*shlex.split(shown)[1:]).exit_code == 0
 
 
+def test_report_html_shows_its_figures_before_the_long_tables(tmp_path):
+    """The summary, then the figures, then the tables by hand size, position and pair (66 rows in issue 34)."""
+    folder = tmp_path / "cmp"
+    assert invoke(f"compare expected zero random -p 3 -k 1-3 -n 50 --out {folder}").exit_code == 0
+    assert invoke(f"report {folder}").exit_code == 0
+    page = (folder / "report.html").read_text()
+    order = [
+        page.index(mark)
+        for mark in ("<h2>Summary", "<h2>Figures", "<figure", "<h2>By hand size", "<h2>Pairs by hand size")
+    ]
+    assert order == sorted(order)
+
+
 COMMANDS = ["simulate", "compare", "game", "variants", "advise", "models", "match", "train", "report"]
 COMMANDS += ["rules", "strategies", "bench"]
 
