@@ -36,6 +36,7 @@ dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
 table { border-collapse: collapse; font-size: 0.88rem; }
 th, td { border-bottom: 1px solid #e3e3e3; padding: 0.3rem 0.6rem; text-align: right; white-space: nowrap; }
 th { background: #f5f5f5; } th:first-child, td:first-child { text-align: left; }
+.words td, .words th { white-space: normal; text-align: left; }
 .verdicts li { margin: 0.2rem 0; }
 figure { margin: 1rem 0 1.5rem; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9rem; color: #444; margin-top: 0.3rem; }
@@ -49,11 +50,12 @@ def text(value: object) -> str:
     return html.escape(str(value))
 
 
-def table(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
-    """A plain table, wrapped so a narrow screen scrolls it sideways."""
+def table(header: Iterable[str], rows: Iterable[Iterable[object]], words: bool = False) -> str:
+    """A plain table, wrapped so a narrow screen scrolls it sideways; ``words``: its cells of text wrap instead."""
     head = "".join(f"<th>{text(cell)}</th>" for cell in header)
     body = "".join("<tr>" + "".join(f"<td>{text(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    kind = "scroll words" if words else "scroll"
+    return f'<div class="{kind}"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def points(mean: float, low: float, high: float) -> str:
@@ -327,9 +329,10 @@ def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[lis
     answers = "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"]))
     summary = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>", f'<ul class="verdicts">{answers}</ul>']
     details = []
-    for title, frame in question_tables(run, tables["variants"]):
+    for number, (title, frame) in enumerate(question_tables(run, tables["variants"])):
         details += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
-        details.append(table(["variant", *frame.columns], [[name, *row] for name, row in frame.iterrows()]))
+        cells = [[name, *row] for name, row in frame.iterrows()]
+        details.append(table(["variant", *frame.columns], cells, words=number == 0))  # the first: rules in words
     return summary, details
 
 
