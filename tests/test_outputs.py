@@ -271,8 +271,11 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert table.exit_code == 130
     first_lines = table.stdout.splitlines()[:3]
     assert first_lines[2].startswith("stopped: ") and " of 10,000 deals played" in first_lines[2]
-    assert re.search(r"\(every hand size played (400 to )?500 deals\)", first_lines[2]), first_lines
-    assert "By bidding position (all hand sizes, the deals played before the stop;" in table.stdout
+    spread = re.search(r"\(every hand size played (?:(400) to )?500 deals\)", first_lines[2])
+    assert spread, first_lines
+    uneven = "" if spread[1] is None else " as played, unevenly (400 to 500 deals)"  # the pool weighs sizes unevenly
+    assert f"By bidding position (all hand sizes{uneven}, the deals played before the stop;" in table.stdout
+    assert f"Per strategy (all hand sizes{uneven}, the deals" in table.stdout
     csv = invoke(*args, "--format", "csv")
     assert csv.exit_code == 130 and csv.stdout.startswith("# stopped: ")
     frame = pd.read_csv(io.StringIO(csv.stdout), comment="#", dtype={"cards": str, "position": str})
@@ -286,6 +289,19 @@ def game_stopped_after(calls: int):
     stopper = f"sample_strategy:Interrupting:after={calls}"
     lineup = ["-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero"]
     return invoke("game", *lineup, "-g", "400", "--chunk-size", "20", "--threads", "1")
+
+
+def test_pooled_rows_of_unevenly_played_hand_sizes_say_so():
+    """issue 34: a stop left small hands played more; "all hand sizes" then pooled them unevenly, unsaid."""
+    from pocha.reports.text import per_strategy
+
+    result = pocha.simulate("zero", cards=[1, 10], deals=20)
+    frame = result.tables["results"]
+    assert per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes):"
+    frame = frame.assign(deals=frame.deals.where(frame.cards != "10", 7))
+    assert (
+        per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes as played, unevenly (7 to 20 deals)):"
+    )
 
 
 def test_a_stopped_game_run_says_so():
