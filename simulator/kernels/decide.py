@@ -131,7 +131,9 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            end = play_out(work.worlds[i], card, view, trick, deal_rules, (0, 0), work.table, hands, outcome)
+            end = play_out(
+                work.worlds[i], card, view, trick, deal_rules, (0, 0), work.table, hands=hands, outcome=outcome
+            )
             out[card, 0] += end == bids[seat]
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2

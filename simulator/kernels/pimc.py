@@ -337,7 +337,9 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            totals[card] += points[play_out(world, card, view, trick, deal_rules, solving, work.table, hands, outcome)]
+            totals[card] += points[
+                play_out(world, card, view, trick, deal_rules, solving, work.table, hands=hands, outcome=outcome)
+            ]
         alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
     return best_card(alive, totals), state
 

@@ -117,7 +117,7 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
     weighs = sharpness > 0 and weigh
     if weighs:
         bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[view.seat])
-    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, (depth, paranoid), state, work)
+    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, (depth, paranoid), state=state, work=work)
     return card, int(weighs)
 
 

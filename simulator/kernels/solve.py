@@ -85,9 +85,27 @@ def new_table(bits):
     ints = np.zeros((11, STACK), np.int64)
     masks = np.zeros((9, STACK), np.uint64)
     stack = Stack(
-        ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], ints[7], ints[8], ints[9], ints[10],
-        masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6], masks[7], masks[8],
-    )  # fmt: skip
+        seat=ints[0],
+        placed=ints[1],
+        leader=ints[2],
+        winner=ints[3],
+        mover=ints[4],
+        maximising=ints[5],
+        goal=ints[6],
+        best=ints[7],
+        alpha=ints[8],
+        beta=ints[9],
+        entry=ints[10],
+        led=masks[0],
+        beat=masks[1],
+        won=masks[2],
+        hand=masks[3],
+        rest=masks[4],
+        best_value=masks[5],
+        left=masks[6],
+        state=masks[7],
+        bonus=masks[8],
+    )
     empty = np.empty(size, np.uint64)
     return Table(
         empty,
@@ -213,7 +231,7 @@ def search(hands, game, seat, placed, leader, trick, won, window):
     """
     players, root, table = hands.shape[0], game.root, game.table
     stack = table.stack
-    enter(0, hands, game, seat, placed, leader, trick, won, window)
+    enter(0, hands, game, seat, placed, leader, trick=trick, won=won, window=window)
     d = 0
     while True:
         rest = stack.rest[d]
@@ -226,17 +244,8 @@ def search(hands, game, seat, placed, leader, trick, won, window):
             placed, won, window = stack.placed[d] + 1, stack.won[d], (stack.alpha[d], stack.beta[d])
             if placed < players:
                 d += 1
-                enter(
-                    d,
-                    hands,
-                    game,
-                    seat + 1 if seat + 1 < players else 0,
-                    placed,
-                    stack.leader[d - 1],
-                    after,
-                    won,
-                    window,
-                )
+                following = seat + 1 if seat + 1 < players else 0
+                enter(d, hands, game, following, placed, stack.leader[d - 1], trick=after, won=won, window=window)
                 continue
             winner = after[2]
             value = one_trick(winner)
@@ -261,7 +270,7 @@ def search(hands, game, seat, placed, leader, trick, won, window):
                             game.score, game.bids[root], tricks_of(won, root), popcount(left) // players
                         )
                     d += 1
-                    enter(d, hands, game, winner, 0, winner, (ZERO, ~ZERO, winner), won, window)
+                    enter(d, hands, game, winner, 0, winner, trick=(ZERO, ~ZERO, winner), won=won, window=window)
                     stack.entry[d], stack.left[d], stack.state[d], stack.bonus[d] = entry, left, state, value
                     continue
         else:  # frame d is done: its best value goes up
