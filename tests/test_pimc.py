@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
 from pocha.engine.policies import DEFAULT_SAMPLES, DEFAULT_SHARPNESS, GREEDY, PlayPolicy, parse_policy
+from pocha.engine.runner import Outputs
 from pocha.engine.seating import Seat
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
@@ -413,14 +414,16 @@ UNREAD_RUNS = {
 def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     run = UNREAD_RUNS[name]
     stream = io.StringIO()
-    request = DealsRequest(
-        rules=run["rules"],
-        lineup=lineup(*run["specs"]),
-        sizes=run["sizes"],
-        deals=run["deals"],
-        seed=run["seed"],
-        policy=parse_policy(run["play"]),
-        trace=stream,
+    request = (
+        DealsRequest(
+            rules=run["rules"],
+            lineup=lineup(*run["specs"]),
+            sizes=run["sizes"],
+            deals=run["deals"],
+            seed=run["seed"],
+            policy=parse_policy(run["play"]),
+        ),
+        Outputs(trace=stream),
     )
     simulate(request)
     header, *lines = stream.getvalue().splitlines()
