@@ -9,25 +9,26 @@ plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Ru
 is played; a mistake raises ``PochaError`` with one line. Each run is a short call of the one
 execution path (``pocha.execution``).
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
-nothing is written. A run expected to last over 30 s says so on stderr before it starts, with
-the amount that would take about that long (its first deals timed: ``pocha.engine.estimate``).
+nothing is written. The lines for the person running pocha go to ``messages`` (the CLI prints
+them on stderr; the library prints nothing): a default trick table learned first, and before a run
+expected to last over 30 s, how long and the amount that would take about that long (its first
+deals timed: ``pocha.engine.estimate``).
 """
 
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pocha.engine.advice import Advice, CardAdvice, read_situation
-from pocha.engine.advice import advise as advise_situation
-from pocha.engine.advice import advise_card as advise_card_view
-from pocha.engine.atomic import atomic_path, check_folder_writable, check_writable
+from pocha.advising import advise as advise
+from pocha.advising import advise_card as advise_card
+from pocha.engine.atomic import atomic_path, check_writable
 from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
     MODELLED_TABLE,
     Spec,
-    bidder,
     compared_lineup,
     lineup_from,
     model_seats,
@@ -36,7 +37,6 @@ from pocha.engine.lineups import (
 from pocha.engine.models import ModelsRequest, record_bids
 from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Player as SeatPlayer
-from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
 from pocha.engine.simulate import DealsRequest
@@ -46,15 +46,16 @@ from pocha.engine.variants import GAME_GROUPS, VariantsRequest, play_variants
 from pocha.errors import PochaError
 from pocha.execution import (
     Amount,
+    Asked,
+    Messages,
     Progress,
-    bidders_of,
     check_trace,
     conclude,
     counter,
     execute,
     learn_tables,
+    new_record,
     recorded,
-    seats_of,
 )
 from pocha.game.rules import Rules
 from pocha.game.sizes import hand_sizes
@@ -70,7 +71,7 @@ from pocha.options import (
     parse_study,
     with_flat_options,
 )
-from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord, VariantsRun
+from pocha.reports.record import CompareRun, DealsRun, RunRecord
 from pocha.results import (
     GamesResult,
     ModelsResult,
@@ -82,8 +83,6 @@ from pocha.results import (
     game_tables,
 )
 from pocha.strategies.base import Predicts
-from pocha.strategies.catalog import DEFAULT_SHARPNESS
-from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 
@@ -99,6 +98,7 @@ STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
 MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
 MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
+STUDY_GROUPS = f"the intervals need {GAME_GROUPS} groups of games"  # why a study plays at least GAME_GROUPS
 
 
 class Player(SeatPlayer):
@@ -106,16 +106,22 @@ class Player(SeatPlayer):
 
     spec: a player as in a run (``montecarlo@pimc``); rules: a ``Rules`` or ``RuleOptions``; seed: its
     choices are those of deal ``deal`` in a run with this seed. The default trick tables it bids
-    from are learned first if pocha's cache lacks them (one line says so).
+    from are learned first if pocha's cache lacks them (one line to ``messages`` says so).
     """
 
-    def __init__(self, spec: str, rules: Rules | RuleOptions | str = RuleOptions(), seed: int = 0) -> None:
+    def __init__(
+        self,
+        spec: str,
+        rules: Rules | RuleOptions | str = RuleOptions(),
+        seed: int = 0,
+        messages: Messages | None = None,
+    ) -> None:
         if isinstance(rules, str):
             rules = RuleOptions(preset=rules)
         if not isinstance(rules, Rules | RuleOptions):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
         super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
-        learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None)
+        learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None, messages)
 
 
 @recorded
@@ -133,6 +139,7 @@ def simulate(
     trace_deals: int | None = None,
     predictions: bool = False,
     progress: Progress | None = None,
+    messages: Messages | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
     """Deal ``deals`` deals of each hand size to a line-up of strategies and tally the points of every hand.
@@ -151,28 +158,11 @@ def simulate(
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
-    section = DealsRun(cards=tuple(sizes), deals_per_size=deals)
-    record = RunRecord(
-        command="simulate",
-        rules=chosen,
-        preset=preset,
-        **seats_of(lineup, run),
-        section=section,
-        command_line=command_line,
+    record = new_record(
+        "simulate", DealsRun(cards=tuple(sizes), deals_per_size=deals), (preset, chosen), lineup, run, command_line
     )
-    return _deal(
-        record,
-        lineup,
-        sizes,
-        deals,
-        run=run,
-        output=output,
-        saving=saving,
-        trace=trace,
-        trace_deals=trace_deals,
-        predictions=predictions,
-        progress=progress,
-    )
+    asked = Asked(run, output, saving, progress, messages)
+    return _deal(record, lineup, sizes, deals, asked, trace=trace, trace_deals=trace_deals, predictions=predictions)
 
 
 def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
@@ -197,6 +187,7 @@ def compare(
     output: OutputOptions = OutputOptions(),
     saving: CheckpointOptions = CheckpointOptions(),
     progress: Progress | None = None,
+    messages: Messages | None = None,
     command_line: str | None = None,
 ) -> SimulationResult:
     """Compare 2 to 8 strategies on the same deals, with paired confidence intervals (``result.pairs()``).
@@ -211,17 +202,8 @@ def compare(
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
     section = CompareRun(cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate, field=filler)
-    record = RunRecord(
-        command="compare",
-        rules=chosen,
-        preset=preset,
-        **seats_of(lineup, run),
-        section=section,
-        command_line=command_line,
-    )
-    return _deal(
-        record, lineup, sizes, deals, run=run, output=output, saving=saving, duplicate=duplicate, progress=progress
-    )
+    record = new_record("compare", section, (preset, chosen), lineup, run, command_line)
+    return _deal(record, lineup, sizes, deals, Asked(run, output, saving, progress, messages), duplicate=duplicate)
 
 
 def _deal(
@@ -229,39 +211,31 @@ def _deal(
     lineup: Lineup,
     sizes: list[int],
     deals: int,
+    asked: Asked,
     *,
-    run: RunOptions,
-    output: OutputOptions,
-    saving: CheckpointOptions,
     duplicate: bool = False,
     trace: str | Path | None = None,
     trace_deals: int | None = None,
     predictions: bool = False,
-    progress: Progress | None = None,
 ) -> SimulationResult:
     """Play a dealing run (simulate or compare) of ``deals`` deals of each hand size and write its outputs."""
     rows: list[Rows] | None = [] if predictions else None
     played = execute(
-        lambda common, outputs: simulate_deals(
-            DealsRequest(
-                rules=record.rules,
-                lineup=lineup,
-                sizes=sizes,
-                deals=deals,
-                duplicate=duplicate,
-                trace_deals=trace_deals,
-                **common,
-            ),
-            outputs,
+        partial(
+            DealsRequest,
+            rules=record.rules,
+            lineup=lineup,
+            sizes=sizes,
+            deals=deals,
+            duplicate=duplicate,
+            trace_deals=trace_deals,
         ),
+        simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        run,
-        progress,
-        bidders=bidders_of(lineup, run),
+        asked,
+        bidders=lineup,
         rules=record.rules,
-        output=output,
         trace=trace,
-        saving=saving,
         predictions=rows,
     )
 
@@ -273,7 +247,7 @@ def _deal(
             made["predictions"] = prediction_table(rows, lineup.labels)
         return made
 
-    record, made, files = conclude(record, played, int(played.total.boards.sum()), tables, output)
+    record, made, files = conclude(record, played, int(played.total.boards.sum()), tables, asked.output)
     return SimulationResult(record, played.total, made, files)
 
 
@@ -290,6 +264,7 @@ def play_games(
     trace: str | Path | None = None,
     trace_games: int | None = None,
     progress: Progress | None = None,
+    messages: Messages | None = None,
     command_line: str | None = None,
 ) -> GamesResult:
     """Play whole games by the rules' schedule, points carried over, ties parted; report the chance of winning.
@@ -300,35 +275,23 @@ def play_games(
     deals of full and up) and tie_break (all, tied or one) shape each game. trace: a pocha-trace/3 file of every
     deal of the first ``trace_games`` games (all when None).
     """
+    from pocha.reports.game_stats import game_section
+
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
     played = execute(
-        lambda common, outputs: play_whole_games(
-            GamesRequest(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games, **common),
-            outputs,
-        ),
+        partial(GamesRequest, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
+        play_whole_games,
         Amount("--games", games, MOST_GAMES),
-        run,
-        progress,
-        bidders=bidders_of(lineup, run),
+        Asked(run, output, progress=progress, messages=messages),
+        bidders=lineup,
         rules=chosen,
-        output=output,
         trace=trace,
     )
     tally = played.total.game_tally
-    section = GameRun(
-        games=games,
-        rotate=rotate,
-        hand_sizes=tuple(chosen.hand_sizes()),
-        tie_break_games=tally.tie_break_games,
-        tie_break_hands=tally.tie_break_hands,
-        shared_games=tally.shared_games,
-        unresolved_games=tally.unresolved,
-    )
-    record = RunRecord(
-        command="game", rules=chosen, preset=preset, **seats_of(lineup, run), section=section, command_line=command_line
-    )
+    section = game_section(games, rotate, chosen.hand_sizes(), tally)
+    record = new_record("game", section, (preset, chosen), lineup, run, command_line)
     record, tables, files = conclude(
         record,
         played,
@@ -352,6 +315,7 @@ def variants(
     run: RunOptions = RunOptions(),
     output: OutputOptions = OutputOptions(),
     progress: Progress | None = None,
+    messages: Messages | None = None,
     command_line: str | None = None,
 ) -> VariantsResult:
     """Rule sets side by side: the same games under each variant, by the same players.
@@ -361,52 +325,31 @@ def variants(
     measured (default: the weak player at every seat). strong, weak: the players of the skill table
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
-    from pocha.reports.variants import same_deals, variant_table
+    from pocha.reports.variants import study_section, variant_table
 
     studied = parse_study(variants, players)
     strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    if games < GAME_GROUPS:
-        raise PochaError(
-            f"games: at least {GAME_GROUPS} (the intervals need {GAME_GROUPS} groups of games), not {games}"
-        )
-    needed = [*lineup.players(run.policy), *Lineup((strong_seat, weak_seat)).players(run.policy)]
     played = execute(
-        lambda common, outputs: play_variants(
-            VariantsRequest(
-                rules=studied[0].rules,
-                variants=tuple(studied),
-                lineup=lineup,
-                strong=strong_seat,
-                weak=weak_seat,
-                games=games,
-                **common,
-            ),
-            outputs,
+        partial(
+            VariantsRequest,
+            rules=studied[0].rules,
+            variants=tuple(studied),
+            lineup=lineup,
+            strong=strong_seat,
+            weak=weak_seat,
+            games=games,
         ),
-        Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS),
-        run,
-        progress,
-        bidders=[(player.strategy, player.policy) for player in needed],
+        play_variants,
+        Amount(
+            "--games", games, MOST_GAMES, len(studied), GAME_GROUPS, f"the intervals need {GAME_GROUPS} groups of games"
+        ),
+        Asked(run, output, progress=progress, messages=messages),
+        bidders=Lineup((*lineup.seats, strong_seat, weak_seat)),
         rules=[variant.rules for variant in studied],
-        output=output,
     )
-    section = VariantsRun(
-        games=games,
-        variants=tuple(variant.name for variant in studied),
-        variant_rules=tuple(variant.rules.to_dict() for variant in studied),
-        same_deals=tuple(same_deals(studied[0], variant) for variant in studied),
-        strong=strong_seat.label,
-        weak=weak_seat.label,
-    )
-    record = RunRecord(
-        command="variants",
-        rules=studied[0].rules,
-        preset=studied[0].preset,
-        **seats_of(lineup, run),
-        section=section,
-        command_line=command_line,
-    )
+    section = study_section(studied, games, strong_seat.label, weak_seat.label)
+    record = new_record("variants", section, (studied[0].preset, studied[0].rules), lineup, run, command_line)
     record, tables, files = conclude(
         record,
         played,
@@ -415,79 +358,6 @@ def variants(
         output,
     )
     return VariantsResult(record, played.total, tables, files)
-
-
-@with_flat_options
-def advise(
-    hand: str | Sequence[str],
-    trump: str | None = None,
-    *,
-    position: int = 0,
-    bids: str | Sequence[int] = (),
-    bid: int | None = None,
-    samples: int = 10_000,
-    assume: str = "table",
-    sharpness: float = DEFAULT_SHARPNESS,
-    rules: RuleOptions = RuleOptions(),
-    run: RunOptions = RunOptions(),
-) -> Advice:
-    """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
-
-    trump: None only where the deal has no trump (a full deal under ``full_deal_trump="none"``).
-    position: how many players bid before you (0: you bid first and lead); bids: their bids, in
-    order. bid: a bid to single out (it must be legal). ``assume`` is how the others are taken to bid:
-    the earlier bids are read through it (``sharpness``: how sharply; 0 does not read them) and the
-    later bidders bid by it, answering each candidate bid; ``run.play`` is how every seat plays the
-    play-outs. ``result.to_frame()`` has a row per bid; ``result.model`` says what was assumed.
-    """
-    _, chosen = rules.resolve()
-    if run.policy.name not in ROLLOUTS:
-        raise PochaError(f"play: advise plays its play-outs {ROLLOUT_NAMES}, not '{run.play}'")
-    hand_text = hand if isinstance(hand, str) else " ".join(hand)
-    bids_text = bids if isinstance(bids, str) else ",".join(map(str, bids))
-    situation = read_situation(chosen, hand_text, trump, position, bids_text)
-    if bid is not None:
-        situation.check_bid(bid)
-    assumed = bidder(assume, "assume", "the play-outs play --play").strategy
-    learn_tables([(assumed, run.policy)], chosen, run.make_backend(), None)
-    return advise_situation(
-        situation,
-        samples=samples,
-        seed=run.seed,
-        rollout=run.policy.name,
-        assume=(assume, assumed),
-        sharpness=sharpness,
-        asked=bid,
-    )
-
-
-@with_flat_options
-def advise_card(
-    hand: str | Sequence[str],
-    trump: str | None = None,
-    *,
-    position: int = 0,
-    bids: str | Sequence[int] = (),
-    played: str | Sequence[str] = (),
-    samples: int = 10_000,
-    sharpness: float = PIMC_SHARPNESS,
-    rules: RuleOptions = RuleOptions(),
-    run: RunOptions = RunOptions(),
-) -> CardAdvice:
-    """Which card to play: each legal card's chance to make your bid and its expected points, by play-outs.
-
-    hand: the cards you hold now; position: your bidding position (0: you bid first and led the
-    first trick); bids: every bid, in bidding order; played: every card played so far, in order from
-    the first lead ("1O 3O 12C 5E | 7C", the bars optional). ``samples`` worlds consistent with what
-    you have seen are drawn, the bids read as pimc reads them (``sharpness``); after your card every
-    seat plays greedy. ``result.to_frame()`` has a row per legal card; ``result.model`` says what was assumed.
-    """
-    _, chosen = rules.resolve()
-    if run.policy.name != "greedy":
-        raise PochaError(f"play: card advice finishes its play-outs greedy, not '{run.play}'; leave out --play")
-    dealer = chosen.players - 1  # seats numbered by bidding position: the dealer bids last
-    view = DealView(position, dealer, hand, trump, bids, played)
-    return advise_card_view(chosen, view, samples=samples, sharpness=sharpness, seed=run.seed)
 
 
 @with_flat_options
@@ -500,6 +370,7 @@ def score_models(
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
+    messages: Messages | None = None,
 ) -> ModelsResult:
     """Which model of a bidder predicts a table's bids best: the mean log score of the bids made, under each model.
 
@@ -515,16 +386,12 @@ def score_models(
     sizes = hand_sizes(cards, chosen)
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     seats, families = model_seats(DEFAULT_MODELS if models is None else models)
-    models_too = [(seat.strategy, run.policy) for seat in seats]  # a model bids for the run's play
     recorded = execute(
-        lambda common, outputs: record_bids(
-            ModelsRequest(rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals, **common),
-            outputs,
-        ),
+        partial(ModelsRequest, rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals),
+        record_bids,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        run,
-        progress,
-        bidders=bidders_of(lineup, run) + models_too,
+        Asked(run, progress=progress, messages=messages),
+        bidders=Lineup((*lineup.seats, *seats)),  # a model bids for the run's play
         rules=chosen,
     )
     played = ModelsRun(
@@ -549,6 +416,7 @@ def match(
     deals: int = MATCH_DEALS,
     seed: int = 0,
     progress: Progress | None = None,
+    messages: Messages | None = None,
 ) -> "Match":
     """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha-simulator[openspiel]'``).
 
@@ -574,13 +442,13 @@ def match(
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:
-        opponent = against if by_openspiel else Player(against, rules, seed)
+        opponent = against if by_openspiel else Player(against, rules, seed, messages)
     except PochaError as error:
         raise PochaError(
             f"against: '{against}' is neither OpenSpiel's {' nor '.join(BOTS)} nor a pocha player ({error})"
         ) from None
     return play_match(
-        Player(player, rules, seed),
+        Player(player, rules, seed, messages),
         against=opponent,
         game=game,
         sizes=sizes,
@@ -598,6 +466,7 @@ def train(
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
+    messages: Messages | None = None,
 ) -> TrainingResult:
     """Learn a trick table for ``table`` (every seat bidding ``expected``, playing ``run.play``), written to ``out``."""
     _, chosen = rules.resolve()
@@ -605,10 +474,10 @@ def train(
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
     table = execute(
-        lambda common, outputs: train_table(TrainingRequest(rules=chosen, deals=deals, **common), outputs),
+        partial(TrainingRequest, rules=chosen, deals=deals),
+        train_table,
         Amount("--deals", deals, MOST_DEALS, chosen.full_deal),
-        run,
-        progress,
+        Asked(run, progress=progress, messages=messages),
     )
     if table is None:
         return TrainingResult(None, None)
@@ -622,18 +491,9 @@ def report(folder: str | Path) -> tuple[Path, list[Path]]:
 
     Only the files its run.json lists are read, and checked first; the new files appear together.
     """
-    from pocha.reports.html import report_page
-    from pocha.reports.plots import render_figures
-    from pocha.reports.runs import add_to_run, load_run
+    from pocha.reports.runs import write_report
 
-    place = Path(folder)
-    run, tables = load_run(place)
-    check_folder_writable(place, "report")
-    figures = render_figures(run, tables)
-    contents = {f"{name}.png": data for name, data in figures.items()}
-    contents["report.html"] = report_page(run, tables, figures).encode("utf-8")
-    add_to_run(place, run, contents)
-    return place / "report.html", [place / f"{name}.png" for name in figures]
+    return write_report(Path(folder))
 
 
 @with_flat_options
@@ -668,23 +528,21 @@ def bench(
 
 def bench_stages(*, repeats: int = 5) -> Iterator[tuple["Benchmark", dict[str, float]]]:
     """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
-    from pocha.engine.bench import stage_times, staged
+    from pocha.engine.bench import stage_profile
 
-    if repeats < 1:
-        raise PochaError(f"repeats: must be at least 1, not {repeats}")
-    return ((benchmark, stage_times(benchmark, STAGE_CHUNKS * repeats)) for benchmark in staged())
+    return stage_profile(repeats, STAGE_CHUNKS)
 
 
 def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]:
     """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``."""
     from pocha.engine.startup import startup_times
 
-    if repeats < 1:
-        raise PochaError(f"repeats: must be at least 1, not {repeats}")
     return startup_times(repeats, cold)
 
 
-def bench_decisions(*, deals: int = 20, rules: RuleOptions = RuleOptions()) -> list["DecisionTime"]:
+def bench_decisions(
+    *, deals: int = 20, rules: RuleOptions = RuleOptions(), messages: Messages | None = None
+) -> list["DecisionTime"]:
     """Milliseconds a ``Player`` takes per bid and per card, for players from the quickest to the strongest.
 
     ``deals`` full deals of the rules (4 players, 10 cards by default), every decision asked of the player.
@@ -694,5 +552,5 @@ def bench_decisions(*, deals: int = 20, rules: RuleOptions = RuleOptions()) -> l
     Amount("--deals", deals, 10_000).check()
     _, chosen = rules.resolve()
     for spec in DECISION_PLAYERS:
-        Player(spec, chosen)  # the default tables they bid from, learned if the cache lacks them
+        Player(spec, chosen, messages=messages)  # the default tables they bid from, learned if the cache lacks them
     return decision_times(chosen, chosen.full_deal, deals)

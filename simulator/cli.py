@@ -377,6 +377,11 @@ def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 
+def say(line: str) -> None:
+    """One line for the person running pocha, on stderr (the results go to stdout): what the API tells."""
+    typer.echo(line, err=True)
+
+
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
     """Turn a user's mistake into one line on stderr and exit status 1."""
@@ -553,6 +558,7 @@ def simulate(
             trace_deals=trace_deals,
             predictions=predictions,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format, saving.checkpoint)
@@ -615,6 +621,7 @@ def compare(
             output=output,
             saving=saving,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format, saving.checkpoint)
@@ -671,6 +678,7 @@ def game(
             trace=trace,
             trace_games=trace_games,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format)
@@ -747,6 +755,7 @@ def variants(
             run=run,
             output=output,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format)
@@ -845,7 +854,7 @@ def advise(
             )
         else:
             sharpness = ADVICE_SHARPNESS if sharpness is None else sharpness
-            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, **common)
+            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, messages=say, **common)
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
@@ -921,6 +930,7 @@ def models(
             rules=replace(rules, scoring=scoring),
             run=run,
             progress=progress,
+            messages=say,
         )
     if output_format == "csv":
         typer.echo(result.scores.to_csv(index=False, lineterminator="\n"), nl=False)
@@ -995,7 +1005,9 @@ def match(
 
     with running() as progress:
         check_format(output_format, FORMATS)
-        played = api.match(player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress)
+        played = api.match(
+            player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress, messages=say
+        )
     if output_format == "csv":
         typer.echo(played.summary().to_csv(index=False, lineterminator="\n"), nl=False)
     elif output_format == "json":
@@ -1037,7 +1049,9 @@ def train(
 
     with running() as progress:
         run = options.RunOptions(play=play, seed=seed, chunk_size=chunk_size, threads=threads)
-        trained = api.train(out, deals=deals, rules=replace(rules, scoring=scoring), run=run, progress=progress)
+        trained = api.train(
+            out, deals=deals, rules=replace(rules, scoring=scoring), run=run, progress=progress, messages=say
+        )
     if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
@@ -1189,7 +1203,7 @@ def bench(
         if decisions:
             if deals != 1_000_000 or repeats != 5:
                 raise PochaError("--decisions: times every decision of 20 deals of 4 x 10; leave -n and --repeats out")
-            for line in decision_lines(api.bench_decisions()):
+            for line in decision_lines(api.bench_decisions(messages=say)):
                 typer.echo(line)
             return
         if startup:

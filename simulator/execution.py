@@ -3,13 +3,13 @@
 A command (``pocha.api``) reads its options into what it plays (a line-up, hand sizes, the engine's
 request) and hands ``execute`` the engine call; ``execute`` makes the checks every run shares, the
 backend and the outputs the runner feeds (progress, the estimate's word, the trace), and ``conclude``
-ends the record, makes the tables and writes them. Lines for the person running pocha go to ``say``.
+ends the record, makes the tables and writes them. The lines for the person running pocha (a table
+learned, a long run's time) go to the caller's ``messages``: the library prints nothing itself.
 """
 
 import contextlib
 import functools
 import inspect
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -28,7 +28,7 @@ from pocha.engine.workload import Estimate
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.options import CheckpointOptions, OutputOptions, RunOptions, needs
-from pocha.reports.record import RunRecord
+from pocha.reports.record import RunRecord, Section
 from pocha.strategies.base import Strategy
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, table_strategies
 from pocha.words import counted, duration, round_down
@@ -39,13 +39,15 @@ if TYPE_CHECKING:
     from pocha.engine.predictions import Rows
 
 T = TypeVar("T")
+R = TypeVar("R")
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
+Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
+NO_BIDDERS = Lineup(())  # of a run that bids with no table: training
 Bidders = Iterable[tuple[Strategy, PlayPolicy]]  # each bidding strategy of a run with its play policy
 
 
-def say(line: str) -> None:
-    """One line for the person running pocha, on stderr (the results go to stdout)."""
-    print(line, file=sys.stderr)
+def unsaid(line: str) -> None:
+    """Where the lines go of a caller that asked for none."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Amount:
     most: int  # what the deal numbers can count
     per: int = 1  # deals (games) the run plays per unit of it: its hand sizes, its variants
     least: int = 1  # its smallest value
+    why: str = ""  # why it is that least, when more than 1
 
     @property
     def total(self) -> int:
@@ -64,44 +67,57 @@ class Amount:
         return self.value * self.per
 
     def check(self) -> None:
-        """Refuse an amount of play below 1 or beyond what deal numbers can count."""
+        """Refuse an amount of play below its least (1) or beyond what deal numbers can count."""
+        if self.value < self.least and self.least > 1:
+            raise PochaError(f"{self.option[2:]}: at least {self.least} ({self.why}), not {self.value}")
         if not 1 <= self.value <= self.most:
             raise PochaError(f"{self.option[2:]}: must be from 1 to {self.most:,}, not {self.value:,}")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the caller of a run asks besides what it plays: how and where it plays, what it writes, who is told."""
+
+    run: RunOptions
+    output: OutputOptions | None = None  # None: a run that writes no run folder (models, training)
+    saving: CheckpointOptions = CheckpointOptions()
+    progress: Progress | None = None
+    messages: Messages | None = None
+
+
 def execute(
-    play: Callable[[dict[str, Any], Outputs], T],
+    request: Callable[..., R],
+    play: Callable[[R, Outputs], T],
     amount: Amount,
-    run: RunOptions,
-    progress: Progress | None,
+    asked: Asked,
     *,
-    bidders: Bidders = (),
+    bidders: Lineup = NO_BIDDERS,
     rules: Rules | Sequence[Rules] = (),
-    output: OutputOptions | None = None,
     trace: str | Path | None = None,
-    saving: CheckpointOptions = CheckpointOptions(),
     predictions: "list[Rows] | None" = None,
 ) -> T:
     """Check what every run checks, learn the default tables ``bidders`` need under ``rules``, and play.
 
-    play: the engine's run, given the request fields every run shares (seed, policy, chunk size,
-    backend) and the outputs. A trace is written whole when the run ends, dropped when it was stopped.
+    request: the engine's request, short of the fields every run shares (seed, policy, chunk size,
+    backend); play: the engine's run of it, with the outputs. A trace is written whole when the run
+    ends, dropped when it was stopped.
     """
+    run = asked.run
     amount.check()
-    if output is not None:
-        output.check()
+    if asked.output is not None:
+        asked.output.check()
     where = run.make_backend()
-    learn_tables(bidders, rules, where, progress)
-    common = {"seed": run.seed, "policy": run.policy, "chunk_size": run.chunk_size, "backend": where}
+    learn_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages)
+    made = request(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size, backend=where)
     with _trace_file(trace) as stream:
         outputs = Outputs(
-            progress=counter(progress, amount.total),
-            estimate=telling_cost(run, amount),
+            progress=counter(asked.progress, amount.total),
+            estimate=telling_cost(run, amount, asked.messages),
             trace=stream,
             predictions=predictions,
-            checkpoint=saving.make_checkpoint(),
+            checkpoint=asked.saving.make_checkpoint(),
         )
-        played = play(common, outputs)
+        played = play(made, outputs)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:
             raise _Stopped
     return played
@@ -112,7 +128,7 @@ def conclude(
     played: RunTotal[Any],
     count: int,
     tables: Callable[[RunRecord], dict[str, "pd.DataFrame"]],
-    output: OutputOptions,
+    output: OutputOptions | None,
 ) -> tuple[RunRecord, dict[str, "pd.DataFrame"], tuple[Path, ...]]:
     """A run that has ended: its record (whether it ran to the end, ``count`` played, when), its tables, its files."""
     record = replace(
@@ -122,11 +138,27 @@ def conclude(
     return record, made, write_outputs(record, made, output)
 
 
-def seats_of(lineup: Lineup, run: RunOptions) -> dict[str, Any]:
-    """What a run record says of the seats: strategies, play policies, seed."""
-    policies = tuple((seat.policy or run.policy).label for seat in lineup.seats)
-    strategies = tuple(seat.label for seat in lineup.seats)
-    return {"strategies": strategies, "policy": run.policy.label, "policies": policies, "seed": run.seed}
+def new_record(
+    command: str,
+    section: Section,
+    resolved: tuple[str | None, Rules],
+    lineup: Lineup,
+    run: RunOptions,
+    command_line: str | None,
+) -> RunRecord:
+    """The record of a run: its command and section, the preset and rules, the seats' strategies and play, the seed."""
+    preset, rules = resolved
+    return RunRecord(
+        command=command,
+        rules=rules,
+        preset=preset,
+        strategies=tuple(seat.label for seat in lineup.seats),
+        policy=run.policy.label,
+        policies=tuple((seat.policy or run.policy).label for seat in lineup.seats),
+        seed=run.seed,
+        section=section,
+        command_line=command_line,
+    )
 
 
 def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
@@ -172,9 +204,11 @@ def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
         yield stream
 
 
-def write_outputs(record: RunRecord, tables: dict[str, "pd.DataFrame"], output: OutputOptions) -> tuple[Path, ...]:
+def write_outputs(
+    record: RunRecord, tables: dict[str, "pd.DataFrame"], output: OutputOptions | None
+) -> tuple[Path, ...]:
     """Write a finished run: FILE.csv holds the main table; a folder holds every table, figures and run.json."""
-    if output.out is None or not record.complete:
+    if output is None or output.out is None or not record.complete:
         return ()
     from pocha.reports.runs import save_run, write_table
 
@@ -190,12 +224,12 @@ def write_outputs(record: RunRecord, tables: dict[str, "pd.DataFrame"], output: 
     return tuple(Path(output.out) / name for name in (*(written.files or {}), "run.json"))
 
 
-def telling_cost(run: RunOptions, amount: Amount) -> Callable[[Estimate], None] | None:
+def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> Callable[[Estimate], None] | None:
     """What says, before a run of more than LONG seconds starts, about how long it will take and how to shorten it.
 
-    None with a Dask scheduler: a cluster's speed is not this machine's.
+    None with a Dask scheduler (a cluster's speed is not this machine's), or with no one to tell.
     """
-    if run.scheduler is not None:
+    if run.scheduler is not None or messages is None:
         return None
     unit = "games" if amount.option == "--games" else "deals"
 
@@ -210,12 +244,18 @@ def telling_cost(run: RunOptions, amount: Amount) -> Callable[[Estimate], None] 
         shorter = max(amount.least, round_down(LONG * estimate.rate / amount.per))
         if shorter < amount.value:
             line += f"; {amount.option} {shorter} takes about {duration(shorter * amount.per / estimate.rate)}"
-        say(line)
+        messages(line)
 
     return tell
 
 
-def learn_tables(bidders: Bidders, rules: Rules | Sequence[Rules], where: Backend, progress: Progress | None) -> None:
+def learn_tables(
+    bidders: Bidders,
+    rules: Rules | Sequence[Rules],
+    where: Backend,
+    progress: Progress | None,
+    messages: Messages | None,
+) -> None:
     """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
 
     bidders: each bidding strategy with its play policy; rules: the run's, or each rule set a study
@@ -223,6 +263,7 @@ def learn_tables(bidders: Bidders, rules: Rules | Sequence[Rules], where: Backen
     pimc play bidding from the greedy table is said too, once. Ctrl-C while learning stops the run
     (``KeyboardInterrupt``) and keeps no table.
     """
+    say = messages or unsaid
     needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
     bidders = list(bidders)
     for ruled in [rules] if isinstance(rules, Rules) else rules:
@@ -239,7 +280,7 @@ def learn_tables(bidders: Bidders, rules: Rules | Sequence[Rules], where: Backen
                 f"table: no {policy.name}-play table fits these rules; {policy.label} play bids from the "
                 f"{default.play}-play table (pocha train --play {policy.name} learns one, for table:path=FILE)"
             )
-        if default.shipped or is_cached(default):
+        if default.shipped or is_cached(default, say):
             continue
         say(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
@@ -249,7 +290,7 @@ def learn_tables(bidders: Bidders, rules: Rules | Sequence[Rules], where: Backen
             raise KeyboardInterrupt
 
 
-def is_cached(default: DefaultTable) -> bool:
+def is_cached(default: DefaultTable, say: Messages) -> bool:
     """Whether pocha's cache holds the default table, readable and fitting (else it says why it learns it again)."""
     if not default.path.is_file():
         return False
@@ -271,7 +312,7 @@ def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("command_line") is None:
             given = signature.bind_partial(*args).arguments | kwargs
-            shown = [f"{name}={value!r}" for name, value in given.items() if name != "progress"]
+            shown = [f"{name}={value!r}" for name, value in given.items() if name not in ("progress", "messages")]
             kwargs["command_line"] = f"pocha.{function.__name__}({', '.join(shown)})"
         return function(*args, **kwargs)
 

@@ -138,7 +138,7 @@ def test_a_dask_scheduler_is_not_timed_here():
     from pocha.execution import Amount, telling_cost
     from pocha.options import RunOptions
 
-    assert (
-        telling_cost(RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786"), Amount("--deals", 10, 100)) is None
-    )
-    assert telling_cost(RunOptions(), Amount("--deals", 10, 100)) is not None
+    dask = RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786")
+    assert telling_cost(dask, Amount("--deals", 10, 100), print) is None
+    assert telling_cost(RunOptions(), Amount("--deals", 10, 100), print) is not None
+    assert telling_cost(RunOptions(), Amount("--deals", 10, 100), None) is None  # no one to tell: nothing probed

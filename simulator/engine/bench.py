@@ -260,6 +260,13 @@ def measurements(
             )
 
 
+def stage_profile(repeats: int, chunks: int) -> Iterator[tuple[Benchmark, dict[str, float]]]:
+    """Each staged benchmark with its ``stage_times`` over ``chunks`` chunks a repeat (``repeats`` checked first)."""
+    if repeats < 1:
+        raise PochaError(f"repeats: must be at least 1, not {repeats}")
+    return ((benchmark, stage_times(benchmark, chunks * repeats)) for benchmark in staged())
+
+
 def staged() -> tuple[Benchmark, ...]:
     """The benchmarks a stage profile covers: deals of one size, fast enough for whole chunks."""
     return tuple(w for w in BENCHMARKS if not w.whole_games and w.share == 1.0)
