@@ -311,6 +311,7 @@ GROUP_FLAGS: dict[type, dict[str, Any]] = {
         "play_rule": PlayRule,
         "hook": Hook,
         "full_deal_trump": FullDealTrump,
+        "scoring": Scoring,
     },
     options.RunOptions: {"play": Play, "seed": Seed},
     options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},
@@ -523,7 +524,6 @@ def simulate(
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 250_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output: options.OutputOptions,
     output_format: Format = "table",
@@ -550,7 +550,7 @@ def simulate(
             strategy,
             cards=cards,
             deals=deals,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             output=output,
             saving=saving,
@@ -597,7 +597,6 @@ def compare(
         ),
     ] = True,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output: options.OutputOptions,
     output_format: Format = "table",
@@ -616,7 +615,7 @@ def compare(
             cards=cards,
             deals=deals,
             duplicate=duplicate,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             output=output,
             saving=saving,
@@ -648,7 +647,6 @@ def game(
         ),
     ] = True,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
     full_deals: FullDeals = None,
@@ -672,7 +670,7 @@ def game(
             strategy,
             games=games,
             rotate=rotate,
-            rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals),
+            rules=replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals),
             run=run,
             output=output,
             trace=trace,
@@ -823,7 +821,6 @@ def advise(
         ),
     ] = None,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     play: Rollout = "greedy",
     seed: Seed = 0,
     output_format: Annotated[
@@ -841,7 +838,7 @@ def advise(
             position=position,
             bids=bids,
             samples=samples,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=options.RunOptions(play=play, seed=seed),
         )
         if played is not None:
@@ -907,7 +904,6 @@ def models(
     cards: Cards = "all",
     deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 2_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output_format: Format = "table",
 ) -> None:
@@ -927,7 +923,7 @@ def models(
             models=model,
             cards=cards,
             deals=deals,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             progress=progress,
             messages=say,
@@ -1035,7 +1031,6 @@ def train(
         int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")
     ] = 1_000_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     play: TrainingPlay = "greedy",
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
@@ -1049,9 +1044,7 @@ def train(
 
     with running() as progress:
         run = options.RunOptions(play=play, seed=seed, chunk_size=chunk_size, threads=threads)
-        trained = api.train(
-            out, deals=deals, rules=replace(rules, scoring=scoring), run=run, progress=progress, messages=say
-        )
+        trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress, messages=say)
     if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
@@ -1089,7 +1082,6 @@ def report(
 def show_rules(
     *,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
     full_deals: FullDeals = None,
@@ -1104,7 +1096,7 @@ def show_rules(
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-        chosen = replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
+        chosen = replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
         info = api.rules_info(rules=chosen)
     if output_format == "json":
         typer.echo(json.dumps(info.to_dict(), indent=2))
