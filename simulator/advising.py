@@ -7,11 +7,11 @@ from pocha.engine.advice import advise as advise_situation
 from pocha.engine.advice import advise_card as advise_card_view
 from pocha.engine.lineups import bidder
 from pocha.engine.player import DealView
-from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
+from pocha.engine.policies import PIMC_SHARPNESS
 from pocha.errors import PochaError
 from pocha.execution import Messages, learn_tables
 from pocha.options import RuleOptions, RunOptions, with_flat_options
-from pocha.strategies.catalog import DEFAULT_SHARPNESS
+from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 
 
@@ -25,7 +25,7 @@ def advise(
     bid: int | None = None,
     samples: int = 10_000,
     assume: str = "table",
-    sharpness: float = DEFAULT_SHARPNESS,
+    sharpness: float = MONTECARLO_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     messages: Messages | None = None,

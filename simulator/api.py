@@ -36,7 +36,7 @@ from pocha.engine.lineups import (
 )
 from pocha.engine.models import ModelsRequest, record_bids
 from pocha.engine.player import DealView as DealView
-from pocha.engine.player import Player as SeatPlayer
+from pocha.engine.player import Decider
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
 from pocha.engine.simulate import DealsRequest
@@ -101,7 +101,7 @@ MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * playe
 STUDY_GROUPS = f"the intervals need {GAME_GROUPS} groups of games"  # why a study plays at least GAME_GROUPS
 
 
-class Player(SeatPlayer):
+class Player(Decider):
     """One player deciding alone, for a person at a table or another program: ``decide(DealView(...))``.
 
     spec: a player as in a run (``montecarlo@pimc``); rules: a ``Rules`` or ``RuleOptions``; seed: its

@@ -25,11 +25,11 @@ from pocha import options
 from pocha.errors import PochaError
 from pocha.interrupt import interruptible
 from pocha.options import (
-    ADVICE_SHARPNESS,
-    CARD_SHARPNESS,
     FULL_DEAL_TRUMP_NAMES,
     FULL_DEALS_NAMES,
+    MONTECARLO_SHARPNESS,
     MOST_PER_CORE,
+    PIMC_SHARPNESS,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -816,7 +816,7 @@ def advise(
         typer.Option(
             metavar="S",
             help="How sharply the bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
-            f"0 ignores them (default {ADVICE_SHARPNESS:g} for a bid; for a card {CARD_SHARPNESS:g}, as pimc "
+            f"0 ignores them (default {MONTECARLO_SHARPNESS:g} for a bid; for a card {PIMC_SHARPNESS:g}, as pimc "
             "reads them).",
         ),
     ] = None,
@@ -847,10 +847,10 @@ def advise(
             if assume != "table":
                 raise PochaError("assume: does nothing with --played (card advice reads the bids as pimc does)")
             advice: Any = api.advise_card(
-                hand, trump, played=played, sharpness=CARD_SHARPNESS if sharpness is None else sharpness, **common
+                hand, trump, played=played, sharpness=PIMC_SHARPNESS if sharpness is None else sharpness, **common
             )
         else:
-            sharpness = ADVICE_SHARPNESS if sharpness is None else sharpness
+            sharpness = MONTECARLO_SHARPNESS if sharpness is None else sharpness
             advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, messages=say, **common)
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pocha.engine.atomic import check_writable
 from pocha.engine.backends import PER_CORE, Backend, make_backend
-from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
+from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
@@ -36,7 +36,8 @@ from pocha.game.rules import (
     make_rules,
     parse_scoring,
 )
-from pocha.strategies.catalog import DEFAULT_SHARPNESS, SHIPPED_NAMES
+from pocha.strategies.catalog import MONTECARLO_SHARPNESS as MONTECARLO_SHARPNESS
+from pocha.strategies.catalog import SHIPPED_NAMES
 
 if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint (a study) is made, so --help stays quick
     from pocha.engine.checkpoint import Checkpoint
@@ -52,8 +53,6 @@ TIE_BREAK_NAMES = tuple(TIE_BREAKS)
 FULL_DEALS_NAMES = tuple(FULL_DEALS)
 FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
-ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
-CARD_SHARPNESS = PIMC_SHARPNESS  # card advice reads them as pimc does
 MOST_PER_CORE = PER_CORE  # threads, or LocalCluster processes, a core may be asked to run
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pocha.engine.player import DealView, Player
+from pocha.engine.player import DealView, Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.runner import Outputs
 from pocha.engine.seating import Lineup, Seat
@@ -71,7 +71,7 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
             DealsRequest(rules=rules, lineup=lineup, sizes=[cards], deals=deals, seed=1, policy=GREEDY),
             Outputs(trace=stream),
         )
-        player = Player(spec, rules, seed=1)
+        player = Decider(spec, rules, seed=1)
         seconds: dict[str, list[float]] = {"bid": [], "card": []}
         lines = [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
         first = next(decision_views(lines[0]))
