@@ -12,6 +12,7 @@ import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,11 @@ class RuleOptions:
 
     def resolve(self) -> tuple[str | None, Rules]:
         """``(preset, rules)``: the preset's name (None for a Rules object) and the rules it gives."""
+        return self.resolved
+
+    @cached_property
+    def resolved(self) -> tuple[str | None, Rules]:
+        """What ``resolve`` gives, made once: the options are checked when made, a run reads them again."""
         if isinstance(self.preset, Rules):
             return None, self.preset
         scoring = parse_scoring(self.scoring) if isinstance(self.scoring, str) else self.scoring
