@@ -248,6 +248,8 @@ Out = Annotated[
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
 Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
+TextFormat = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")]
+DealsPerSize = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")]
 ChunkSize = Annotated[
     int | None,
     typer.Option(
@@ -522,7 +524,7 @@ def simulate(
     *,
     strategy: Strategies = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 250_000,
+    deals: DealsPerSize = 250_000,
     rules: options.RuleOptions,
     run: Run,
     output: options.OutputOptions,
@@ -902,7 +904,7 @@ def models(
         ),
     ] = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 2_000,
+    deals: DealsPerSize = 2_000,
     rules: options.RuleOptions,
     run: Run,
     output_format: Format = "table",
@@ -1085,9 +1087,7 @@ def show_rules(
     schedule: Schedule = None,
     tie_break: TieBreak = None,
     full_deals: FullDeals = None,
-    output_format: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
-    ] = "text",
+    output_format: TextFormat = "text",
 ) -> None:
     """Print the effective rule set, the preset's decks by player count and the readings it takes of its text."""
     import json
@@ -1113,9 +1113,7 @@ def show_rules(
     ),
 )
 def list_strategies(
-    output_format: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
-    ] = "text",
+    output_format: TextFormat = "text",
 ) -> None:
     """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
     import json
