@@ -414,18 +414,15 @@ UNREAD_RUNS = {
 def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     run = UNREAD_RUNS[name]
     stream = io.StringIO()
-    request = (
-        DealsRequest(
-            rules=run["rules"],
-            lineup=lineup(*run["specs"]),
-            sizes=run["sizes"],
-            deals=run["deals"],
-            seed=run["seed"],
-            policy=parse_policy(run["play"]),
-        ),
-        Outputs(trace=stream),
+    request = DealsRequest(
+        rules=run["rules"],
+        lineup=lineup(*run["specs"]),
+        sizes=run["sizes"],
+        deals=run["deals"],
+        seed=run["seed"],
+        policy=parse_policy(run["play"]),
     )
-    simulate(request)
+    simulate(request, Outputs(trace=stream))
     header, *lines = stream.getvalue().splitlines()
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before
