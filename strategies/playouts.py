@@ -134,7 +134,8 @@ def rollout_policies(rollout: str, players: int) -> Policies:
     """
     samples = PIMC_ROLLOUT_SAMPLES if rollout == "pimc" else 0
     row = (1, players)
-    return Policies(np.full(row, POLICIES[rollout]), np.full(row, samples), np.ones(row, np.int64))
+    none = np.zeros(row, np.int64)
+    return Policies(np.full(row, POLICIES[rollout]), np.full(row, samples), np.ones(row, np.int64), none, none)
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:

@@ -189,3 +189,44 @@ def random_bid(uniform: float, cards: int, forbidden: int) -> int:
     """The ``random`` strategy's bid from its uniform draw: the draw's share of the legal bids, counted upwards."""
     legal = [bid for bid in range(cards + 1) if bid != forbidden]
     return legal[math.floor(uniform * len(legal))]
+
+
+def solve_open(
+    hands: list[list[int]],
+    trick: list[int],
+    leader: int,
+    won: list[int],
+    bids: list[int],
+    score: np.ndarray,
+    trump: int | None,
+    play: str,
+    root: int | None = None,
+) -> list[int]:
+    """The tricks each seat takes from a position with every hand known, by trying every legal card.
+
+    root None: each seat plays the card with the most points for itself at the end (score[bid, won]),
+    the lowest card on ties. A root seat: it plays for the most points, every other seat for the
+    fewest of the root's (only the root's count is the solver's then). trick: the cards on the
+    trick from ``leader`` on; hands are not changed.
+    """
+    players = len(hands)
+    if len(trick) == players:
+        winner = (leader + trick_winner(trick, trump)) % players
+        taken = [int(seat == winner) for seat in range(players)]
+        if not hands[winner]:
+            return taken
+        after = [w + t for w, t in zip(won, taken, strict=True)]
+        rest = solve_open(hands, [], winner, after, bids, score, trump, play, root)
+        return [t + r for t, r in zip(taken, rest, strict=True)]
+    seat = (leader + len(trick)) % players
+    mover = seat if root is None else root
+    sign = 1 if root is None or seat == root else -1  # a paranoid opponent wants the root's points low
+    best: list[int] = []
+    best_points = 0
+    for card in sorted(legal_cards(hands[seat], trick, trump, play)):
+        rest_hands = [[c for c in hand if c != card] if s == seat else hand for s, hand in enumerate(hands)]
+        value = solve_open(rest_hands, [*trick, card], leader, won, bids, score, trump, play, root)
+        points = sign * int(score[bids[mover], won[mover] + value[mover]])
+        if not best or points > best_points:
+            best, best_points = value, points
+    return best

@@ -117,7 +117,7 @@ def test_plain_play_is_the_recorded_play(players, play_rule):
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
         for row in rows:
             none = np.zeros((1, players), np.int64)
-            policies = SeatPolicies(row[None, :].astype(np.int64), none, np.zeros((1, players)), none)
+            policies = SeatPolicies(row[None, :].astype(np.int64), none, np.zeros((1, players)), none, none, none)
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, traced=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
@@ -128,7 +128,7 @@ def test_the_plain_play_refuses_a_pimc_seat():
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, numbers=numbers(0, 4))
     codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
-    policies = Policies(codes, np.full_like(codes, 10), np.zeros_like(codes))
+    policies = Policies(codes, np.full_like(codes, 10), *(np.zeros_like(codes) for _ in range(3)))
     outcome = Outcome(*np.empty((2, 4, 4), np.int64))
     with pytest.raises(ValueError, match="pimc seat needs play_batch"):
         play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)

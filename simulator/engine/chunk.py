@@ -117,6 +117,8 @@ class SeatPolicies(NamedTuple):
     samples: np.ndarray  # int64: a pimc seat's worlds per card
     sharpness: np.ndarray  # float64: how sharply a pimc seat reads the bids (0: not at all)
     exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card, not one of equivalent ones
+    solve: np.ndarray  # int64: the last tricks of a pimc seat's play-outs solved exactly (0: none)
+    paranoid: np.ndarray  # int64: 1 when its solver plays the other seats against it
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""
@@ -134,6 +136,8 @@ def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> Seat
         np.array([policy.samples for policy in policies], np.int64),
         np.array([policy.sharpness for policy in policies], np.float64),
         np.array([policy.exhaustive for policy in policies], np.int64),
+        np.array([policy.solve for policy in policies], np.int64),
+        np.array([policy.paranoid for policy in policies], np.int64),
     ).rows(seating)
 
 
@@ -145,6 +149,8 @@ def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
         np.full(row, policy.samples, np.int64),
         np.full(row, policy.sharpness),
         np.full(row, policy.exhaustive, np.int64),
+        np.full(row, policy.solve, np.int64),
+        np.full(row, policy.paranoid, np.int64),
     )
 
 
@@ -160,13 +166,13 @@ def play_chunk(
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    codes, samples, sharpness, exhaustive = policies
+    codes, samples, sharpness, exhaustive, solve, paranoid = policies
     reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
     deal_rules = DealRules.of(rules, chunk.cards, reading)
     if traced or (codes == POLICY_PIMC).any():
-        play_batch(seed, chunk, deal_rules, Policies(codes, samples, exhaustive), outcome, log)
+        play_batch(seed, chunk, deal_rules, Policies(codes, samples, exhaustive, solve, paranoid), outcome, log)
     else:
-        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples, exhaustive), outcome)
+        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples, exhaustive, solve, paranoid), outcome)
     return (*outcome, *log)
 
 

@@ -299,7 +299,14 @@ class Decider:
     def card(self, situation: CheckedView, number: int, predict: bool) -> "Decision":
         """The card the seat's play policy plays, and each legal card's chance to make the bid and expected points."""
         s, policy = situation, self.policy
-        setting = (policy.code, policy.samples, int(policy.exhaustive), policy.sharpness)
+        setting = (
+            policy.code,
+            policy.samples,
+            int(policy.exhaustive),
+            policy.sharpness,
+            policy.solve,
+            int(policy.paranoid),
+        )
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
         card = seat_card(self.seed, number, deal_rules, setting, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS

@@ -6,10 +6,13 @@ times consistently with what the player has seen (its hand, the trump card, the 
 what each play revealed: voids, and under the pocha rule the cards a player would have had to play),
 plays every legal card out in each sample with every seat greedy (one of each run of equivalent
 cards, ``distinct_cards``; ``exhaustive=1`` every card, as pimc did first), and plays the card with
-the most expected points for itself given every bid. It reads the bids as evidence about the hands: it deals
-twice as many worlds as it plays, and plays those drawn without replacement by how likely they make
-the others' bids were the others bidding like the ``expected`` strategy, read with ``sharpness``
-(``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
+the most expected points for itself given every bid. With ``solve=N`` the last N tricks of every
+play-out are solved exactly with every hand of the world known (``kernels.solve``: each seat
+playing for its own points, or with ``paranoid=1`` every other seat against the pimc seat), the
+tricks before them played greedily: ``solve`` at least the hand size solves every world whole.
+It reads the bids as evidence about the hands: it deals twice as many worlds as it plays, and plays those
+drawn without replacement by how likely they make the others' bids were the others bidding like the
+``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
 """
 
 import difflib
@@ -22,6 +25,8 @@ DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed tra
 MOST_SAMPLES = 10_000
 PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_PIMC_SHARPNESS = 1_000.0
+DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
+MOST_SOLVE = 20  # a whole deal of 20 cards (2 players, 40 cards)
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,8 @@ class PlayPolicy:
     samples: int = 0  # pimc: worlds played per decision
     sharpness: float = 0.0  # pimc: how sharply it reads the bids as the expected strategy's (0: not at all)
     exhaustive: bool = False  # pimc: every legal card weighed, as pimc did first, not one of equivalent ones
+    solve: int = 0  # pimc: the last tricks of a play-out solved exactly (0: none, all greedy)
+    paranoid: bool = False  # pimc: the solver plays every other seat against this one, not each for itself
 
     @property
     def code(self) -> int:
@@ -48,6 +55,10 @@ class PlayPolicy:
             given.append(f"sharpness={self.sharpness}")
         if self.name == "pimc" and self.exhaustive:
             given.append("exhaustive=1")
+        if self.name == "pimc" and self.solve != DEFAULT_SOLVE:
+            given.append(f"solve={self.solve}")
+        if self.name == "pimc" and self.paranoid:
+            given.append("paranoid=1")
         return f"{self.name}:{','.join(given)}" if given else self.name
 
 
@@ -71,13 +82,15 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
                 "how sharply the bids are read as expected's: 0 ignores them",
             ),
             ("exhaustive", "0 or 1", "0", "1: every legal card weighed, not one of each run of equivalent cards"),
+            ("solve", "int", str(DEFAULT_SOLVE), "the last tricks of each world solved exactly, every hand known"),
+            ("paranoid", "0 or 1", "0", "1: the solver plays the other seats against this one, not for themselves"),
         ),
     ),
 }
 
 
 def parse_policy(spec: str) -> PlayPolicy:
-    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,exhaustive=0|1``."""
+    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,solve=N,...``."""
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
         raise PochaError(f"play: unknown '{spec}'; {policy_choices(spec)}")
@@ -85,7 +98,7 @@ def parse_policy(spec: str) -> PlayPolicy:
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
-    samples, sharpness, exhaustive = DEFAULT_SAMPLES, PIMC_SHARPNESS, False
+    samples, sharpness, exhaustive, solve, paranoid = DEFAULT_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
@@ -94,15 +107,28 @@ def parse_policy(spec: str) -> PlayPolicy:
             sharpness = pimc_sharpness(value)
         elif key == "exhaustive" and value in ("0", "1"):
             exhaustive = value == "1"
+        elif key == "solve":
+            solve = pimc_solve(value)
+        elif key == "paranoid" and value in ("0", "1"):
+            paranoid = value == "1"
         else:
-            raise PochaError(f"play: pimc takes samples=N, sharpness=S and exhaustive=0 or 1, not '{item}'")
-    return PlayPolicy("pimc", samples, sharpness, exhaustive)
+            raise PochaError(
+                f"play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N and paranoid=0 or 1, not '{item}'"
+            )
+    return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid)
 
 
 def pimc_samples(value: str) -> int:
     """The worlds of ``samples=N``: a whole number from 1 to MOST_SAMPLES."""
     if not value.isdigit() or not 1 <= int(value) <= MOST_SAMPLES:
         raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_SAMPLES:,}, not '{value}'")
+    return int(value)
+
+
+def pimc_solve(value: str) -> int:
+    """The tricks of ``solve=N``: a whole number from 0 (none solved) to MOST_SOLVE."""
+    if not value.isdigit() or not 0 <= int(value) <= MOST_SOLVE:
+        raise PochaError(f"play: pimc solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not '{value}'")
     return int(value)
 
 

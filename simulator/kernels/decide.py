@@ -9,7 +9,7 @@ import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card, random_card
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_RANDOM, STREAM_CARD_ADVICE, STREAM_PLAY
+from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_CARD_ADVICE, STREAM_PLAY
 from pocha.kernels.jit import jit
 from pocha.kernels.pimc import CANDIDATES, bid_log_weights, deal_world, play_out, read_worlds, scratch, world_limits
 from pocha.kernels.play import pimc_choice, seat_view
@@ -62,12 +62,12 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
 def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, bids, played_cards):
     """The card ``seat`` plays next in deal number ``deal`` (``seat_position``'s arguments; setting: the policy).
 
-    setting: (policy code, samples, exhaustive, sharpness). A pimc seat draws from the choice's own
+    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid). A pimc seat draws from the choice's own
     stream (``decision_state`` of the deal's play stream), so the card is the batch's. A random seat
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
-    policy, samples, exhaustive, sharpness = setting
-    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0])
+    policy, samples, exhaustive, sharpness, depth, paranoid = setting
+    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0], policy == POLICY_PIMC and depth > 0)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_PLAY), played_cards.shape[0])
     if not legal & (legal - ONE):
@@ -76,7 +76,9 @@ def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, 
         return random_card(legal, state)
     if policy == POLICY_GREEDY:
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
-    card, _ = pimc_choice(view, legal, trick, deal_rules, (samples, exhaustive, sharpness), True, state, work)
+    card, _ = pimc_choice(
+        view, legal, trick, deal_rules, (samples, exhaustive, sharpness, depth, paranoid), True, state, work
+    )
     return card
 
 
@@ -129,7 +131,9 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            end = play_out(work.worlds[i], card, view, trick, deal_rules, hands, outcome)
+            end = play_out(
+                work.worlds[i], card, view, trick, deal_rules, (0, 0), work.table, hands=hands, outcome=outcome
+            )
             out[card, 0] += end == bids[seat]
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2

@@ -15,6 +15,7 @@ from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
+from pocha.kernels.solve import MAXN, TABLE_BITS, forget, new_table, solve, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card
 
@@ -102,38 +103,11 @@ def sample_world(hidden, need, allowed, out, state, ints, held):
 
 
 @jit
-def distinct_cards(legal, others, beat):
-    """The lowest card of each run of equivalent ``legal`` cards: the ones a choice needs to weigh.
+def finish_greedy(hands, trick, won, bids, play_rule, stop):
+    """Play a deal on from the middle of ``trick`` (a ``Trick``), every seat greedy, until ``stop`` tricks are left.
 
-    Two cards of one suit are equivalent when no card of ``others`` (the unplayed cards the hand does
-    not hold) lies between them and both take the lead of the trick or neither does (``beat``; a
-    card on the trick between them is the winning one or no longer matters): whatever the others
-    hold and play, either takes the same tricks. The lowest stands for its run, as the lowest card
-    wins a tie (a greedy play-out may still part them: its later choices compare ranks across suits).
-    """
-    kept = last = ZERO  # last: the legal card before, as a bit
-    rest = legal
-    while rest:
-        bit = rest & (ZERO - rest)
-        rest ^= bit
-        between = (bit - ONE) & ~(last | (last - ONE))  # nothing when there is no card before
-        joins = (
-            last != ZERO
-            and lowest_bit(bit) >> 4 == lowest_bit(last) >> 4
-            and others & between == ZERO
-            and (beat & bit == ZERO) == (beat & last == ZERO)
-        )
-        if not joins:
-            kept |= bit
-        last = bit
-    return kept
-
-
-@jit
-def finish_greedy(hands, trick, won, bids, play_rule):
-    """Play a deal out from the middle of ``trick`` (a ``Trick``), every seat greedy; tricks are counted into ``won``.
-
-    hands uint64[seat] (consumed); won, bids int64[seat].
+    Tricks are counted into ``won``. hands uint64[seat] (consumed); won, bids int64[seat]. Returns the
+    leader of the next trick (once the deal is over, the last trick's winner).
     """
     trumps, leader, placed, led, beat, winner = trick
     players = hands.shape[0]
@@ -147,8 +121,8 @@ def finish_greedy(hands, trick, won, bids, play_rule):
             led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
             seat = seat + 1 if seat + 1 < players else 0
         won[winner] += 1
-        if hands[winner] == ZERO:
-            return
+        if popcount(hands[winner]) <= stop:
+            return winner
         seat = leader = winner
         placed, led, beat = 0, ZERO, ~ZERO
 
@@ -162,11 +136,15 @@ class Work(NamedTuple):
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
     log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, the same all deal
+    table: tuple  # the solver's ``Table`` (one entry when no seat solves its worlds)
 
 
 @jit
-def scratch(worlds=0, players=0):
-    """The ``Work`` of a batch whose pimc seats draw up to ``worlds`` worlds per card at a table of ``players``."""
+def scratch(worlds=0, players=0, solves=False):
+    """The ``Work`` of a batch whose pimc seats draw up to ``worlds`` worlds per card at a table of ``players``.
+
+    solves: some seat solves its worlds (``solve``): the solver's table is allocated whole.
+    """
     return Work(
         np.empty((8, 64), np.int64),
         np.empty((8, 64), np.uint64),
@@ -174,6 +152,7 @@ def scratch(worlds=0, players=0):
         np.empty(worlds),
         np.empty(65),
         np.empty((players if worlds else 0, players, 65)),
+        new_table(TABLE_BITS if solves else 0),
     )
 
 
@@ -312,12 +291,13 @@ def likeliest_first(worlds, keys, samples, state):
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state, work):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
     unseen cards to the other seats (``sample_world``); each legal card is played in it and the
-    deal finished greedily by every seat; the seat's points under ``deal_rules.score`` are summed.
+    deal finished by every seat (``play_out``: greedy, the last tricks solved as ``solving`` says);
+    the seat's points under ``deal_rules.score`` are summed.
     sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
     ``samples`` played are drawn among them by how likely they make the others' bids
     (``bids_log_likelihood``, ``likeliest_first``; the log weights of the bids are the deal's, in
@@ -352,11 +332,14 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work):
             if reads:
                 break
             continue
+        forget(work.table)  # the world's hands: the solver's entries of another world are stale
         rest = alive
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            totals[card] += points[play_out(world, card, view, trick, deal_rules, hands, outcome)]
+            totals[card] += points[
+                play_out(world, card, view, trick, deal_rules, solving, work.table, hands=hands, outcome=outcome)
+            ]
         alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
     return best_card(alive, totals), state
 
@@ -388,10 +371,12 @@ def read_worlds(view, deal_rules, samples, sharpness, state, work):
 
 
 @jit_inline
-def play_out(world, card, view, trick, deal_rules, hands, outcome):
-    """The tricks ``view.seat`` ends with playing ``card`` to ``trick`` in ``world``, every seat then greedy.
+def play_out(world, card, view, trick, deal_rules, solving, table, hands, outcome):
+    """The tricks ``view.seat`` ends with playing ``card`` to ``trick`` in ``world``, the others seats' cards known.
 
-    hands uint64[>= seat], outcome int64[>= seat]: scratch.
+    solving: (depth, paranoid): the last ``depth`` tricks are solved exactly (``solve``; max^n, or
+    for ``view.seat`` against the rest when paranoid), those before played greedily; depth 0 never
+    solves. table: the solver's, its entries this world's. hands uint64[>= seat], outcome int64[>= seat]: scratch.
     """
     players = world.shape[0]
     for other in range(players):
@@ -401,8 +386,17 @@ def play_out(world, card, view, trick, deal_rules, hands, outcome):
     hands[view.seat] ^= bit
     led, beat, winner = place_card(bit, view.seat, trick.led, trick.beat, trick.winner, trick.trumps)
     after = Trick(trick.trumps, trick.leader, trick.placed + 1, led, beat, winner)
-    finish_greedy(hands[:players], after, outcome[:players], view.bids, deal_rules.play_rule)
-    return outcome[view.seat]
+    depth, paranoid = solving
+    if popcount(view.hand) > depth:  # greedy until ``depth`` tricks are left
+        leader = finish_greedy(hands[:players], after, outcome[:players], view.bids, deal_rules.play_rule, depth)
+        if hands[leader] == ZERO:
+            return outcome[view.seat]
+        after = Trick(trick.trumps, leader, 0, ZERO, ~ZERO, leader)
+    root = view.seat if paranoid else MAXN
+    future = solve(
+        hands[:players], after, outcome[:players], view.bids, deal_rules.score, deal_rules.play_rule, root, table
+    )
+    return outcome[view.seat] + tricks_of(future, view.seat)
 
 
 @jit
@@ -450,3 +444,13 @@ def worlds_drawn(policies, reading):
             if codes[row, seat] == POLICY_PIMC and reading.sharpness[row, seat] > 0:
                 most = max(most, samples[row, seat] * CANDIDATES)
     return most
+
+
+@jit
+def solves(policies):
+    """Whether a pimc seat of these ``Policies`` solves its worlds (its work needs the solver's table)."""
+    for row in range(policies.codes.shape[0]):
+        for seat in range(policies.codes.shape[1]):
+            if policies.codes[row, seat] == POLICY_PIMC and policies.solve[row, seat] > 0:
+                return True
+    return False

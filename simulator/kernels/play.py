@@ -9,9 +9,9 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import Reading, View, bid_log_weights, distinct_cards, pimc_card, scratch, worlds_drawn
+from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, solves, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
+from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
 
 
 class Chunk(NamedTuple):
@@ -50,6 +50,8 @@ class Policies(NamedTuple):
     codes: np.ndarray  # play policy (POLICIES)
     samples: np.ndarray  # worlds sampled per card (pimc)
     exhaustive: np.ndarray  # pimc: 1 weighs every legal card, as pimc did first; 0 one of equivalent ones
+    solve: np.ndarray  # pimc: the tricks left from which its worlds are solved exactly (0: never; ``play_out``)
+    paranoid: np.ndarray  # pimc: 1 solves them for the seat against the rest, 0 every seat for itself (max^n)
 
 
 class Outcome(NamedTuple):
@@ -104,10 +106,10 @@ def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
 def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
     """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
 
-    setting: the seat's (samples, exhaustive, sharpness). weigh: the weights are not yet worked out
+    setting: the seat's (samples, exhaustive, sharpness, solve, paranoid). weigh: the weights are not yet worked out
     (they are the same all deal: once is enough). state: the choice's own (``decision_state``).
     """
-    samples, exhaustive, sharpness = setting
+    samples, exhaustive, sharpness, depth, paranoid = setting
     if not exhaustive:  # one card of each run of equivalent ones
         legal = distinct_cards(legal, view.unseen | view.shown, trick.beat)
     if not legal & (legal - ONE):  # every legal card plays the same
@@ -115,7 +117,7 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
     weighs = sharpness > 0 and weigh
     if weighs:
         bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[view.seat])
-    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, state, work)
+    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, (depth, paranoid), state=state, work=work)
     return card, int(weighs)
 
 
@@ -135,7 +137,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
-    deal_rules, (codes, samples, exhaustive), bids, won, (plays, leaders), work = batch
+    deal_rules, (codes, samples, exhaustive, solve, paranoid), bids, won, (plays, leaders), work = batch
     full, play_rule = deal_rules.full, deal_rules.play_rule
     start = state  # a pimc seat's choices draw from streams of their own (``decision_state``)
     players = hands.shape[0]
@@ -178,7 +180,13 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                         legal,
                         trick,
                         deal_rules,
-                        (samples[row, seat], exhaustive[row, seat], deal_rules.reading.sharpness[row, seat]),
+                        (
+                            samples[row, seat],
+                            exhaustive[row, seat],
+                            deal_rules.reading.sharpness[row, seat],
+                            solve[row, seat],
+                            paranoid[row, seat],
+                        ),
                         not weighed >> seat & 1,
                         decision_state(start, t * players + j),
                         work,
@@ -210,7 +218,7 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    work = scratch(0 if plain else worlds_drawn(policies, deal_rules.reading), players)
+    work = scratch(0 if plain else worlds_drawn(policies, deal_rules.reading), players, not plain and solves(policies))
     batch = Batch(deal_rules, policies, bids, won, log, work)
     for d in range(hands.shape[0]):
         deal = numbers[d]

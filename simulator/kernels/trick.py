@@ -164,3 +164,31 @@ def revealed(card, led, trumps, beat, play_rule):
         return ZERO if bit & bound else bound
     lane = led_lane(led)
     return lane if bit & beat else lane | (trumps & beat & duty.void)
+
+
+@jit
+def distinct_cards(legal, others, beat):
+    """The lowest card of each run of equivalent ``legal`` cards: the ones a choice needs to weigh.
+
+    Two cards of one suit are equivalent when no card of ``others`` (the unplayed cards the hand does
+    not hold) lies between them and both take the lead of the trick or neither does (``beat``; a
+    card on the trick between them is the winning one or no longer matters): whatever the others
+    hold and play, either takes the same tricks. The lowest stands for its run, as the lowest card
+    wins a tie (a greedy play-out may still part them: its later choices compare ranks across suits).
+    """
+    kept = last = ZERO  # last: the legal card before, as a bit
+    rest = legal
+    while rest:
+        bit = rest & (ZERO - rest)
+        rest ^= bit
+        between = (bit - ONE) & ~(last | (last - ONE))  # nothing when there is no card before
+        joins = (
+            last != ZERO
+            and lowest_bit(bit) >> 4 == lowest_bit(last) >> 4
+            and others & between == ZERO
+            and (beat & bit == ZERO) == (beat & last == ZERO)
+        )
+        if not joins:
+            kept |= bit
+        last = bit
+    return kept
