@@ -10,6 +10,7 @@ from typing import ClassVar
 import numpy as np
 
 from pocha.errors import PochaError
+from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Prediction, Strategy, best_legal, bid_outcome
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.playouts import expected_points, play_outs
@@ -33,7 +34,9 @@ class MonteCarlo:
     the earlier bids and shows the later ones ``assume``'s bid in its place). Reading, it draws
     ``oversample`` worlds per play-out and plays out the ones the bids make likely (``play_outs``).
     Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy, random
-    or pimc; the bidder plays to the bid it considers), whatever policy the seat itself plays with.
+    or pimc; the bidder plays to the bid it considers), whatever policy the seat itself plays with;
+    with ``solve`` above 0 the last ``solve`` tricks of each greedy play-out are solved exactly, every
+    hand of the sampled world open (``kernels.solve``).
     """
 
     name: ClassVar[str] = "montecarlo"
@@ -42,6 +45,7 @@ class MonteCarlo:
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random or pimc (slow)
     sharpness: float = MONTECARLO_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
     oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
+    solve: int = 0  # the last tricks of each greedy play-out solved exactly, every hand open (0: none)
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -50,12 +54,22 @@ class MonteCarlo:
             raise PochaError(f"montecarlo: rollout must be {ROLLOUT_NAMES}, not '{self.rollout}'")
         if self.oversample < 1:
             raise PochaError(f"montecarlo: oversample must be at least 1, not {self.oversample}")
+        if not 0 <= self.solve <= MOST_SOLVE:
+            raise PochaError(
+                f"montecarlo: solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not {self.solve}"
+            )
+        if self.solve and self.rollout != "greedy":
+            raise PochaError(
+                f"montecarlo: solve=N finishes greedy play-outs exactly; it needs rollout=greedy, not '{self.rollout}'"
+            )
         if not self.sharpness >= 0:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
     def trick_counts(self, ctx: BidContext) -> np.ndarray:
         """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``play_outs``)."""
-        return play_outs(ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample).counts
+        return play_outs(
+            ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample, self.solve
+        ).counts
 
     def bid(self, ctx: BidContext) -> np.ndarray:
         return best_legal(expected_points(self.trick_counts(ctx), ctx.rules, ctx.cards), ctx.forbidden)

@@ -28,6 +28,7 @@ from pocha.kernels.playouts import (
     pimc_rollout_counts,
     rollout_counts,
     sample_completions,
+    solved_rollout_counts,
     table_answers,
     table_weights,
 )
@@ -60,6 +61,7 @@ def play_outs(
     rollout: str = "greedy",
     sharpness: float = 0.0,
     oversample: int = 1,
+    solve: int = 0,
 ) -> Playouts:
     """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
 
@@ -70,7 +72,8 @@ def play_outs(
     later bidders answer each candidate bid. oversample: above 1 (when reading), ``oversample`` times
     as many worlds are drawn and weighed, and ``samples`` of them are picked by their weights
     (systematic resampling) to be played out, each counting once: the play-outs, the costly part,
-    go to the worlds the bids make likely.
+    go to the worlds the bids make likely. solve: above 0 (greedy only), the last ``solve`` tricks of
+    each play-out are solved exactly, every hand of the world open (``solved_rollout_counts``).
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
     counts = np.zeros((ctx.size, k + 1, k + 1))
@@ -112,16 +115,12 @@ def play_outs(
         else:  # the assumed strategy's bid stands for them all
             own = checked_bids(assumed_label(assumed), assumed, block)[rows].reshape(-1, 1)
         bids = answered_bids(assumed, model, worlds, dealt, held, earlier, own)
-        play_out = pimc_rollout_counts if rollout == "pimc" else rollout_counts
-        play_out(
-            ctx.seed,
-            Chunk(k, dealt, hands, worlds.trump_card, bids),
-            position,
-            deal_rules,
-            rollout_policies(rollout, players),
-            weights,
-            counts[start : start + block.size],
-        )
+        chunk, block_counts = Chunk(k, dealt, hands, worlds.trump_card, bids), counts[start : start + block.size]
+        if solve:
+            solved_rollout_counts(ctx.seed, chunk, position, deal_rules, solve, weights, block_counts)
+        else:
+            play_out = pimc_rollout_counts if rollout == "pimc" else rollout_counts
+            play_out(ctx.seed, chunk, position, deal_rules, rollout_policies(rollout, players), weights, block_counts)
         by_deal = weights.reshape(block.size, samples)
         effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
     return Playouts(counts, effective)

@@ -143,6 +143,9 @@ def parameters(factory: Callable[..., Strategy]) -> dict[str, inspect.Parameter]
     }
 
 
+KIND_WORDS = {int: "a whole number", float: "a number", str: "a text"}  # a parameter's kind as messages name it
+
+
 def convert(value: str, kind: Any, where: str) -> tuple[Any, str]:
     """``(value, canonical text)`` of a parameter given as text: bool, a strategy spec, or ``kind(value)``."""
     if kind is bool:
@@ -158,7 +161,7 @@ def convert(value: str, kind: Any, where: str) -> tuple[Any, str]:
     try:
         converted = kind(value)
     except (TypeError, ValueError):
-        raise PochaError(f"{where}: '{value}' is not a {getattr(kind, '__name__', kind)}") from None
+        raise PochaError(f"{where}: '{value}' is not {KIND_WORDS.get(kind, getattr(kind, '__name__', kind))}") from None
     return converted, str(converted)
 
 

@@ -164,9 +164,10 @@ def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 8 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
+    assert len(lines) == 9 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
     assert "bidding decisions" in lines[5] and "expected bids + pimc play, 4 x 10" in lines[6]
-    assert "4 players, whole games" in lines[7] and "games/s" in lines[7]
+    assert "expected bids + pimc:solve=3 play, 4 x 10" in lines[7]
+    assert "4 players, whole games" in lines[8] and "games/s" in lines[8]
 
 
 def test_bench_stages_profiles_each_step():

@@ -228,6 +228,10 @@ def test_montecarlo_parameters():
         MonteCarlo(samples=0)
     with pytest.raises(PochaError, match="oversample must be at least 1"):
         MonteCarlo(oversample=0)
+    with pytest.raises(PochaError, match="solve must be a whole number of tricks from 0 to 20"):
+        MonteCarlo(solve=21)
+    with pytest.raises(PochaError, match="it needs rollout=greedy, not 'pimc'"):
+        MonteCarlo(solve=2, rollout="pimc")
     with pytest.raises(PochaError, match="sharpness must be 0 or more"):
         MonteCarlo(sharpness=-1)
     with pytest.raises(PochaError, match="unknown name 'psychic'"):

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from pocha.game.cards import mask_of
 from pocha.game.rules import SCORINGS, Rules, make_rules
 from pocha.kernels.codes import PLAY_CODES
+from pocha.kernels.play import Chunk, DealRules
+from pocha.kernels.playouts import solved_rollout_counts
 from pocha.kernels.solve import MAXN, forget, new_table, solve, tricks_of
 from pocha.kernels.trick import Trick
 
@@ -177,3 +179,36 @@ def test_the_table_is_reused_across_solves_without_stale_values():
     second = Position(hands_of("1C 5E", "2C 6E", "4C 7E"), [], 0, [0, 0, 0], [2, 0, 0], trump=None)
     assert solved(first, rules) == [2, 0, 0]
     assert solved(second, rules) == [1, 0, 1] == brute(second, rules)
+
+
+@pytest.mark.parametrize(("players", "cards", "play_rule"), [(3, 3, "pocha"), (4, 2, "follow"), (3, 4, "trump")])
+def test_solved_play_outs_count_the_brute_force_tricks(players, cards, play_rule):
+    """montecarlo's ``solve`` play-outs of whole deals: the bidder's tricks in each world and bid are brute force's."""
+    rules = make_rules(players=players, play_rule=play_rule)
+    rng, samples, position = np.random.default_rng(players * cards), 3, 1
+    worlds = [rng.permutation(rules.deck()) for _ in range(2 * samples)]
+    worlds[1] = worlds[0]  # a world resampled twice: counted twice, solved once
+    hands = np.array(
+        [[mask_of(deck[s * cards : (s + 1) * cards]) for s in range(players)] for deck in worlds], np.uint64
+    )
+    trump_card = np.array([deck[players * cards] for deck in worlds])
+    others = rng.integers(0, cards + 1, (len(worlds), 1, players))
+    others[1] = others[0]
+    numbers = np.repeat([4, 7], samples)  # two deals (their dealers), ``samples`` worlds each
+    chunk = Chunk(cards, numbers, hands, trump_card, others)
+    counts = np.zeros((2, cards + 1, cards + 1))
+    solved_rollout_counts(0, chunk, position, DealRules.of(rules, cards), cards, np.ones(len(worlds)), counts)
+    expected = np.zeros_like(counts)
+    score = rules.scoring.points_grid(cards)
+    for row, deck in enumerate(worlds):
+        mano = (numbers[row] + 1) % players
+        bidder = (mano + position) % players
+        for bid in range(cards + 1):
+            bids = [int(b) for b in others[row, 0]]
+            bids[bidder] = bid
+            seat_hands = [sorted(int(c) for c in deck[s * cards : (s + 1) * cards]) for s in range(players)]
+            tricks = reference.solve_open(
+                seat_hands, [], mano, [0] * players, bids, score, reference.suit(int(deck[players * cards])), play_rule
+            )
+            expected[row // samples, bid, tricks[bidder]] += 1
+    assert (counts == expected).all()

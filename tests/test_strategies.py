@@ -193,7 +193,8 @@ def test_registry_specs_and_labels():
     [
         ("expectd", "did you mean 'expected'"),
         ("expected:bais=1", "unknown parameter 'bais'; expected takes: bias"),
-        ("expected:bias=high", "'high' is not a float"),
+        ("expected:bias=high", "'high' is not a number"),
+        ("montecarlo:samples=many", "'many' is not a whole number"),
         ("expected:bias", "has no value"),
         ("random:x=1", "random takes: none"),
         ("no_such_module:Thing", "cannot import no_such_module"),
@@ -336,6 +337,7 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
         ("rollout", "str", "'greedy'"),
         ("sharpness", "float", "1.5"),
         ("oversample", "int", "4"),
+        ("solve", "int", "0"),
     ]
     assert found["expected"].description.startswith("Bids the sum over the hand")
     assert (

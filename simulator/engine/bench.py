@@ -78,6 +78,7 @@ BENCHMARKS = (
     Benchmark("table", "greedy", 4, 10),
     Benchmark("montecarlo", "greedy", 4, 10, share=0.002, decisions=True),
     Benchmark("expected", "pimc", 4, 10, share=0.002),
+    Benchmark("expected", "pimc:solve=3", 4, 10, share=0.0002),
     Benchmark("aces-trumps", "greedy", 4, 0, share=0.1),
 )
 

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES
+from pocha.kernels.solve import MOST_SOLVE
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
 PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
-MOST_SOLVE = 20  # a whole deal of 20 cards (2 players, 40 cards)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ from pocha.kernels.bidding import (
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import scratch
+from pocha.kernels.pimc import finish_greedy, scratch
 from pocha.kernels.play import Batch, no_log, play_deal
+from pocha.kernels.solve import MAXN, TABLE_BITS, forget, new_table, solve, tricks_of
 from pocha.kernels.streams import below, next_state, stream_state
-from pocha.kernels.trick import trump_masks
+from pocha.kernels.trick import Trick, trump_masks
 
 
 @jit
@@ -276,3 +277,44 @@ def pimc_rollout_counts(seed, chunk, position, deal_rules, rollout, weights, cou
                 copy_deal(hands[row], no_won, hand, won)
                 state, _ = play_deal(0, hand, trump_card[row], mano, cards, state, batch, False)
                 counts[d, bid, won[0, bidder]] += weights[row]
+
+
+@jit
+def solved_rollout_counts(seed, chunk, position, deal_rules, depth, weights, counts):
+    """``rollout_counts`` with every hand of the sampled world open: greedy until ``depth`` tricks are left, then exact.
+
+    The last ``depth`` tricks of each play-out are solved (``solve``, max^n: every seat plays for
+    its own points given the bids, the lowest card on ties); depth at least the hand size solves the
+    whole deal. Each candidate bid is played out on its own (the solve depends on every bid); a
+    sample the same as the one before it is counted again, not solved again. A kernel of its own,
+    so that montecarlo's greedy play-outs never compile the solver.
+    """
+    cards, hands, trump_card, bids = chunk.cards, chunk.hands, chunk.trump_card, chunk.bids
+    players = hands.shape[1]
+    samples = hands.shape[0] // max(counts.shape[0], 1)
+    hand, won, row_bids = np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64)
+    outcome = np.empty(cards + 1, np.int64)  # the bidder's tricks under each candidate bid, in the sample
+    table = new_table(TABLE_BITS)
+    for d in range(counts.shape[0]):
+        first = d * samples
+        mano, bidder, _ = deal_start(seed, chunk, first, position)
+        for row in range(first, first + samples):
+            if row == first or not same_sample(chunk, row - 1, row):
+                trumps, _ = trump_masks(trump_card[row])
+                for bid in range(cards + 1):
+                    for seat in range(players):
+                        row_bids[seat] = bids[row, bid if bids.shape[1] > 1 else 0, seat]
+                        hand[seat], won[seat] = hands[row, seat], 0
+                    row_bids[bidder] = bid
+                    leader = mano
+                    if cards > depth:
+                        start = Trick(trumps, mano, 0, ZERO, ~ZERO, mano)
+                        leader = finish_greedy(hand, start, won, row_bids, deal_rules.play_rule, depth)
+                    forget(table)  # other hands or other bids: the entries of the last solve are stale
+                    outcome[bid] = won[bidder]
+                    if hand[leader] != ZERO:
+                        after = Trick(trumps, leader, 0, ZERO, ~ZERO, leader)
+                        score, rule = deal_rules.score, deal_rules.play_rule
+                        outcome[bid] += tricks_of(solve(hand, after, won, row_bids, score, rule, MAXN, table), bidder)
+            for bid in range(cards + 1):
+                counts[d, bid, outcome[bid]] += weights[row]

@@ -26,6 +26,7 @@ from pocha.kernels.trick import Duties, distinct_cards, duties, legal_cards, pla
 SEAT_BITS = 6  # bits of one seat's trick count in a packed value: 10 seats fill 60 bits, up to 63 tricks each
 FIELD = np.uint64((1 << SEAT_BITS) - 1)
 LEADER_SHIFT = np.uint64(60)  # a table key's leader, above the packed tricks won
+MOST_SOLVE = 20  # tricks a solve may take on: a whole deal of 20 cards (2 players, 40 cards)
 MAXN = -1  # the root of a max^n solve: no seat is played against
 TABLE_BITS = 18  # entries of a solving seat's table: 2^18, 8 MB
 NO_POINTS = 1 << 40  # beyond any deal's points: the open window of a paranoid search
