@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES
-from pocha.kernels.solve import MOST_SOLVE
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
@@ -127,6 +126,8 @@ def pimc_samples(value: str) -> int:
 
 def pimc_solve(value: str) -> int:
     """The tricks of ``solve=N``: a whole number from 0 (none solved) to MOST_SOLVE."""
+    from pocha.kernels.solve import MOST_SOLVE  # loads numba: not before a policy asks to solve (--help stays quick)
+
     if not value.isdigit() or not 0 <= int(value) <= MOST_SOLVE:
         raise PochaError(f"play: pimc solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not '{value}'")
     return int(value)
