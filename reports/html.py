@@ -18,8 +18,7 @@ from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TI
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, dealt_sizes, is_duplicate, play_text
-from pocha.reports.stats import verdict
-from pocha.reports.tables import adjusted_over, adjustment_key, headline
+from pocha.reports.tables import adjusted_over, adjustment_key, headline, verdicts
 from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
 from pocha.reports.variants import LUCK, figure, question_tables
 from pocha.words import counted
@@ -37,6 +36,7 @@ dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
 table { border-collapse: collapse; font-size: 0.88rem; }
 th, td { border-bottom: 1px solid #e3e3e3; padding: 0.3rem 0.6rem; text-align: right; white-space: nowrap; }
 th { background: #f5f5f5; } th:first-child, td:first-child { text-align: left; }
+.words td, .words th { white-space: normal; text-align: left; }
 .verdicts li { margin: 0.2rem 0; }
 figure { margin: 1rem 0 1.5rem; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9rem; color: #444; margin-top: 0.3rem; }
@@ -50,11 +50,12 @@ def text(value: object) -> str:
     return html.escape(str(value))
 
 
-def table(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
-    """A plain table, wrapped so a narrow screen scrolls it sideways."""
+def table(header: Iterable[str], rows: Iterable[Iterable[object]], words: bool = False) -> str:
+    """A plain table, wrapped so a narrow screen scrolls it sideways; ``words``: its cells of text wrap instead."""
     head = "".join(f"<th>{text(cell)}</th>" for cell in header)
     body = "".join("<tr>" + "".join(f"<td>{text(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    kind = "scroll words" if words else "scroll"
+    return f'<div class="{kind}"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def points(mean: float, low: float, high: float) -> str:
@@ -208,7 +209,7 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
     parts = ["<h2>Summary</h2>"]
     if "pairs" in tables:
         pairs = tables["pairs"]
-        sentences = [verdict(row) for _, row in headline(pairs).iterrows()]
+        sentences = verdicts(pairs)
         sizes = dealt_sizes(run)
         where = "every hand size together" if len(sizes) > 1 else f"{sizes[0]} cards"
         parts.append(f"<p>Paired by deal, {where} ({text(adjusted_over(pairs))}):</p>")
@@ -256,36 +257,63 @@ EXPLORATORY = (
 )
 
 
+def plus_minus(value: float, high: float, format_: str) -> str:
+    """``+4.04 ± 0.47``: a figure and the half-width of its interval, as the page's tables show them."""
+    return f"{format_.format(value)} ± {format_.format(high - value).lstrip('+')}"
+
+
+def apart(rows: pd.DataFrame, a: str, b: str, format_: str) -> str:
+    """Variant ``a`` against ``b`` in words: their paired difference when the study has it, as the page shows it.
+
+    The study pairs every variant with the first (``diff`` is a variant minus the first); two others
+    are told apart only when even their unpaired intervals leave each other out.
+    """
+    if a == b:
+        return ""
+    first = rows.index[0]
+    if first not in (a, b):
+        clear = rows.loc[a].ci_low > rows.loc[b].ci_high or rows.loc[b].ci_low > rows.loc[a].ci_high
+        told = "their intervals apart" if clear else "not told apart (the study pairs each variant with the first only)"
+        return f"; {b} at {format_.format(rows.loc[b].value)}, {told}"
+    other = rows.loc[a if b == first else b]
+    sign = 1 if b == first else -1
+    diff, low, high = sign * other["diff"], *sorted((sign * other.diff_low, sign * other.diff_high))
+    called = "a clear difference" if low > 0 or high < 0 else "no clear difference"
+    return f"; {plus_minus(diff, high, format_)} against {b}, paired game by game: {called}"
+
+
 def variant_answers(table: pd.DataFrame) -> list[str]:
     """The study's answers in words: where skill pays most, where the dealer fares best and worst, where luck weighs.
 
-    Each names the highest (or lowest) estimate, and says so when the runner-up's interval overlaps it.
+    Each names the highest (and lowest) estimate and says whether it is told apart from the next (for
+    the dealer and luck: the highest from the lowest), by the paired difference the page shows.
     """
 
-    def said(measure: str, format_: str, lowest: bool = False) -> tuple[str, str]:
-        rows = figure(table, measure).sort_values("value", ascending=lowest)
-        best = rows.iloc[0]
-        shown = f"{format_.format(best.value)} ± {format_.format(best.ci_high - best.value).lstrip('+')}"
-        if len(rows) > 1:
-            second = rows.iloc[1]
-            if not (second.ci_low > best.ci_high if lowest else second.ci_high < best.ci_low):
-                shown += f"; not clearly apart from {second.name} ({format_.format(second.value)})"
-        return str(best.name), shown
+    def ranked(measure: str, format_: str) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
+        rows = figure(table, measure)
+        shown = {name: plus_minus(r.value, r.ci_high, format_) for name, r in rows.iterrows()}
+        return rows, list(rows.sort_values("value", ascending=False).index), shown
 
-    (skill, skill_value), (fares, fares_value) = said("skill_points", "{:+.2f}"), said("dealer_gap", "{:+.2f}")
-    (worst, worst_value), (most, most_value) = said("dealer_gap", "{:+.2f}", True), said("luck_hand", "{:.3f}")
-    least, least_value = said("luck_hand", "{:.3f}", True)
-    return [
-        f"Skill pays most under {skill}: the strong player gains {skill_value} points a hand.",
-        f"The dealer fares best under {fares} ({fares_value} points a hand against the table's mean) and "
-        f"worst under {worst} ({worst_value}).",
-        f"The cards explain the largest share of a hand's spread of points under {most} ({most_value}) and the "
-        f"smallest under {least} ({least_value}).",
-    ]
+    rows, order, shown = ranked("skill_points", "{:+.2f}")
+    skill = (
+        f"Skill pays most under {order[0]}: the strong player gains {shown[order[0]]} points a hand"
+        f"{apart(rows, order[0], order[1 if len(order) > 1 else 0], '{:+.2f}')}."
+    )
+    rows, order, shown = ranked("dealer_gap", "{:+.2f}")
+    dealer = (
+        f"The dealer fares best under {order[0]} ({shown[order[0]]} points a hand against the table's mean) "
+        f"and worst under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.2f}')}."
+    )
+    rows, order, shown = ranked("luck_hand", "{:.3f}")
+    luck = (
+        f"The cards explain the largest share of a hand's spread of points under {order[0]} ({shown[order[0]]}) "
+        f"and the smallest under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.3f}')}."
+    )
+    return [skill, dealer, luck]
 
 
-def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """A study's page: its facts, the answers, then a table per question."""
+def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[list[str], list[str]]:
+    """A study's page: its facts and the answers; then (after the figures) a table per question."""
     section = run.section
     assert isinstance(section, VariantsRun)
     rows = {
@@ -298,13 +326,14 @@ def variants_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]
         "seed": str(run.seed),
     }
     body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
-    parts = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>"]
-    parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"])))
-    parts[-1] += "</ul>"
-    for title, frame in question_tables(run, tables["variants"]):
-        parts += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
-        parts.append(table(["variant", *frame.columns], [[name, *row] for name, row in frame.iterrows()]))
-    return parts
+    answers = "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"]))
+    summary = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>", f'<ul class="verdicts">{answers}</ul>']
+    details = []
+    for number, (title, frame) in enumerate(question_tables(run, tables["variants"])):
+        details += [f"<h2>{text(title.split(':')[0].split(' (')[0])}</h2>", f"<p>{text(title)}.</p>"]
+        cells = [[name, *row] for name, row in frame.iterrows()]
+        details.append(table(["variant", *frame.columns], cells, words=number == 0))  # the first: rules in words
+    return summary, details
 
 
 def run_again(run: RunRecord) -> str:
@@ -321,18 +350,20 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
     """``report.html``: one self-contained page, the figures (PNG data by name) embedded."""
     studied = isinstance(run.section, VariantsRun)
     named = run.section.variants if isinstance(run.section, VariantsRun) else run.strategies
+    summary, details = variants_parts(run, tables) if studied else run_parts(run, tables)
     parts = [
         f"<h1>pocha {text(run.command)}: {text(', '.join(dict.fromkeys(named)))}</h1>",
         f'<p class="command">To run it again, replacing this run: <code>{text(run_again(run))}</code></p>',
-        *(variants_parts(run, tables) if studied else run_parts(run, tables)),
-        "<h2>Figures</h2>",
+        *summary,
+        *(["<h2>Figures</h2>"] if figures else []),
     ]
-    for name, png in figures.items():
+    for name, png in figures.items():  # before the long tables: a reader sees the picture first
         data = base64.b64encode(png).decode("ascii")
         parts.append(
             f'<figure><img alt="{text(name.replace("_", " "))}" src="data:image/png;base64,{data}">'
             f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
         )
+    parts += details
     how = [VARIANT_INTERVALS, LUCK] if studied else [INTERVALS]
     parts += ["<h2>How to read the intervals</h2>", *(f"<p>{text(paragraph)}</p>" for paragraph in how)]
     listed = ", ".join(f"{name}.csv" for name in tables)
@@ -349,10 +380,10 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
     )
 
 
-def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """A dealing or game run's facts and summary, its results by hand size and position, pairs and predictions."""
+def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[list[str], list[str]]:
+    """A run's facts and summary; then (after the figures) its results by size and position, pairs, predictions."""
     results = tables["results"]
-    parts = [facts(run), *summary_section(run, tables)]
+    parts: list[str] = []
     if results.cards.nunique() > 1:
         parts += [
             "<h2>By hand size</h2>",
@@ -372,4 +403,4 @@ def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str]:
         ]
     if "predictions" in tables:
         parts += prediction_section(tables["predictions"])
-    return parts
+    return [facts(run), *summary_section(run, tables)], parts

@@ -16,6 +16,7 @@ matplotlib.use("Agg")  # files only; never a window
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
@@ -195,6 +196,10 @@ def _pair_rows(tables: Tables) -> pd.DataFrame | None:
     return None if pairs is None or pairs.empty else pairs
 
 
+# Red-blue without its pale middle: a called difference, however small beside the largest, is never near grey.
+CALLED = ListedColormap(plt.get_cmap("RdBu")(np.r_[np.linspace(0.0, 0.35, 128), np.linspace(0.65, 1.0, 128)]))
+
+
 def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
     """Paired differences, row minus column, in one triangle; cells with no Holm-adjusted verdict greyed, "n.s."."""
     pairs = _pair_rows(tables)
@@ -218,7 +223,7 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
         height=max(4.0, 2.4 + side),
     )
     shown = np.ma.masked_invalid(np.where(significant, diff, np.nan))[1:, :-1]
-    image = axes.imshow(shown, cmap="RdBu", vmin=-scale, vmax=scale, aspect="equal")
+    image = axes.imshow(shown, cmap=CALLED, vmin=-scale, vmax=scale, aspect="equal")
     axes.grid(False)
     for r in range(1, n):
         for c in range(r):
@@ -253,7 +258,6 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         figsize=(3.2 * columns + 1.0, 2.4 * lines + 1.4),
         layout="constrained",
         sharex=True,
-        sharey=True,
         squeeze=False,
     )
     _titles(
@@ -264,6 +268,8 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         axes.axhline(0, color="0.4", linewidth=0.8)
         axes.fill_between(pair.k, pair.ci_low, pair.ci_high, color=COLORS[0], alpha=0.25, linewidth=0)
         axes.plot(pair.k, pair.mean_diff, marker="o", markersize=3, color=COLORS[0])
+        low, high = min(0.0, pair.ci_low.min()), max(0.0, pair.ci_high.max())  # its own scale, 0 always in sight
+        axes.set_ylim(low - 0.08 * (high - low or 1.0), high + 0.08 * (high - low or 1.0))
         axes.set_title(textwrap.shorten(f"{a} - {b}", 44, placeholder="..."), fontsize=8)
         axes.grid(alpha=0.3)
     for index, axes in enumerate(grid.flat):
@@ -479,8 +485,8 @@ CAPTIONS = {  # what to read from each figure
     "won_minus_bid": "Whether a strategy tends to overbid (left of 0) or underbid (right of 0).",
     "pair_matrix": "Who beats whom on the same deals: blue cells favour the row, red the column, grey is no "
     "difference detected; verdicts adjusted for the number of pairs (Holm), ± at the level each is decided at.",
-    "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead "
-    "(exploratory: each band at its own 95%, unadjusted).",
+    "pairs_by_size": "Where one strategy gains over another: above the zero line the first of the pair is ahead; "
+    "each panel has its own scale (exploratory: each band at its own 95%, unadjusted).",
     "win_probability": "Each strategy's chance of winning a whole game, against the fair share of a seat.",
     "seat_advantage": "Which bidding position the rules favour: a dealer's point below the others' is the hook's "
     "price.",

@@ -14,7 +14,8 @@ Files:
 
 A folder holds one run. A run writes into a new or empty folder, or, with ``force``, replaces the
 earlier run a folder holds (only the files its run.json lists). The files of one write appear
-together or not at all. ``load_run`` reads only the files run.json lists and checks them first.
+together or not at all. ``load_run`` reads only the files run.json lists and checks them first (a deleted figure or
+report.html is drawn again).
 """
 
 import io
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pocha.engine.atomic import check_folder_writable, together
+from pocha.engine.atomic import check_folder_writable, named, together
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
@@ -81,7 +82,7 @@ def read_record(folder: Path) -> RunRecord:
 
 def check_out_folder(path: str | Path, force: bool) -> None:
     """Refuse, before any work, a folder that could not be written or holds anything but an earlier run to replace."""
-    folder = Path(path)
+    folder = named(path, "out", "a folder name, or FILE.csv for one table")
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
     check_folder_writable(folder if folder.exists() else folder.parent, "out")
@@ -159,6 +160,11 @@ def read_table(folder: Path, name: str, rows: int | None) -> pd.DataFrame:
     return frame
 
 
+def drawn(name: str) -> bool:
+    """Whether a run's file is one ``pocha report`` draws again (a figure, report.html): missing, it is no damage."""
+    return name == "report.html" or name.endswith(".png")
+
+
 def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
     """The record and tables of a finished run folder; one line, and nothing touched, if it does not add up."""
     folder = Path(path)
@@ -169,7 +175,7 @@ def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
     except PochaError as error:
         raise PochaError(f"report: {error}") from None
     files = run.files or {}
-    missing = [name for name in files if not (folder / name).is_file()]
+    missing = [name for name in files if not (folder / name).is_file() and not drawn(name)]
     if missing:
         raise PochaError(f"report: {folder / missing[0]} is listed in run.json but missing")
     if not run.complete:

@@ -249,12 +249,15 @@ def ranked(p: np.ndarray) -> np.ndarray:
     return finite[np.argsort(p[finite], kind="stable")]
 
 
-def verdict(row: pd.Series) -> str:
-    """Plain words for one pair over all hand sizes: who is ahead by how much (Holm's interval), or no difference."""
+def verdict(row: pd.Series, adjusted: bool = True) -> str:
+    """Plain words for one pair over all hand sizes: who is ahead by how much (Holm's interval), or no difference.
+
+    ``adjusted``: among several pairs (a lone pair's p-value is its own, and is not called adjusted).
+    """
     a, b, diff, half = row.strategy_a, row.strategy_b, row.mean_diff, row.holm_ci_high - row.mean_diff
     if not np.isfinite(half):
         return f"{a} vs {b}: too few deals to tell"
-    p = "adjusted p < 0.001" if row.p_holm < 0.001 else f"adjusted p = {row.p_holm:.3f}"
+    p = ("adjusted p" if adjusted else "p") + (" < 0.001" if row.p_holm < 0.001 else f" = {row.p_holm:.3f}")
     if row.holm_ci_low > 0:
         return f"{a} ahead of {b} by {diff:.2f} ± {half:.2f} points per hand ({p})"
     if row.holm_ci_high < 0:

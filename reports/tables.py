@@ -59,9 +59,10 @@ def bias_table(bias: pd.DataFrame) -> str:
     return shown.to_string(index=False, justify="right")
 
 
-def verdicts(pairs: pd.DataFrame) -> str:
-    """One plain sentence per pair of strategies (all hand sizes), Holm-adjusted."""
-    return "\n".join(verdict(row) for _, row in headline(pairs).iterrows())
+def verdicts(pairs: pd.DataFrame) -> list[str]:
+    """One plain sentence per pair of strategies (all hand sizes), Holm-adjusted when there are several."""
+    adjusted = family_size(pairs) > 1
+    return [verdict(row, adjusted) for _, row in headline(pairs).iterrows()]
 
 
 def family_size(pairs: pd.DataFrame) -> int:

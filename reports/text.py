@@ -82,9 +82,22 @@ def run_heading(run: RunRecord) -> str:
     )
 
 
-def _sizes_text(run: RunRecord) -> str:
+def played_per_size(results: pd.DataFrame) -> tuple[int, int]:
+    """The fewest and the most deals any hand size played (equal unless a run stopped)."""
+    deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
+    return int(deals.min()), int(deals.max())
+
+
+def _sizes_text(run: RunRecord, results: pd.DataFrame) -> str:
+    """What the ``all`` rows pool: every hand size, weighted by the deals each played when a stop left them uneven."""
     sizes = dealt_sizes(run)
-    text = "all hand sizes" if len(sizes) > 1 else counted(sizes[0], "card")
+    if len(sizes) == 1:
+        text = counted(sizes[0], "card")
+    else:
+        least, most = played_per_size(results)
+        text = (
+            "all hand sizes" if least == most else f"all hand sizes as played, unevenly ({least:,} to {most:,} deals)"
+        )
     return text if run.complete else f"{text}, the deals played before the stop"
 
 
@@ -93,9 +106,7 @@ def stopped_note(run: RunRecord, tables: Tables) -> str:
     unit = "game" if isinstance(run.section, GameRun | VariantsRun) else "deal"
     note = f"stopped: {run.played or 0:,} of {counted(run.planned, unit)} played; the results cover those only"
     if unit == "deal" and len(dealt_sizes(run)) > 1:
-        results = tables["results"]
-        deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-        least, most = deals.min(), deals.max()
+        least, most = played_per_size(tables["results"])
         spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
         note += f" (every hand size played {spread})"
     return note
@@ -105,7 +116,7 @@ def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     """The per-position table, the per-size table when there are several sizes, and the key."""
     players = run.rules.players
     lines = [
-        f"\nBy bidding position ({_sizes_text(run)}; 1 bids first and leads, {players} is the dealer):",
+        f"\nBy bidding position ({_sizes_text(run, frame)}; 1 bids first and leads, {players} is the dealer):",
         terminal_table(frame, "position"),
     ]
     if len(dealt_sizes(run)) > 1:
@@ -115,7 +126,7 @@ def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
 
 def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     """The summary first: one row per strategy, every position and hand size together."""
-    return [f"\nPer strategy ({_sizes_text(run)}):", terminal_table(frame, "strategy")]
+    return [f"\nPer strategy ({_sizes_text(run, frame)}):", terminal_table(frame, "strategy")]
 
 
 def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
@@ -133,7 +144,8 @@ def prediction_section(run: RunRecord, tables: Tables) -> list[str]:
     if bias is None or bias.empty:
         return []
     return [
-        f"\nPredictions ({_sizes_text(run)}; bias: mean predicted - realised per hand, ±95%: its half-width):",
+        f"\nPredictions ({_sizes_text(run, tables['results'])}; "
+        "bias: mean predicted - realised per hand, ±95%: its half-width):",
         bias_table(bias),
     ]
 
@@ -143,8 +155,9 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
     frame, pairs = tables["results"], tables["pairs"]
     lines = [
         *per_strategy(run, frame),
-        f"\nPairwise, paired by deal ({_sizes_text(run)}; difference in mean points per hand, {adjusted_over(pairs)}):",
-        verdicts(pairs),
+        f"\nPairwise, paired by deal ({_sizes_text(run, frame)}; "
+        f"difference in mean points per hand, {adjusted_over(pairs)}):",
+        "\n".join(verdicts(pairs)),
         *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs)) else []),
         *_position_and_size_tables(run, frame),
     ]

@@ -105,6 +105,16 @@ class Command(TyperCommand):
         arguments = [argument_name(param) for param in self.get_params(ctx) if isinstance(param, TyperArgument)]
         return [str(self.options_metavar), *arguments]
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a flag given both ways (``--duplicate --no-duplicate``) is refused (which is meant?)."""
+        words = set(args)
+        for param in self.get_params(ctx):
+            yes, no = set(getattr(param, "opts", ())), set(getattr(param, "secondary_opts", ()))
+            if words & yes and words & no:
+                with user_errors():
+                    raise PochaError(f"{param.name}: {min(words & yes)} and {min(words & no)} both given; give one")
+        return list(super().parse_args(ctx, args))
+
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""
         sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}
@@ -766,6 +776,7 @@ def variants(
     epilog=examples(
         'pocha advise --hand "1O 3O 12C 5E 2B" --trump 7O --players 4 --position 2 --bids 1,0',
         'pocha advise --hand "1C" --trump 7O --position 3 --bids 0,1,0 --samples 50000 --format json',
+        'pocha advise --preset oh-hell --hand "AS KH 10D 2C" --trump 7H --position 1 --bids 1',
     ),
 )
 @with_options
@@ -776,7 +787,7 @@ def advise(
         typer.Option(
             metavar="CARDS",
             help='Your cards, rank then suit: Spanish "1O 3O 12C 5E 2B" (suits O C E B), French "AS KH 10D 2C" '
-            "(S H D C, T for ten).",
+            "(S H D C, T for ten) with --preset oh-hell or --deck french.",
         ),
     ],
     trump: Annotated[

@@ -260,11 +260,13 @@ def learn_tables(
 
     bidders: each bidding strategy with its play policy; rules: the run's, or each rule set a study
     plays. Each table learned is announced in one line, then ``progress`` counts its training deals;
-    pimc play bidding from the greedy table is said too, once. Ctrl-C while learning stops the run
-    (``KeyboardInterrupt``) and keeps no table.
+    a ``table`` bidder's pimc play bidding from the greedy table is said too, once (not for a table
+    inside another strategy, such as montecarlo's reading of the bids: the default runs' own detail).
+    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
     """
     say = messages or unsaid
     needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
+    named: set[Path] = set()  # the tables of a table bidder itself
     bidders = list(bidders)
     for ruled in [rules] if isinstance(rules, Rules) else rules:
         for strategy, policy in bidders:
@@ -272,9 +274,10 @@ def learn_tables(
                 if not table.path:
                     default = default_table(ruled, policy.label, table.deals)
                     needed.setdefault(default.path, (default, policy))
+                    named |= {default.path} if table is strategy else set()
     said = set()
     for default, policy in needed.values():
-        if default.play != policy.name and policy.name not in said:
+        if default.play != policy.name and policy.name not in said and default.path in named:
             said.add(policy.name)
             say(
                 f"table: no {policy.name}-play table fits these rules; {policy.label} play bids from the "

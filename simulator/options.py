@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pocha.engine.atomic import check_writable
+from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
@@ -210,6 +210,7 @@ class RunOptions:
         if not 0 <= self.seed < 2**63:
             raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
         object.__setattr__(self, "policy", parse_policy(self.play))
+        self.make_backend()  # refused before any work: an unknown backend, an option it has no use for, no Dask
 
     def make_backend(self) -> Backend:
         """The backend these options name."""
@@ -254,6 +255,9 @@ class CheckpointOptions:
 
     def __post_init__(self) -> None:
         needs("checkpoint-every", self.checkpoint_every, "--checkpoint", self.checkpoint is not None)
+        for what, path in (("checkpoint", self.checkpoint), ("resume", self.resume)):
+            if path is not None:
+                named(path, what)
         if self.checkpoint_every is not None and not self.checkpoint_every > 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.checkpoint_every}")
 

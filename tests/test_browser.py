@@ -25,7 +25,10 @@ window.addEventListener("load", () => {
   });
   const out = document.createElement("pre");
   out.id = "pocha-check";
-  out.textContent = JSON.stringify({images, wide: document.documentElement.scrollWidth > window.innerWidth + 1});
+  const scrolled = [...document.querySelectorAll(".scroll")].filter((box) => box.scrollWidth > box.clientWidth + 1);
+  out.textContent = JSON.stringify(
+    {images, wide: document.documentElement.scrollWidth > window.innerWidth + 1, scrolled: scrolled.length}
+  );
   document.body.appendChild(out);
 });
 </script>"""
@@ -53,11 +56,12 @@ def browse(page: Path, profile: Path, *extra: str) -> subprocess.CompletedProces
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
-def check_in_browser(folder: Path, tmp_path: Path, sentence: str) -> None:
+def check_in_browser(folder: Path, tmp_path: Path, sentence: str, width: int = 1200) -> dict:
+    """The page's state as the browser laid it out at ``width`` pixels (figures checked, screenshots saved)."""
     page = folder / "report.html"
     probe = tmp_path / "probe.html"
     probe.write_text(page.read_text().replace("</body>", CHECK + "</body>"))
-    shown = browse(probe, tmp_path / "profile", "--window-size=1200,900", "--dump-dom")
+    shown = browse(probe, tmp_path / "profile", f"--window-size={width},900", "--dump-dom")
     assert shown.returncode == 0, shown.stderr[-2000:]
     found = re.search(r'<pre id="pocha-check">(.*?)</pre>', shown.stdout, re.S)
     assert found, shown.stdout[-2000:]
@@ -70,6 +74,7 @@ def check_in_browser(folder: Path, tmp_path: Path, sentence: str) -> None:
         shot = tmp_path / f"report-{folder.name}-{name}.png"
         browse(page, tmp_path / f"profile-{name}", f"--window-size={size}", f"--screenshot={shot}")
         assert shot.is_file() and shot.stat().st_size > 10_000
+    return state
 
 
 def test_a_compare_report_in_a_browser(tmp_path):
@@ -91,3 +96,12 @@ def test_a_report_of_predictions_in_a_browser(tmp_path):
     pocha.simulate(["table", "expected", "zero", "random"], cards=[2, 5], deals=400, predictions=True, out=folder)
     pocha.report(folder)
     check_in_browser(folder, tmp_path, "What each predicting strategy expected of its bids")
+
+
+def test_a_variants_report_scrolls_no_table_sideways_at_1400_px(tmp_path):
+    """issue 34: the rules table of the default study, its rules in words on one line, scrolled at 1,400 px."""
+    folder = tmp_path / "variants"
+    pocha.variants(strong="expected", weak="zero", games=40, out=folder)
+    pocha.report(folder)
+    state = check_in_browser(folder, tmp_path, "Skill pays most under", width=1400)
+    assert state["scrolled"] == 0 and not state["wide"], state

@@ -225,6 +225,20 @@ def test_help_has_examples():
     assert result.exit_code == 0 and "Examples" in result.stdout and "--strategy" in result.stdout
 
 
+def test_every_example_of_advise_help_runs_as_shown():
+    """Its French hand needs the oh-hell preset, and the example and the --hand help say so."""
+    shown = invoke("advise", "--help").stdout
+    assert "with --preset oh-hell or --deck french" in " ".join(shown.split())
+    lines = [line.strip() for line in shown.split("Examples:")[1].splitlines() if line.strip()]
+    assert any('"AS KH 10D 2C"' in line and "--preset oh-hell" in line for line in lines)
+    for line in lines:
+        words = shlex.split(line)[1:]
+        if "--samples" in words:  # cut to test size
+            del words[words.index("--samples") : words.index("--samples") + 2]
+        result = invoke(*words, "--samples", "200")
+        assert result.exit_code == 0, (line, result.output)
+
+
 def test_a_run_too_small_to_reach_every_position():
     result = invoke("simulate", "-k", "1", "-n", "3", "--format", "csv")
     assert result.exit_code == 0 and "Warning" not in result.output
@@ -259,6 +273,7 @@ def test_compare_reports_pairs_with_verdicts():
     assert "each played 4 times" in result.stdout
     assert "expected ahead of random by" in result.stdout and "points per hand" in result.stdout
     assert "one pair, no adjustment needed" in result.stdout
+    assert "(p < 0.001)" in result.stdout and "adjusted p" not in result.stdout  # a lone pair's p is not adjusted
 
 
 def test_compare_says_its_verdicts_are_adjusted_and_its_cells_exploratory():
@@ -659,6 +674,38 @@ def test_the_same_strategy_twice_names_only_the_strategies_given():
     assert "None" not in with_field.stderr
 
 
+@pytest.mark.parametrize(
+    "strategies",
+    [
+        "expected zero random",
+        "fair-share expected zero",
+        "expected fair-share aces-trumps",
+        "expected@pimc zero random",
+    ],
+)
+def test_the_field_suggested_for_uneven_seats_is_one_that_runs(strategies):
+    """The suggestion is a strategy not in the line-up: following it runs, never "given twice" (issue 34's loop)."""
+    refused = invoke(f"compare {strategies} -k 1 -n 20")
+    one_line_error(refused, "cannot share 4 seats evenly", "e.g. --field ")
+    suggested = refused.stderr.strip().rsplit("--field ", 1)[1]
+    assert suggested not in strategies.split()
+    followed = invoke(f"compare {strategies} -k 1 -n 20 --field {suggested}")
+    assert followed.exit_code == 0, followed.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ("compare expected zero -n 10 --no-duplicate --duplicate", "duplicate: --duplicate and --no-duplicate both"),
+        ("compare expected zero -n 10 --duplicate --no-duplicate", "duplicate: --duplicate and --no-duplicate both"),
+        ("game -g 40 --rotate --no-rotate", "rotate: --rotate and --no-rotate both given; give one"),
+    ],
+)
+def test_a_flag_given_both_ways_is_refused(args, message):
+    """Which was meant cannot be told (Click would take the last without a word)."""
+    one_line_error(invoke(args), message)
+
+
 @pytest.mark.parametrize("players", ["0", "1"])
 @pytest.mark.parametrize(
     "command", ["simulate -n 10", "simulate -n 10 --deck 40", "rules", "rules --preset oh-hell", "variants"]
@@ -800,6 +847,19 @@ def test_report_html_offers_a_command_that_runs_again(tmp_path, monkeypatch):
     shown = re.search(r"To run it again, replacing this run: <code>(.*?)</code>", page)[1]
     assert shown == "pocha compare expected zero -k 2 -n 50 --out cmp --force"
     assert invoke(*shlex.split(shown)[1:]).exit_code == 0
+
+
+def test_report_html_shows_its_figures_before_the_long_tables(tmp_path):
+    """The summary, then the figures, then the tables by hand size, position and pair (66 rows in issue 34)."""
+    folder = tmp_path / "cmp"
+    assert invoke(f"compare expected zero random -p 3 -k 1-3 -n 50 --out {folder}").exit_code == 0
+    assert invoke(f"report {folder}").exit_code == 0
+    page = (folder / "report.html").read_text()
+    order = [
+        page.index(mark)
+        for mark in ("<h2>Summary", "<h2>Figures", "<figure", "<h2>By hand size", "<h2>Pairs by hand size")
+    ]
+    assert order == sorted(order)
 
 
 COMMANDS = ["simulate", "compare", "game", "variants", "advise", "models", "match", "train", "report"]

@@ -120,6 +120,18 @@ def test_pimc_play_says_which_table_it_bids_from():
     assert shipped.exit_code == 0 and shipped.stderr == ""
 
 
+def test_a_table_inside_another_strategy_goes_unsaid():
+    """montecarlo@pimc reads the bids through a greedy-play table on default runs: no line of tables' jargon."""
+    from pocha.execution import learn_tables
+
+    rules, pimc = make_rules("italian", players=2), parse_policy("pimc")
+    said: list[str] = []
+    learn_tables([(MonteCarlo(samples=2, assume=TableStrategy(deals=25)), pimc)], rules, Threads(1), None, said.append)
+    assert not any("pimc-play table" in line for line in said)
+    learn_tables([(TableStrategy(deals=25), pimc)], rules, Threads(1), None, said.append)  # a table bidder: said
+    assert any("table: no pimc-play table fits these rules" in line for line in said)
+
+
 def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
     trained = pocha.train(tmp_path / "pimc.npz", players=3, deals=2, play="pimc:samples=2")
     table = TrickTable.load(trained.path)

@@ -140,6 +140,37 @@ def test_report_reads_only_the_files_run_json_lists(tmp_path):
     assert "Pairwise" not in (folder / "report.html").read_text()
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--out", ""], "out: the name is empty; give a folder name, or FILE.csv for one table"),
+        (["game", "-g", "40", "--out", " "], "out: the name is empty; give a folder name"),
+        (["simulate", "--trace", ""], "trace: the name is empty; give a file name"),
+        (["simulate", "--checkpoint", ""], "checkpoint: the name is empty; give a file name"),
+        (["simulate", "--resume", ""], "resume: the name is empty; give a file name"),
+    ],
+)
+def test_an_empty_name_is_refused_not_taken_for_the_current_folder_or_for_none(args, message, tmp_path, monkeypatch):
+    """--out "" (a shell variable never set) named '.', "not empty"; --checkpoint "" was dropped without a word."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*args, "-n", "10", "-k", "1") if args[0] == "simulate" else invoke(*args)
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and not any(tmp_path.iterdir())
+
+
+def test_report_draws_again_a_deleted_page_or_figure(tmp_path):
+    """report.html and the figures are report's own output: deleted, they are drawn again, not called damage."""
+    folder = tmp_path / "run"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", folder, "--plot").exit_code == 0
+    assert invoke("report", folder).exit_code == 0
+    figure = next(folder.glob("*.png"))
+    (folder / "report.html").unlink()
+    figure.unlink()
+    result = invoke("report", folder)
+    assert result.exit_code == 0, result.output
+    assert (folder / "report.html").is_file() and figure.is_file()
+
+
 def test_a_failed_report_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
     import pocha.reports.plots as plots
 
@@ -240,8 +271,11 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert table.exit_code == 130
     first_lines = table.stdout.splitlines()[:3]
     assert first_lines[2].startswith("stopped: ") and " of 10,000 deals played" in first_lines[2]
-    assert re.search(r"\(every hand size played (400 to )?500 deals\)", first_lines[2]), first_lines
-    assert "By bidding position (all hand sizes, the deals played before the stop;" in table.stdout
+    spread = re.search(r"\(every hand size played (?:(400) to )?500 deals\)", first_lines[2])
+    assert spread, first_lines
+    uneven = "" if spread[1] is None else " as played, unevenly (400 to 500 deals)"  # the pool weighs sizes unevenly
+    assert f"By bidding position (all hand sizes{uneven}, the deals played before the stop;" in table.stdout
+    assert f"Per strategy (all hand sizes{uneven}, the deals" in table.stdout
     csv = invoke(*args, "--format", "csv")
     assert csv.exit_code == 130 and csv.stdout.startswith("# stopped: ")
     frame = pd.read_csv(io.StringIO(csv.stdout), comment="#", dtype={"cards": str, "position": str})
@@ -255,6 +289,19 @@ def game_stopped_after(calls: int):
     stopper = f"sample_strategy:Interrupting:after={calls}"
     lineup = ["-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero"]
     return invoke("game", *lineup, "-g", "400", "--chunk-size", "20", "--threads", "1")
+
+
+def test_pooled_rows_of_unevenly_played_hand_sizes_say_so():
+    """issue 34: a stop left small hands played more; "all hand sizes" then pooled them unevenly, unsaid."""
+    from pocha.reports.text import per_strategy
+
+    result = pocha.simulate("zero", cards=[1, 10], deals=20)
+    frame = result.tables["results"]
+    assert per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes):"
+    frame = frame.assign(deals=frame.deals.where(frame.cards != "10", 7))
+    assert (
+        per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes as played, unevenly (7 to 20 deals)):"
+    )
 
 
 def test_a_stopped_game_run_says_so():

@@ -19,6 +19,7 @@ from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
+from pocha.options import RunOptions
 from pocha.reports.game_stats import game_summary
 
 RULES = make_rules(players=4)
@@ -68,10 +69,12 @@ def test_dask_local_cluster_matches_the_local_backend():
     assert same(local, cluster)
 
 
-def test_dask_missing_says_how_to_install_it(monkeypatch):
+def test_dask_missing_says_how_to_install_it_before_any_work(monkeypatch):
+    """Refused as the options are read, not after the first compile (issue 34: after 24 s)."""
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    with pytest.raises(PochaError, match=r"python3 -m pip install 'dask\[distributed\]'"):
-        run_deals(sizes=[3], deals=10, backend=Dask())
+    for made in (Dask, lambda: RunOptions(backend="dask"), lambda: RunOptions(backend="dask", scheduler="tcp://x:1")):
+        with pytest.raises(PochaError, match=r"python3 -m pip install 'dask\[distributed\]'"):
+            made()
 
 
 def test_backend_choice_is_checked():
@@ -234,6 +237,7 @@ from conftest import lineup
 from pocha.engine.backends import Threads
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.game.rules import make_rules
+from pocha.options import RunOptions
 if sys.argv[1] == "off":
     pocha.engine.runner.keep_freed_memory = lambda: False
 def run(threads, chunks=20):

@@ -139,6 +139,8 @@ def test_verdicts():
     assert verdict(type("Row", (), row)) == "b ahead of a by 0.50 ± 0.20 points per hand (adjusted p = 0.012)"
     row.update(mean_diff=0.05, holm_ci_low=-0.1, holm_ci_high=0.2, p_holm=0.6)
     assert verdict(type("Row", (), row)) == "a vs b: no difference detected (+0.05 ± 0.15, adjusted p = 0.600)"
+    alone = verdict(type("Row", (), row), adjusted=False)  # one pair: its p-value is its own
+    assert alone == "a vs b: no difference detected (+0.05 ± 0.15, p = 0.600)"
 
 
 def test_holm_on_a_textbook_example():

@@ -15,8 +15,9 @@ from pocha.engine.variants import GAME_GROUPS, Variant
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.options import STUDY, parse_variant
+from pocha.reports.html import variant_answers
 from pocha.reports.record import RunRecord
-from pocha.reports.variants import figure, interval, same_deals, t95
+from pocha.reports.variants import VARIANT_COLUMNS, figure, interval, same_deals, t95
 
 CHEAP = {"strong": "expected@greedy", "weak": "zero@greedy", "threads": 1}  # fast players for every study here
 
@@ -181,6 +182,59 @@ def test_the_command_prints_every_question_and_writes_a_run_folder(tmp_path):
     assert "Seat advantage" in page and "Skill pays most under" in page
     data = json.loads(invoke("variants ludoteka -g 40 --strong zero --weak zero --format json").stdout)
     assert data["run"]["command"] == "variants" and {row["variant"] for row in data["variants"]} == {"ludoteka"}
+
+
+def study_table(figures: dict[str, list[tuple[float, float, float, float]]]) -> pd.DataFrame:
+    """variants.csv by hand: per measure, each variant's (value, half-width, paired diff to the first, its half)."""
+    rows = [
+        (
+            f"v{i}",
+            measure,
+            "all",
+            "",
+            value,
+            value - half,
+            value + half,
+            *(diff + np.array([0, -dh, dh]) if i else [np.nan] * 3),
+        )
+        for measure, per_variant in figures.items()
+        for i, (value, half, diff, dh) in enumerate(per_variant)
+    ]
+    return pd.DataFrame(rows, columns=list(VARIANT_COLUMNS))
+
+
+def test_the_summary_follows_the_paired_difference_the_page_shows():
+    """Unpaired intervals that overlap, a paired one that leaves out 0: a clear difference, said once and plainly."""
+    overlapping = [(-0.2, 0.3, 0.0, 0.0), (0.42, 0.32, 0.62, 0.23)]
+    skill, dealer, luck = variant_answers(
+        study_table({"skill_points": overlapping, "dealer_gap": overlapping, "luck_hand": overlapping})
+    )
+    assert skill == (
+        "Skill pays most under v1: the strong player gains +0.42 ± 0.32 points a hand; "
+        "+0.62 ± 0.23 against v0, paired game by game: a clear difference."
+    )
+    assert dealer.endswith(
+        "worst under v0 (-0.20 ± 0.30); +0.62 ± 0.23 against v0, paired game by game: a clear difference."
+    )
+    assert luck.endswith("(-0.200 ± 0.300); +0.620 ± 0.230 against v0, paired game by game: a clear difference.")
+    near = [(3.90, 0.52, 0.0, 0.0), (4.04, 0.47, 0.14, 0.35)]
+    assert variant_answers(study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], near)))[0].endswith(
+        "+0.14 ± 0.35 against v0, paired game by game: no clear difference."
+    )
+    first_ahead = [(1.0, 0.1, 0.0, 0.0), (0.5, 0.1, -0.5, 0.05)]
+    dealer = variant_answers(study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], first_ahead)))[1]
+    assert dealer.endswith("; +0.50 ± 0.05 against v1, paired game by game: a clear difference.")
+
+
+def test_two_variants_the_study_does_not_pair_are_told_apart_only_beyond_both_intervals():
+    three = [(0.0, 0.1, 0.0, 0.0), (2.0, 0.3, 2.0, 0.1), (1.8, 0.3, 1.8, 0.1)]
+    far = [(0.0, 0.1, 0.0, 0.0), (2.0, 0.1, 2.0, 0.1), (1.0, 0.1, 1.0, 0.1)]
+    said = variant_answers(study_table({"skill_points": three, "dealer_gap": three, "luck_hand": three}))[0]
+    assert said.endswith("; v2 at +1.80, not told apart (the study pairs each variant with the first only).")
+    said = variant_answers(study_table({"skill_points": far, "dealer_gap": far, "luck_hand": far}))[0]
+    assert said.endswith("; v2 at +1.00, their intervals apart.")
+    alone = variant_answers(study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], three[:1])))
+    assert alone[0] == "Skill pays most under v0: the strong player gains +0.00 ± 0.10 points a hand."
 
 
 @pytest.mark.parametrize(

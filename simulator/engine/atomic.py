@@ -37,6 +37,13 @@ def check_folder_writable(folder: Path, what: str) -> None:
         raise PochaError(f"{what}: cannot write in '{folder}': {why}; give another folder") from None
 
 
+def named(path: str | os.PathLike[str], what: str, wanted: str = "a file name") -> Path:
+    """The path of an option, refused when its name is empty (``--out ""`` names no place; Path makes it '.')."""
+    if not str(path).strip():
+        raise PochaError(f"{what}: the name is empty; give {wanted}")
+    return Path(path)
+
+
 def check_writable(
     path: str | os.PathLike[str], what: str, ours: Callable[[Path], bool] | None = None, kind: str = "file"
 ) -> Path:
@@ -44,7 +51,7 @@ def check_writable(
 
     ours(path): whether an existing file is pocha's own of this kind (then it may be replaced).
     """
-    target = Path(path)
+    target = named(path, what)
     if target.is_dir():
         raise PochaError(f"{what}: '{target}' is a folder; give a file name")
     check_folder_writable(target.parent, what)

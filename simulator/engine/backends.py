@@ -107,6 +107,7 @@ class Dask:
     ordered = False
 
     def __post_init__(self) -> None:
+        import_distributed()  # not installed: said before any work, not after the first compile
         if self.scheduler is None:  # a LocalCluster's processes, on this machine
             check_count("workers", self.workers)
 

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Lineup, Seat, spare_field
 from pocha.errors import PochaError
 from pocha.strategies.base import Strategy
 from pocha.words import counted
@@ -48,9 +48,11 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
             "(use more --players or fewer strategies)"
         )
     if field is None and seats % count:
+        spare = spare_field(specs)
         raise PochaError(
             f"compare: {count} strategies cannot share {seats} seats evenly (one would sit twice and meet "
-            f"itself); give --field STRATEGY to fill the {counted(seats - count, 'other seat')}, e.g. --field expected"
+            f"itself); give --field STRATEGY to fill the {counted(seats - count, 'other seat')}"
+            + (f", e.g. --field {spare}" if spare else "")
         )
     if field is not None and count == seats:
         raise PochaError(f"field: the {count} strategies fill all {seats} seats; leave --field out")

@@ -1,5 +1,6 @@
 """Who sits where: the players at the table, seat by seat (a bidding strategy and a play policy each)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -56,6 +57,15 @@ def rebuilt_seat(label: str, spec: str) -> Seat:
     """A pickled seat, built again from its spec."""
     seat = Seat.of(spec)
     return Seat(label, seat.strategy, spec, seat.policy)
+
+
+FIELDS = ("expected", "fair-share", "aces-trumps", "zero", "random", "expected:bias=0")  # fields to suggest, best first
+
+
+def spare_field(specs: Sequence[str | Strategy]) -> str | None:
+    """The field to suggest beside ``specs``: the first of ``FIELDS`` that is none of them (none sits as both)."""
+    taken = {Seat.of(spec).label for spec in specs}
+    return next((name for name in FIELDS if Seat.of(name).label not in taken), None)
 
 
 @dataclass(frozen=True)
