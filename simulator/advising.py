@@ -26,6 +26,7 @@ def advise(
     samples: int = 10_000,
     assume: str = "table",
     sharpness: float = MONTECARLO_SHARPNESS,
+    solve: int = 0,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     messages: Messages | None = None,
@@ -37,7 +38,8 @@ def advise(
     order. bid: a bid to single out (it must be legal). ``assume`` is how the others are taken to bid:
     the earlier bids are read through it (``sharpness``: how sharply; 0 does not read them) and the
     later bidders bid by it, answering each candidate bid; ``run.play`` is how every seat plays the
-    play-outs. ``result.to_frame()`` has a row per bid; ``result.model`` says what was assumed.
+    play-outs, ``solve`` how many of their last tricks are solved exactly, every hand open (greedy
+    only). ``result.to_frame()`` has a row per bid; ``result.model`` says what was assumed.
     """
     _, chosen = rules.resolve()
     if run.policy.name not in ROLLOUTS:
@@ -57,6 +59,7 @@ def advise(
         assume=(assume, assumed),
         sharpness=sharpness,
         asked=bid,
+        solve=solve,
     )
 
 

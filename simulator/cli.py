@@ -833,6 +833,14 @@ def advise(
             "reads them).",
         ),
     ] = None,
+    solve: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Solve the last N tricks of each greedy play-out exactly, every hand of the sampled deal open "
+            "(0: none; a bid only).",
+        ),
+    ] = 0,
     rules: options.RuleOptions,
     play: Rollout = "greedy",
     seed: Seed = 0,
@@ -859,12 +867,16 @@ def advise(
                 raise PochaError("bid: does nothing with --played (a card is advised, not a bid)")
             if assume != "table":
                 raise PochaError("assume: does nothing with --played (card advice reads the bids as pimc does)")
+            if solve:
+                raise PochaError("solve: does nothing with --played (card advice finishes its play-outs greedy)")
             advice: Any = api.advise_card(
                 hand, trump, played=played, sharpness=PIMC_SHARPNESS if sharpness is None else sharpness, **common
             )
         else:
             sharpness = MONTECARLO_SHARPNESS if sharpness is None else sharpness
-            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, messages=say, **common)
+            advice = api.advise(
+                hand, trump, bid=bid, assume=assume, sharpness=sharpness, solve=solve, messages=say, **common
+            )
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return

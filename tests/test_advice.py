@@ -13,6 +13,7 @@ from conftest import LUDOTEKA
 
 from pocha.engine.advice import advise, read_situation
 from pocha.engine.tally import Z95
+from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import forbidden_bids
 from pocha.kernels.codes import POLICY_GREEDY
@@ -115,3 +116,22 @@ def test_advice_not_reading_the_bids_misses_that_table():
     advice = advise(situation, samples=6000, seed=1, rollout="greedy", assume=("expected", Expected()), sharpness=0)
     mean, error, _ = simulated(situation, "expected", 60_000, seed=2)
     assert np.all(np.abs(advice.points - mean) > 5 * np.hypot(advice.points_error, Z95 * error))
+
+
+def test_advice_solving_the_play_outs():
+    """``solve``: one card plays itself (the same figures); a longer hand's figures move; a bad value is one line."""
+    one = read_situation(LUDOTEKA, "1C", "7O", 1, "0")
+    plain, solved = (
+        advise(one, samples=500, seed=1, rollout="greedy", assume=("expected", Expected()), sharpness=0, solve=solve)
+        for solve in (0, 1)
+    )
+    assert np.array_equal(plain.points, solved.points, equal_nan=True) and "solved" in solved.model
+    five = read_situation(LUDOTEKA, "1O 3O 12C 5E 2B", "7O", 2, "1,0")
+    plain, solved = (
+        advise(five, samples=500, seed=1, rollout="greedy", assume=("expected", Expected()), sharpness=0, solve=solve)
+        for solve in (0, 5)
+    )
+    assert not np.array_equal(plain.points, solved.points, equal_nan=True) and solved.to_dict()["model"]["solve"] == 5
+    for solve, rollout, message in ((21, "greedy", "from 0 to 20, not 21"), (2, "pimc", "needs --play greedy")):
+        with pytest.raises(PochaError, match=message):
+            advise(five, samples=10, seed=1, rollout=rollout, assume=("expected", Expected()), sharpness=0, solve=solve)

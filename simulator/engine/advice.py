@@ -11,6 +11,7 @@ from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
+from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import expected_points, play_outs
 from pocha.words import counted
@@ -102,6 +103,7 @@ class Advice:
     tricks: np.ndarray  # float64[tricks]: chance of each trick count, playing to the recommended bid
     tricks_error: np.ndarray  # float64[tricks]: half-width of its 95% interval
     asked: int | None = None  # a bid the user singled out
+    solve: int = 0  # the last tricks of each greedy play-out solved exactly, every hand open
 
     @property
     def model(self) -> str:
@@ -112,7 +114,8 @@ class Advice:
             else "the earlier bids not read"
         )
         later = "answering your bid" if self.sharpness > 0 else f"seeing {self.assume}'s bid in your place"
-        return f"{reading}; later bidders bid as {self.assume}, {later}; every seat plays {self.rollout}"
+        solved = f", the last {counted(self.solve, 'trick')} solved with every hand open" if self.solve else ""
+        return f"{reading}; later bidders bid as {self.assume}, {later}; every seat plays {self.rollout}{solved}"
 
     def to_frame(self) -> Any:
         """One row per bid: bid, legal, exact_chance, expected_points, error (a pandas DataFrame)."""
@@ -131,7 +134,13 @@ class Advice:
             "forbidden_bid": s.forbidden if s.forbidden >= 0 else None,
             "samples": self.samples,
             "effective_samples": self.effective,
-            "model": {"assume": self.assume, "sharpness": self.sharpness, "play": self.rollout, "text": self.model},
+            "model": {
+                "assume": self.assume,
+                "sharpness": self.sharpness,
+                "play": self.rollout,
+                "solve": self.solve,
+                "text": self.model,
+            },
             "interval": "95%: each error is the half-width of a 95% interval (sampling noise under the model)",
             "recommended_bid": self.recommended,
             "tricks": [
@@ -160,11 +169,13 @@ def advise(
     assume: tuple[str, Strategy],
     sharpness: float,
     asked: int | None = None,
+    solve: int = 0,
 ) -> Advice:
     """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out.
 
     assume: the others' strategy (its spec and itself); sharpness: how sharply the earlier bids are
-    read through it (0: not read). See ``play_outs``.
+    read through it (0: not read); solve: the last tricks of each play-out solved exactly (greedy
+    only). See ``play_outs``.
     """
     if not 2 <= samples <= MOST_SAMPLES:
         raise PochaError(f"samples: must be from 2 to {MOST_SAMPLES:,}, not {samples:,}")
@@ -172,6 +183,10 @@ def advise(
         raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
     if asked is not None:
         situation.check_bid(asked)
+    if not 0 <= solve <= MOST_SOLVE:
+        raise PochaError(f"solve: must be a whole number of tricks from 0 to {MOST_SOLVE}, not {solve}")
+    if solve and rollout != "greedy":
+        raise PochaError(f"solve: finishes greedy play-outs exactly; it needs --play greedy, not '{rollout}'")
     s, rules, k = situation, situation.rules, situation.cards
     ctx = BidContext(
         rules=rules,
@@ -185,7 +200,7 @@ def advise(
         numbers=np.array([rules.players - 1], np.int64),  # deal players - 1: the dealer sits last
         policy=rollout,
     )
-    found = play_outs(ctx, samples, assume[1], rollout, sharpness)
+    found = play_outs(ctx, samples, assume[1], rollout, sharpness, solve=solve)
     effective = float(found.effective[0])
     points = expected_points(found.counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
@@ -208,6 +223,7 @@ def advise(
         tricks=tricks,
         tricks_error=Z95 * np.sqrt(tricks * (1 - tricks) / effective),
         asked=asked,
+        solve=solve,
     )
 
 
