@@ -9,11 +9,13 @@ counting them as independent only widens it).
 """
 
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from pocha.engine.tally import GameTally
+from pocha.reports.record import GameRun
 from pocha.reports.stats import Z95
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
@@ -93,3 +95,16 @@ def game_summary(tally: GameTally, policies: dict[str, str] | None = None) -> pd
             }
         )
     return pd.DataFrame(rows, columns=GAME_COLUMNS)
+
+
+def game_section(games: int, rotate: bool, hand_sizes: Sequence[int], tally: GameTally) -> GameRun:
+    """What a game run played, as run.json says: its games and their hand sizes, and how their ties were parted."""
+    return GameRun(
+        games=games,
+        rotate=rotate,
+        hand_sizes=tuple(hand_sizes),
+        tie_break_games=tally.tie_break_games,
+        tie_break_hands=tally.tie_break_hands,
+        shared_games=tally.shared_games,
+        unresolved_games=tally.unresolved,
+    )

@@ -23,7 +23,7 @@ from pocha.game.rules import Rules
 from pocha.reports.stats import Z95, stratified
 from pocha.strategies.playouts import bid_likelihood
 
-MOST_SHARPNESS = 20.0  # the search's upper end: a bid one off then has odds e^-20, a model that is never off
+MOST_FITTED_SHARPNESS = 20.0  # the search's upper end: a bid one off then has odds e^-20, a model that is never off
 SHARPNESS_TOLERANCE = 1e-4
 GOLDEN = (5**0.5 - 1) / 2
 MODEL_COLUMNS = (
@@ -90,8 +90,8 @@ class Cells:
         return float(self.counts @ self.log_likelihood(sharpness) / self.counts.sum())
 
     def best_sharpness(self) -> float:
-        """The sharpness in 0..MOST_SHARPNESS with the highest mean log score (golden-section search)."""
-        low, high = 0.0, MOST_SHARPNESS
+        """The sharpness in 0..MOST_FITTED_SHARPNESS with the highest mean log score (golden-section search)."""
+        low, high = 0.0, MOST_FITTED_SHARPNESS
         left, right = high - GOLDEN * (high - low), low + GOLDEN * (high - low)
         at_left, at_right = self.mean(left), self.mean(right)
         while high - low > SHARPNESS_TOLERANCE:

@@ -189,3 +189,20 @@ def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
         if (stem := name.removesuffix(".csv")) in TABLE_COLUMNS and name.endswith(".csv")
     }
     return run, tables
+
+
+def write_report(folder: Path) -> tuple[Path, list[Path]]:
+    """Redraw a finished run folder's figures and write its ``report.html``: ``(report, figures)``.
+
+    Only the files its run.json lists are read, and checked first; the new files appear together.
+    """
+    from pocha.reports.html import report_page
+    from pocha.reports.plots import render_figures
+
+    run, tables = load_run(folder)
+    check_folder_writable(folder, "report")
+    figures = render_figures(run, tables)
+    contents = {f"{name}.png": data for name, data in figures.items()}
+    contents["report.html"] = report_page(run, tables, figures).encode("utf-8")
+    add_to_run(folder, run, contents)
+    return folder / "report.html", [folder / f"{name}.png" for name in figures]

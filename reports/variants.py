@@ -295,3 +295,15 @@ def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.D
         ("Luck: the share of the spread of points the cards explain, hand by hand and over whole games", luck),
         ("The game, by the line-up", game),
     ]
+
+
+def study_section(studied: Sequence[Variant], games: int, strong: str, weak: str) -> VariantsRun:
+    """What a study played, as run.json says: the variants and their rules, the hands they deal alike, the players."""
+    return VariantsRun(
+        games=games,
+        variants=tuple(variant.name for variant in studied),
+        variant_rules=tuple(variant.rules.to_dict() for variant in studied),
+        same_deals=tuple(same_deals(studied[0], variant) for variant in studied),
+        strong=strong,
+        weak=weak,
+    )

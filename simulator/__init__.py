@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from pocha.version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers and editors
+    from pocha.advising import advise as advise
+    from pocha.advising import advise_card as advise_card
     from pocha.api import DealView as DealView
     from pocha.api import Player as Player
-    from pocha.api import advise as advise
-    from pocha.api import advise_card as advise_card
     from pocha.api import bench as bench
     from pocha.api import bench_decisions as bench_decisions
     from pocha.api import compare as compare
@@ -54,8 +54,8 @@ _HOMES = {
     "compare": "pocha.api",
     "play_games": "pocha.api",
     "variants": "pocha.api",
-    "advise": "pocha.api",
-    "advise_card": "pocha.api",
+    "advise": "pocha.advising",
+    "advise_card": "pocha.advising",
     "Player": "pocha.api",
     "DealView": "pocha.api",
     "train": "pocha.api",

@@ -25,11 +25,11 @@ from pocha import options
 from pocha.errors import PochaError
 from pocha.interrupt import interruptible
 from pocha.options import (
-    ADVICE_SHARPNESS,
-    CARD_SHARPNESS,
     FULL_DEAL_TRUMP_NAMES,
     FULL_DEALS_NAMES,
+    MONTECARLO_SHARPNESS,
     MOST_PER_CORE,
+    PIMC_SHARPNESS,
     PLAY_RULE_NAMES,
     PRESET_NAMES,
     RANK_ORDER_NAMES,
@@ -258,6 +258,8 @@ Out = Annotated[
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
 Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
+TextFormat = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")]
+DealsPerSize = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")]
 ChunkSize = Annotated[
     int | None,
     typer.Option(
@@ -321,6 +323,7 @@ GROUP_FLAGS: dict[type, dict[str, Any]] = {
         "play_rule": PlayRule,
         "hook": Hook,
         "full_deal_trump": FullDealTrump,
+        "scoring": Scoring,
     },
     options.RunOptions: {"play": Play, "seed": Seed},
     options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},
@@ -385,6 +388,11 @@ def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]
     seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
     message = f"compiling what pocha {command} needs for this machine, once (later runs load it), about {seconds} s"
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
+
+
+def say(line: str) -> None:
+    """One line for the person running pocha, on stderr (the results go to stdout): what the API tells."""
+    typer.echo(line, err=True)
 
 
 @contextlib.contextmanager
@@ -526,9 +534,8 @@ def simulate(
     *,
     strategy: Strategies = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 250_000,
+    deals: DealsPerSize = 250_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output: options.OutputOptions,
     output_format: Format = "table",
@@ -555,7 +562,7 @@ def simulate(
             strategy,
             cards=cards,
             deals=deals,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             output=output,
             saving=saving,
@@ -563,6 +570,7 @@ def simulate(
             trace_deals=trace_deals,
             predictions=predictions,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format, saving.checkpoint)
@@ -601,7 +609,6 @@ def compare(
         ),
     ] = True,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output: options.OutputOptions,
     output_format: Format = "table",
@@ -620,11 +627,12 @@ def compare(
             cards=cards,
             deals=deals,
             duplicate=duplicate,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             output=output,
             saving=saving,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format, saving.checkpoint)
@@ -651,7 +659,6 @@ def game(
         ),
     ] = True,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
     full_deals: FullDeals = None,
@@ -675,12 +682,13 @@ def game(
             strategy,
             games=games,
             rotate=rotate,
-            rules=replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals),
+            rules=replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals),
             run=run,
             output=output,
             trace=trace,
             trace_games=trace_games,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format)
@@ -757,6 +765,7 @@ def variants(
             run=run,
             output=output,
             progress=progress,
+            messages=say,
             command_line=command_line(),
         )
     show(result, output_format)
@@ -820,12 +829,11 @@ def advise(
         typer.Option(
             metavar="S",
             help="How sharply the bids are read: a bid d away from the assumed one is exp(-S d) as likely; "
-            f"0 ignores them (default {ADVICE_SHARPNESS:g} for a bid; for a card {CARD_SHARPNESS:g}, as pimc "
+            f"0 ignores them (default {MONTECARLO_SHARPNESS:g} for a bid; for a card {PIMC_SHARPNESS:g}, as pimc "
             "reads them).",
         ),
     ] = None,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     play: Rollout = "greedy",
     seed: Seed = 0,
     output_format: Annotated[
@@ -843,7 +851,7 @@ def advise(
             position=position,
             bids=bids,
             samples=samples,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=options.RunOptions(play=play, seed=seed),
         )
         if played is not None:
@@ -852,11 +860,11 @@ def advise(
             if assume != "table":
                 raise PochaError("assume: does nothing with --played (card advice reads the bids as pimc does)")
             advice: Any = api.advise_card(
-                hand, trump, played=played, sharpness=CARD_SHARPNESS if sharpness is None else sharpness, **common
+                hand, trump, played=played, sharpness=PIMC_SHARPNESS if sharpness is None else sharpness, **common
             )
         else:
-            sharpness = ADVICE_SHARPNESS if sharpness is None else sharpness
-            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, **common)
+            sharpness = MONTECARLO_SHARPNESS if sharpness is None else sharpness
+            advice = api.advise(hand, trump, bid=bid, assume=assume, sharpness=sharpness, messages=say, **common)
     if output_format == "json":
         typer.echo(json.dumps(advice.to_dict(), indent=2))
         return
@@ -907,9 +915,8 @@ def models(
         ),
     ] = None,
     cards: Cards = "all",
-    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")] = 2_000,
+    deals: DealsPerSize = 2_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     run: Run,
     output_format: Format = "table",
 ) -> None:
@@ -929,9 +936,10 @@ def models(
             models=model,
             cards=cards,
             deals=deals,
-            rules=replace(rules, scoring=scoring),
+            rules=rules,
             run=run,
             progress=progress,
+            messages=say,
         )
     if output_format == "csv":
         typer.echo(result.scores.to_csv(index=False, lineterminator="\n"), nl=False)
@@ -1006,7 +1014,9 @@ def match(
 
     with running() as progress:
         check_format(output_format, FORMATS)
-        played = api.match(player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress)
+        played = api.match(
+            player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress, messages=say
+        )
     if output_format == "csv":
         typer.echo(played.summary().to_csv(index=False, lineterminator="\n"), nl=False)
     elif output_format == "json":
@@ -1034,7 +1044,6 @@ def train(
         int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")
     ] = 1_000_000,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     play: TrainingPlay = "greedy",
     seed: Seed = 0,
     chunk_size: ChunkSize = None,
@@ -1048,7 +1057,7 @@ def train(
 
     with running() as progress:
         run = options.RunOptions(play=play, seed=seed, chunk_size=chunk_size, threads=threads)
-        trained = api.train(out, deals=deals, rules=replace(rules, scoring=scoring), run=run, progress=progress)
+        trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress, messages=say)
     if trained.table is None:
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
@@ -1086,13 +1095,10 @@ def report(
 def show_rules(
     *,
     rules: options.RuleOptions,
-    scoring: Scoring = None,
     schedule: Schedule = None,
     tie_break: TieBreak = None,
     full_deals: FullDeals = None,
-    output_format: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
-    ] = "text",
+    output_format: TextFormat = "text",
 ) -> None:
     """Print the effective rule set, the preset's decks by player count and the readings it takes of its text."""
     import json
@@ -1101,7 +1107,7 @@ def show_rules(
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-        chosen = replace(rules, scoring=scoring, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
+        chosen = replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
         info = api.rules_info(rules=chosen)
     if output_format == "json":
         typer.echo(json.dumps(info.to_dict(), indent=2))
@@ -1118,9 +1124,7 @@ def show_rules(
     ),
 )
 def list_strategies(
-    output_format: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")
-    ] = "text",
+    output_format: TextFormat = "text",
 ) -> None:
     """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
     import json
@@ -1200,7 +1204,7 @@ def bench(
         if decisions:
             if deals != 1_000_000 or repeats != 5:
                 raise PochaError("--decisions: times every decision of 20 deals of 4 x 10; leave -n and --repeats out")
-            for line in decision_lines(api.bench_decisions()):
+            for line in decision_lines(api.bench_decisions(messages=say)):
                 typer.echo(line)
             return
         if startup:

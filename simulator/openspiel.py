@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pocha.engine.player import DealView, Player
+from pocha.engine.player import DealView, Decider
 from pocha.errors import PochaError
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, mask_of, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
@@ -209,9 +209,9 @@ class PochaBot(pyspiel.Bot):
     seed, which fixes its random choices (its dealer is ``deal % players``); None for the player's default.
     """
 
-    def __init__(self, player: Player, game: "pyspiel.Game", deal: int | None = None) -> None:
+    def __init__(self, player: Decider, game: "pyspiel.Game", deal: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
-        if not isinstance(player, Player):
+        if not isinstance(player, Decider):
             raise PochaError(
                 f"player: a pocha.Player, not {player!r}; make it with pocha.Player(spec, rules_for(game))"
             )
@@ -256,15 +256,15 @@ class Side:
     seat: Callable[["pyspiel.Game", int, int, int], "pyspiel.Bot"]
 
 
-def pocha_side(player: Player) -> Side:
+def pocha_side(player: Decider) -> Side:
     """A pocha player, seated as a PochaBot wherever its side sits (its choices fixed by its seed and the deal)."""
     label = player.seat.label if player.seat.policy else f"{player.seat.label}@{player.policy.label}"
     return Side(label, lambda game, seat, deal, seed: PochaBot(player, game, deal))
 
 
-def opponent_side(against: "str | Player") -> Side:
+def opponent_side(against: "str | Decider") -> Side:
     """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot."""
-    if isinstance(against, Player):
+    if isinstance(against, Decider):
         return pocha_side(against)
     name, _, text = against.strip().partition(":")
     if name == "uniform":
@@ -461,9 +461,9 @@ def play_rotated(game: "pyspiel.Game", ours: Side, theirs: Side, seed: int, deal
 
 
 def play_match(
-    player: Player,
+    player: Decider,
     *,
-    against: "str | Player",
+    against: "str | Decider",
     game: str,
     sizes: Sequence[int],
     deals: int,

@@ -7,15 +7,18 @@ resolves them, before any deal is played: the rules (``resolve``), the backend, 
 files may be written.
 """
 
+import functools
+import inspect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
-from pocha.engine.policies import DEFAULT_SHARPNESS as PIMC_SHARPNESS
+from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.rules import (
@@ -30,13 +33,16 @@ from pocha.game.rules import (
     TIE_BREAKS,
     Rules,
     Scoring,
+    check_players,
     make_rules,
     parse_scoring,
 )
-from pocha.strategies.catalog import DEFAULT_SHARPNESS, SHIPPED_NAMES
+from pocha.strategies.catalog import MONTECARLO_SHARPNESS as MONTECARLO_SHARPNESS
+from pocha.strategies.catalog import SHIPPED_NAMES
 
-if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint is made, so --help stays quick
+if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint (a study) is made, so --help stays quick
     from pocha.engine.checkpoint import Checkpoint
+    from pocha.engine.variants import Variant
 
 # The names each option accepts, for help texts and messages.
 PRESET_NAMES = tuple(PRESETS)
@@ -48,8 +54,6 @@ TIE_BREAK_NAMES = tuple(TIE_BREAKS)
 FULL_DEALS_NAMES = tuple(FULL_DEALS)
 FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
-ADVICE_SHARPNESS = DEFAULT_SHARPNESS  # advise reads the bids as montecarlo does
-CARD_SHARPNESS = PIMC_SHARPNESS  # card advice reads them as pimc does
 MOST_PER_CORE = PER_CORE  # threads, or LocalCluster processes, a core may be asked to run
 
 
@@ -89,6 +93,11 @@ class RuleOptions:
 
     def resolve(self) -> tuple[str | None, Rules]:
         """``(preset, rules)``: the preset's name (None for a Rules object) and the rules it gives."""
+        return self.resolved
+
+    @cached_property
+    def resolved(self) -> tuple[str | None, Rules]:
+        """What ``resolve`` gives, made once: the options are checked when made, a run reads them again."""
         if isinstance(self.preset, Rules):
             return None, self.preset
         scoring = parse_scoring(self.scoring) if isinstance(self.scoring, str) else self.scoring
@@ -160,6 +169,26 @@ def parse_variant(text: str, players: int) -> tuple[str, RuleOptions]:
         )
         raise PochaError(f"variant '{text}': {advice}") from None
     return ":".join([preset, *(f"{option}={value}" for option, value in given.items())]), rules
+
+
+def parse_study(variants: str | Sequence[str], players: int) -> "list[Variant]":
+    """A study's variants as written (``parse_variant``), each once; the others are compared with the first."""
+    from pocha.engine.variants import Variant
+
+    written = [variants] if isinstance(variants, str) else list(variants)
+    check_players(players)  # the study's, before any variant asks for a deck of that many
+    if not written:
+        raise PochaError("variants: give at least one, e.g. ludoteka ludoteka:hook=never")
+    studied: list[Variant] = []
+    for text in written:
+        name, options = parse_variant(text, players)
+        if any(name == variant.name for variant in studied):
+            raise PochaError(
+                f"variants: {name} given twice; a variant against itself differs in nothing (to see it, "
+                f"write it once more with an option it already has, e.g. ludoteka ludoteka:hook=except-one-card)"
+            )
+        studied.append(Variant(name, *options.resolve()))
+    return studied
 
 
 @dataclass(frozen=True)
@@ -243,3 +272,34 @@ class CheckpointOptions:
             DEFAULT_EVERY if self.checkpoint_every is None else self.checkpoint_every,
             Path(self.resume) if self.resume else None,
         )
+
+
+GROUPS = {"rules": RuleOptions, "run": RunOptions, "output": OutputOptions, "saving": CheckpointOptions}
+GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
+
+
+def with_flat_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
+
+    ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
+    group's values; a keyword given with its whole group is refused.
+    """
+    accepted = set(inspect.signature(function).parameters)
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        flat = {name: kwargs.pop(name) for name in list(kwargs) if name in GROUP_OF and name not in accepted}
+        if not isinstance(kwargs.get("rules", RuleOptions()), RuleOptions):
+            flat["preset"] = kwargs.pop("rules")
+        for group, kind in GROUPS.items():
+            given = {name: value for name, value in flat.items() if GROUP_OF[name] == group}
+            if group in accepted and given:
+                if group in kwargs:
+                    raise PochaError(f"{group}: give {', '.join(given)} inside it, not beside it")
+                kwargs[group] = kind(**given)
+        unknown = set(flat) - {name for name in flat if GROUP_OF[name] in accepted}
+        if unknown:
+            raise TypeError(f"{function.__name__}() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
+        return function(*args, **kwargs)
+
+    return call

@@ -1,4 +1,6 @@
-"""Counts in words, for every layer's messages and headings: "1 card", "2 cards", "1,000 deals"."""
+"""Counts and times in words, for every layer's messages and headings: "1 card", "1,000 deals", "8 min"."""
+
+import math
 
 
 def counted(number: int, noun: str, nouns: str | None = None) -> str:
@@ -7,3 +9,21 @@ def counted(number: int, noun: str, nouns: str | None = None) -> str:
     nouns: the plural where adding "s" is wrong (``counted(2, "strategy", "strategies")``).
     """
     return f"{number:,} {noun if number == 1 else nouns or noun + 's'}"
+
+
+def duration(seconds: float) -> str:
+    """A time as a person says it: ``40 s``, ``8 min``, ``2.5 h``, ``3 days``."""
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    hours = seconds / 3600
+    return f"{hours:.1f} h" if hours < 10 else f"{hours:.0f} h" if hours < 48 else f"{hours / 24:,.0f} days"
+
+
+def round_down(value: float) -> int:
+    """The largest of 1, 2, 5, 10, 20, 50, ... not above ``value`` (0 below 1): an amount as a person picks one."""
+    if value < 1:
+        return 0
+    power = 10 ** int(math.log10(value))
+    return max(step * power for step in (1, 2, 5) if step * power <= value)

@@ -5,4 +5,4 @@ help prints lives here. ``registry`` maps the same names to the strategies (a te
 """
 
 SHIPPED_NAMES = ("random", "zero", "fair-share", "aces-trumps", "expected", "montecarlo", "table")
-DEFAULT_SHARPNESS = 1.5  # montecarlo reading the bids through ``table``: its best log score of montecarlo's bids
+MONTECARLO_SHARPNESS = 1.5  # montecarlo reading the bids through ``table``: its best log score of montecarlo's bids

@@ -12,7 +12,7 @@ import numpy as np
 from pocha.errors import PochaError
 from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Prediction, Strategy, best_legal, bid_outcome
-from pocha.strategies.catalog import DEFAULT_SHARPNESS
+from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.playouts import expected_points, play_outs
 from pocha.strategies.table import TableStrategy
 
@@ -43,7 +43,7 @@ class MonteCarlo:
     samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = TableStrategy()  # how the others bid (read before, predicted after), as a strategy spec
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random or pimc (slow)
-    sharpness: float = DEFAULT_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
+    sharpness: float = MONTECARLO_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
     oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
     solve: int = 0  # the last tricks of each greedy play-out solved exactly, every hand open (0: none)
 

@@ -8,6 +8,7 @@ import reference
 from conftest import lineup
 
 from pocha.engine.policies import parse_policy
+from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.training import TrainingRequest, train_table
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules, parse_scoring
@@ -89,16 +90,8 @@ def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
         seats = lineup(*[spec] * players)
         predicts = isinstance(seats.seats[0].strategy, Predicts)
         simulate(
-            DealsRequest(
-                rules=rules,
-                lineup=seats,
-                sizes=sizes,
-                deals=25,
-                seed=seed,
-                policy=policy,
-                trace=stream,
-                predictions=[] if predicts else None,  # recorded (and checked) for every strategy that predicts
-            )
+            DealsRequest(rules=rules, lineup=seats, sizes=sizes, deals=25, seed=seed, policy=policy),
+            Outputs(trace=stream, predictions=[] if predicts else None),
         )
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     deals = [line for line in lines if "format" not in line]
@@ -113,9 +106,8 @@ def test_mixed_line_up_and_explicit_deck():
     seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
     simulate(
-        DealsRequest(
-            rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1, trace=stream
-        )
+        DealsRequest(rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1),
+        Outputs(trace=stream),
     )
     for line in stream.getvalue().splitlines()[1:]:
         check_deal(rules, json.loads(line))
@@ -132,8 +124,8 @@ def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
             deals=40,
             seed=2,
             policy=parse_policy(play),
-            trace=stream,
-        )
+        ),
+        Outputs(trace=stream),
     )
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
     return header, deals
@@ -152,8 +144,8 @@ def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
             sizes=[rules.full_deal - 1, rules.full_deal],
             deals=30,
             seed=players,
-            trace=stream,
-        )
+        ),
+        Outputs(trace=stream),
     )
     deals = [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
     assert sum(deal["trump"] is None for deal in deals) == 30  # the full deals
@@ -201,8 +193,8 @@ def test_the_french_pack_conforms_at_every_player_count(players):
                 deals=10,
                 seed=players,
                 policy=parse_policy(play),
-                trace=stream,
-            )
+            ),
+            Outputs(trace=stream),
         )
     deals = [json.loads(line) for line in stream.getvalue().splitlines() if '"format"' not in line]
     whole_pack = [deal for deal in deals if deal["cards"] * players == 52]

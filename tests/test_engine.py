@@ -5,6 +5,7 @@ import pytest
 from conftest import lineup
 
 from pocha.engine.policies import parse_policy
+from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
@@ -28,10 +29,10 @@ def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), de
             policy=parse_policy("random"),
             duplicate=duplicate,
             chunk_size=chunk_size,
-            trace=stream,
             trace_deals=trace_deals,
             **options,
-        )
+        ),
+        Outputs(trace=stream),
     )
     return result, (stream.getvalue() if stream else "")
 
@@ -116,12 +117,16 @@ def test_run_arguments_are_checked():
     with pytest.raises(PochaError, match="play: unknown 'clever'"):
         parse_policy("clever")
     with pytest.raises(PochaError, match="plain seating on the local backend only"):
-        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True, trace=io.StringIO()))
+        simulate(
+            DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True), Outputs(trace=io.StringIO())
+        )
 
 
 def test_progress_counts_every_deal():
     done = []
-    simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100, progress=done.append))
+    simulate(
+        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100), Outputs(progress=done.append)
+    )
     assert done == [100, 100, 100, 100, 50, 50]  # hand sizes interleaved: 2, 3, 2, 3, 2, 3
 
 
@@ -132,7 +137,8 @@ def test_ctrl_c_keeps_the_finished_chunks():
             raise KeyboardInterrupt
 
     result = simulate(
-        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100, progress=stop_after_two)
+        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100),
+        Outputs(progress=stop_after_two),
     )
     assert not result.complete
     assert result.total.boards.tolist() == [200]

@@ -135,8 +135,10 @@ def test_every_long_command_says_how_to_shorten_it(args, said, monkeypatch, tmp_
 
 def test_a_dask_scheduler_is_not_timed_here():
     """A cluster's speed is not this machine's: no estimate is asked for."""
-    from pocha.api import telling_cost
+    from pocha.execution import Amount, telling_cost
     from pocha.options import RunOptions
 
-    assert telling_cost(RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786"), "--deals", 10, 1) is None
-    assert telling_cost(RunOptions(), "--deals", 10, 1) is not None
+    dask = RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786")
+    assert telling_cost(dask, Amount("--deals", 10, 100), print) is None
+    assert telling_cost(RunOptions(), Amount("--deals", 10, 100), print) is not None
+    assert telling_cost(RunOptions(), Amount("--deals", 10, 100), None) is None  # no one to tell: nothing probed

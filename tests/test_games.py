@@ -20,6 +20,7 @@ from pocha.engine.games import (
     play_games,
 )
 from pocha.engine.policies import GREEDY
+from pocha.engine.runner import Outputs
 from pocha.engine.tally import GAME_SUMS, MOMENTS, GameTally
 from pocha.errors import PochaError
 from pocha.game.rules import SCHEDULES, make_rules
@@ -197,7 +198,7 @@ def test_a_game_trace_replays_the_scores_and_the_seating():
     rules = make_rules(players=3, schedule="short")
     seats = lineup("zero", "fair-share", "aces-trumps")
     stream = io.StringIO()
-    result = play_games(GamesRequest(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4, trace=stream))
+    result = play_games(GamesRequest(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4), Outputs(trace=stream))
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
     assert header["format"] == "pocha-trace/3" and header["rules"]["schedule"] == "short"
     by_game: dict[int, list[dict]] = {}

@@ -20,7 +20,18 @@ LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named 
     ("strategies", ("pocha.strategies",)),
     ("engine", ("pocha.engine",)),
     ("reports", ("pocha.reports",)),
-    ("api", ("pocha", "pocha.api", "pocha.options", "pocha.openspiel")),
+    (
+        "api",
+        (
+            "pocha",
+            "pocha.advising",
+            "pocha.api",
+            "pocha.execution",
+            "pocha.options",
+            "pocha.openspiel",
+            "pocha.results",
+        ),
+    ),
     ("cli", ("pocha.cli", "pocha.__main__")),
 )
 CLI_MAY_IMPORT = {

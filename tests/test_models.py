@@ -15,7 +15,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelsRequest, record_bids
 from pocha.engine.seating import Seat
 from pocha.game.rules import make_rules
-from pocha.reports.models import MOST_SHARPNESS, fit, log_scores, model_table
+from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
 
 
 def rows_of(*rows: tuple[int, int, int, int, int, list[int]]) -> BidRows:
@@ -55,7 +55,7 @@ def test_a_fit_is_the_best_sharpness_and_each_deals_mean():
     found = fit(rows, 0, 3)
     best = np.mean(log_scores(rows, 0, found.sharpness))
     assert found.per_deal == pytest.approx([best])
-    for other in (0.0, found.sharpness * 0.9, found.sharpness * 1.1, MOST_SHARPNESS):
+    for other in (0.0, found.sharpness * 0.9, found.sharpness * 1.1, MOST_FITTED_SHARPNESS):
         assert np.mean(log_scores(rows, 0, other)) <= best + 1e-12
 
 
@@ -135,7 +135,7 @@ def test_the_command_prints_the_scores_and_a_model_that_is_the_table_is_certain(
     csv = invoke("models -p 3 -k 3 -n 60 -s expected -m expected -m fair-share --format csv")
     scores = pd.read_csv(io.StringIO(csv.stdout)).set_index("model")
     assert scores.loc["expected", "log_score"] == pytest.approx(0, abs=1e-6)
-    assert scores.loc["expected", "sharpness"] == pytest.approx(MOST_SHARPNESS, abs=1e-3)
+    assert scores.loc["expected", "sharpness"] == pytest.approx(MOST_FITTED_SHARPNESS, abs=1e-3)
     assert scores.loc["fair-share", "diff_ci_high"] < 0
     data = json.loads(invoke("models -p 3 -k 3 -n 60 -s expected -m expected -m fair-share --format json").stdout)
     assert data["run"]["rules"]["players"] == 3 and data["run"]["sizes"] == [3] and data["run"]["complete"]

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
-from pocha.engine.policies import DEFAULT_SAMPLES, DEFAULT_SHARPNESS, GREEDY, PlayPolicy, parse_policy
+from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PIMC_SHARPNESS, PlayPolicy, parse_policy
+from pocha.engine.runner import Outputs
 from pocha.engine.seating import Seat
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
@@ -207,8 +208,8 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
 def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     seat = Seat.of("montecarlo:samples=4@pimc:samples=12")
     assert seat.label == "montecarlo:samples=4@pimc:samples=12"
-    assert seat.policy == PlayPolicy("pimc", 12, DEFAULT_SHARPNESS)
-    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES, DEFAULT_SHARPNESS)
+    assert seat.policy == PlayPolicy("pimc", 12, PIMC_SHARPNESS)
+    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES, PIMC_SHARPNESS)
     assert Seat.of("expected").policy is None
     assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
@@ -227,7 +228,7 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
 
 
 def test_the_sharpness_is_named_when_it_is_not_the_default():
-    assert parse_policy(f"pimc:samples={DEFAULT_SAMPLES},sharpness={DEFAULT_SHARPNESS}").label == "pimc"
+    assert parse_policy(f"pimc:samples={DEFAULT_SAMPLES},sharpness={PIMC_SHARPNESS}").label == "pimc"
     assert parse_policy("pimc:sharpness=0").label == "pimc:sharpness=0.0" == parse_policy("pimc:sharpness=-0").label
     assert parse_policy("pimc: samples = 3 , sharpness = 1.5").label == "pimc:samples=3,sharpness=1.5"
     for policy in ("pimc:sharpness=0.0", "pimc:samples=3,sharpness=1.5", "pimc:sharpness=1000"):
@@ -235,7 +236,7 @@ def test_the_sharpness_is_named_when_it_is_not_the_default():
     assert parse_policy("greedy").sharpness == 0
     assert parse_policy("pimc:solve=3,paranoid=1").label == "pimc:solve=3,paranoid=1"
     assert parse_policy("pimc:solve=3,paranoid=1") == PlayPolicy(
-        "pimc", DEFAULT_SAMPLES, DEFAULT_SHARPNESS, False, 3, True
+        "pimc", DEFAULT_SAMPLES, PIMC_SHARPNESS, False, 3, True
     )
 
 
@@ -428,9 +429,8 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
         deals=run["deals"],
         seed=run["seed"],
         policy=parse_policy(run["play"]),
-        trace=stream,
     )
-    simulate(request)
+    simulate(request, Outputs(trace=stream))
     header, *lines = stream.getvalue().splitlines()
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before

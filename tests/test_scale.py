@@ -15,6 +15,7 @@ from conftest import lineup
 from pocha.engine.backends import Dask, Threads, make_backend
 from pocha.engine.checkpoint import Checkpoint
 from pocha.engine.games import GamesRequest, play_games
+from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
@@ -26,9 +27,11 @@ SEATS = lineup("expected", "random", "aces-trumps", "zero")
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 
-def run_deals(**options):
+def run_deals(progress=None, checkpoint=None, **options):
     """The engine's run of deals at RULES with SEATS, the other request fields as given."""
-    return simulate(DealsRequest(rules=RULES, lineup=SEATS, **options))
+    return simulate(
+        DealsRequest(rules=RULES, lineup=SEATS, **options), Outputs(progress=progress, checkpoint=checkpoint)
+    )
 
 
 def same(one, two):

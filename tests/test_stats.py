@@ -12,6 +12,7 @@ from conftest import lineup, numbers
 
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import GREEDY, parse_policy
+from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.engine.tally import Tally
 from pocha.game.rules import make_rules
@@ -76,9 +77,9 @@ def traced_run(seats, sizes, deals, **options):
             seed=3,
             policy=parse_policy("random"),
             chunk_size=33,
-            trace=stream,
             **options,
-        )
+        ),
+        Outputs(trace=stream),
     )
     return result.total, [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
 

@@ -348,7 +348,7 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
 
 def test_the_catalog_the_help_prints_names_every_shipped_strategy_in_order():
     assert tuple(registry.BUILTIN) == catalog.SHIPPED_NAMES
-    assert MonteCarlo().sharpness == catalog.DEFAULT_SHARPNESS
+    assert MonteCarlo().sharpness == catalog.MONTECARLO_SHARPNESS
 
 
 def test_a_bidder_for_points_bids_by_the_scoring_and_a_bidder_for_tricks_does_not():

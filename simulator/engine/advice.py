@@ -5,8 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.player import DealView, bid_list, card_list, card_predictions, read_trump, read_view
-from pocha.engine.player import Situation as PlayerSituation
+from pocha.engine.player import CheckedView, DealView, bid_list, card_list, card_predictions, read_trump, read_view
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
@@ -219,7 +218,7 @@ MOST_CARD_SAMPLES = 10**5  # worlds a card's advice is drawn over (each held in 
 class CardAdvice:
     """What each card a seat may play now promises: its chance to make the seat's bid and its expected points."""
 
-    situation: PlayerSituation
+    situation: CheckedView
     samples: int  # worlds drawn
     sharpness: float  # how sharply the bids are read (0: not read)
     predictions: dict[str, Any]  # ``card_predictions``' columns, one entry per legal card in hand order

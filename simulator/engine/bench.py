@@ -15,13 +15,13 @@ import shutil
 import statistics
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, local_cluster
+from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, check_count, local_cluster
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.games import GamesRequest, play_games
 from pocha.engine.policies import parse_policy
@@ -212,6 +212,36 @@ def repeat(
 
 
 def bench(
+    deals: int, repeats: int, threads: str | Sequence[int], dask_workers: int, against: str | Path | None = None
+) -> Iterator[Measurement]:
+    """The measurements of ``measurements``, every option checked first: a bad one is one line before any is made.
+
+    threads: ``"1,2"`` or a list; against: a reference program, a ``.c`` file built first.
+    """
+    counts = thread_counts(threads)
+    if deals < 1 or repeats < 1 or dask_workers < 0:
+        raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
+    for option, count in (("threads", max(counts)), ("dask", dask_workers)):
+        if count:
+            check_count(option, count)
+    reference = reference_program(Path(against)) if against else None
+    if reference:
+        check_reference(reference)
+    return measurements(deals, repeats, counts, dask_workers, reference)
+
+
+def thread_counts(threads: str | Sequence[int]) -> list[int]:
+    """Thread counts from ``"1,2"`` or a list; each at least 1."""
+    try:
+        counts = [int(word) for word in threads.split(",")] if isinstance(threads, str) else list(threads)
+    except ValueError:
+        raise PochaError(f"threads: '{threads}' is not a list of thread counts such as 1,2") from None
+    if not counts or min(counts) < 1:
+        raise PochaError(f"threads: give thread counts of at least 1, such as 1,2; not '{threads}'")
+    return counts
+
+
+def measurements(
     deals: int, repeats: int, threads: list[int], dask_workers: int, against: Path | None = None
 ) -> Iterator[Measurement]:
     """Run every benchmark on every thread count, then the first on a Dask LocalCluster if asked.
@@ -229,6 +259,13 @@ def bench(
             yield Measurement(
                 BENCHMARKS[0], f"Dask LocalCluster, {counted(dask_workers, 'worker')}", dask_workers, count, runs
             )
+
+
+def stage_profile(repeats: int, chunks: int) -> Iterator[tuple[Benchmark, dict[str, float]]]:
+    """Each staged benchmark with its ``stage_times`` over ``chunks`` chunks a repeat (``repeats`` checked first)."""
+    if repeats < 1:
+        raise PochaError(f"repeats: must be at least 1, not {repeats}")
+    return ((benchmark, stage_times(benchmark, chunks * repeats)) for benchmark in staged())
 
 
 def staged() -> tuple[Benchmark, ...]:

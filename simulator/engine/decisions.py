@@ -11,8 +11,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pocha.engine.player import DealView, Player
+from pocha.engine.player import DealView, Decider
 from pocha.engine.policies import GREEDY
+from pocha.engine.runner import Outputs
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealsRequest, simulate
 from pocha.game.rules import Rules
@@ -67,9 +68,10 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
         stream = io.StringIO()
         lineup = Lineup(tuple(Seat.of(spec) for _ in range(rules.players)))
         simulate(
-            DealsRequest(rules=rules, lineup=lineup, sizes=[cards], deals=deals, seed=1, policy=GREEDY, trace=stream)
+            DealsRequest(rules=rules, lineup=lineup, sizes=[cards], deals=deals, seed=1, policy=GREEDY),
+            Outputs(trace=stream),
         )
-        player = Player(spec, rules, seed=1)
+        player = Decider(spec, rules, seed=1)
         seconds: dict[str, list[float]] = {"bid": [], "card": []}
         lines = [json.loads(line) for line in stream.getvalue().splitlines()[1:]]
         first = next(decision_views(lines[0]))

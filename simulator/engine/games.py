@@ -15,14 +15,14 @@ Here ``games`` is always a count and ``numbers`` are game numbers; deal numbers 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import IO, Any, Self
+from typing import Any, Self
 
 import numpy as np
 
 from pocha.engine import trace as traces
 from pocha.engine.chunk import Chunk, SeatPolicies, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import PlayPolicy
-from pocha.engine.runner import RunTotal, run
+from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.workload import Part, Request
@@ -38,15 +38,14 @@ MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given u
 class GamesRequest(Request):
     """A run of ``games`` whole games.
 
-    rotate: seat the line-up on from each game's first dealer (see the module docstring). trace:
-    where to write ``pocha-trace/3`` lines (header included) for every deal of the first
-    ``trace_games`` games (all when None), game by game in play order (ordered backends only).
+    rotate: seat the line-up on from each game's first dealer (see the module docstring).
+    trace_games: with a trace in the outputs, the games whose every deal it gets, from the first
+    (all when None), game by game in play order (ordered backends only).
     """
 
     lineup: Lineup
     games: int
     rotate: bool = True
-    trace: IO[str] | None = None
     trace_games: int | None = None
 
 
@@ -268,13 +267,13 @@ class GameHands:
         return PlayedGames(self.seating, hands, scores, first, extra, unresolved)
 
 
-def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
+def play_games(request: GamesRequest, outputs: Outputs = Outputs()) -> RunTotal[GameTotals]:
     """Play the request's games (see the module docstring); Ctrl-C stops after the chunks finished so far."""
     if request.games < 1:
         raise PochaError(f"games: must be at least 1, not {request.games}")
     chunk_size = request.chunk_size_for(request.games)
     check_run(request.rules, request.lineup, request.rules.hand_sizes(), chunk_size)
-    stream = request.trace
+    stream = outputs.trace
     if stream is not None and not request.backend.ordered:
         raise PochaError("trace: games are traced on the local backend only")
     shown = request.games if request.trace_games is None else request.trace_games
@@ -290,4 +289,4 @@ def play_games(request: GamesRequest) -> RunTotal[GameTotals]:
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(workload, request.backend, progress=request.progress, trace=stream, estimate=request.estimate)
+    return run(workload, request.backend, outputs)

@@ -16,7 +16,7 @@ import numpy as np
 
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, position_contexts
 from pocha.engine.policies import PlayPolicy
-from pocha.engine.runner import RunTotal, run
+from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
@@ -130,7 +130,7 @@ class ModelBids(DealChunks):
         }
 
 
-def record_bids(request: ModelsRequest) -> RunTotal[BidRows]:
+def record_bids(request: ModelsRequest, outputs: Outputs = Outputs()) -> RunTotal[BidRows]:
     """Deal and bid the request's deals, each model bidding beside the table; Ctrl-C keeps the chunks finished."""
     if request.deals < 1:
         raise PochaError(f"deals: must be at least 1, not {request.deals}")
@@ -148,5 +148,5 @@ def record_bids(request: ModelsRequest) -> RunTotal[BidRows]:
         seed=request.seed,
         policy=request.policy,
     )
-    recorded = run(workload, request.backend, progress=request.progress, estimate=request.estimate)
+    recorded = run(workload, request.backend, outputs)
     return RunTotal(recorded.total.in_order(), recorded.complete)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from pocha.engine.policies import DEFAULT_SHARPNESS, GREEDY
+from pocha.engine.policies import GREEDY, PIMC_SHARPNESS
 from pocha.engine.seating import Seat
 from pocha.engine.tally import Z95
 from pocha.errors import PochaError
@@ -47,7 +47,7 @@ class DealView:
 
 
 @dataclass(frozen=True)
-class Situation:
+class CheckedView:
     """A checked ``DealView`` as ids: the seat's hand as dealt, the trump card, the bids by seat, the cards played."""
 
     rules: Rules
@@ -121,7 +121,7 @@ def check_follows(rules: Rules, played: list[int], seats: list[int], seat: int, 
         )
 
 
-def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
+def read_view(rules: Rules, view: DealView, word: str = "seat") -> CheckedView:
     """Check a seat's view as a careful player would (each mistake one line) and give it as ids.
 
     word: what the messages call a seat ("position" where seats are numbered by bidding position).
@@ -169,7 +169,7 @@ def read_view(rules: Rules, view: DealView, word: str = "seat") -> Situation:
     who = (view.dealer + 1 + len(bids)) % players if len(bids) < players else next_seat
     if who != view.seat:
         raise PochaError(f"{word}: it is {word} {who}'s turn, not {word} {view.seat}'s")
-    return Situation(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
+    return CheckedView(rules, view.seat, view.dealer, dealt, trump_card, bids, tuple(played))
 
 
 def bid_list(bids: str | Sequence[int]) -> tuple[int, ...]:
@@ -233,7 +233,7 @@ def read_trump(rules: Rules, trump: str | None, own: list[int], dealer: bool, ot
     return card
 
 
-class Player:
+class Decider:
     """One player of a batch run, deciding alone: ``decide(view)`` gives its bid or its card and what it expects."""
 
     def __init__(self, spec: str, rules: Rules, seed: int = 0) -> None:
@@ -265,7 +265,7 @@ class Player:
             return self.bid(situation, number, predict)
         return self.card(situation, number, predict)
 
-    def context(self, situation: Situation, number: int, rows: int = 1) -> BidContext:
+    def context(self, situation: CheckedView, number: int, rows: int = 1) -> BidContext:
         """The bidder's ``BidContext`` as the batch builds it, its one deal repeated ``rows`` times."""
         s, k = situation, situation.cards
         earlier = np.array([s.bids] * rows, np.int64).reshape(rows, s.position)
@@ -282,7 +282,7 @@ class Player:
             policy=self.policy.label,
         )
 
-    def bid(self, situation: Situation, number: int, predict: bool) -> "Decision":
+    def bid(self, situation: CheckedView, number: int, predict: bool) -> "Decision":
         """The strategy's bid and, if it predicts, the expected points of every bid."""
         ctx = self.context(situation, number)
         choice = int(checked_bids(self.seat.label, self.seat.strategy, ctx)[0])
@@ -296,7 +296,7 @@ class Player:
                 rows[f"expected_{name}"] = np.full(k + 1, np.nan) if values is None else values
         return Decision("bid", choice, rows)
 
-    def card(self, situation: Situation, number: int, predict: bool) -> "Decision":
+    def card(self, situation: CheckedView, number: int, predict: bool) -> "Decision":
         """The card the seat's play policy plays, and each legal card's chance to make the bid and expected points."""
         s, policy = situation, self.policy
         setting = (
@@ -309,7 +309,7 @@ class Player:
         )
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
         card = seat_card(self.seed, number, deal_rules, setting, *seat_arguments(s))
-        sharpness = policy.sharpness if policy.name == "pimc" else DEFAULT_SHARPNESS
+        sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS
         predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness) if predict else {}
         return Decision("card", self.rules.notation.name(int(card)), predictions)
 
@@ -319,13 +319,13 @@ def deal_rules_of(rules: Rules, cards: int, sharpness: float) -> DealRules:
     return DealRules.of(rules, cards, Reading(np.full((1, rules.players), sharpness), *expected_tables(rules, cards)))
 
 
-def seat_arguments(s: Situation) -> tuple[Any, ...]:
+def seat_arguments(s: CheckedView) -> tuple[Any, ...]:
     """What ``kernels.decide`` takes of a situation: seat, hand dealt, trump, dealer, bids by seat, cards played."""
     played = np.array(s.played, np.int64)
     return s.seat, np.uint64(mask_of(s.dealt)), s.trump_card, s.dealer, s.bids_by_seat(), played
 
 
-def card_predictions(s: Situation, seed: int, number: int, worlds: int, sharpness: float) -> dict[str, Any]:
+def card_predictions(s: CheckedView, seed: int, number: int, worlds: int, sharpness: float) -> dict[str, Any]:
     """Per legal card, in hand order: the chance to make the bid and the expected points, with 95% half-widths.
 
     Over ``worlds`` worlds consistent with the seat's view, drawn as pimc draws them reading the bids

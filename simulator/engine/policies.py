@@ -20,12 +20,11 @@ from dataclasses import dataclass
 
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES
-from pocha.kernels.solve import MOST_SOLVE
 
 DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_SAMPLES = 10_000
-DEFAULT_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
-MOST_SHARPNESS = 1_000.0
+PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
+MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
 
 
@@ -51,7 +50,7 @@ class PlayPolicy:
         given = []
         if self.name == "pimc" and self.samples != DEFAULT_SAMPLES:
             given.append(f"samples={self.samples}")
-        if self.name == "pimc" and self.sharpness != DEFAULT_SHARPNESS:
+        if self.name == "pimc" and self.sharpness != PIMC_SHARPNESS:
             given.append(f"sharpness={self.sharpness}")
         if self.name == "pimc" and self.exhaustive:
             given.append("exhaustive=1")
@@ -78,7 +77,7 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
             (
                 "sharpness",
                 "float",
-                str(DEFAULT_SHARPNESS),
+                str(PIMC_SHARPNESS),
                 "how sharply the bids are read as expected's: 0 ignores them",
             ),
             ("exhaustive", "0 or 1", "0", "1: every legal card weighed, not one of each run of equivalent cards"),
@@ -98,7 +97,7 @@ def parse_policy(spec: str) -> PlayPolicy:
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
-    samples, sharpness, exhaustive, solve, paranoid = DEFAULT_SAMPLES, DEFAULT_SHARPNESS, False, DEFAULT_SOLVE, False
+    samples, sharpness, exhaustive, solve, paranoid = DEFAULT_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
@@ -127,20 +126,22 @@ def pimc_samples(value: str) -> int:
 
 def pimc_solve(value: str) -> int:
     """The tricks of ``solve=N``: a whole number from 0 (none solved) to MOST_SOLVE."""
+    from pocha.kernels.solve import MOST_SOLVE  # loads numba: not before a policy asks to solve (--help stays quick)
+
     if not value.isdigit() or not 0 <= int(value) <= MOST_SOLVE:
         raise PochaError(f"play: pimc solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not '{value}'")
     return int(value)
 
 
 def pimc_sharpness(value: str) -> float:
-    """The sharpness of ``sharpness=S``: a number from 0 (the bids not read) to MOST_SHARPNESS."""
+    """The sharpness of ``sharpness=S``: a number from 0 (the bids not read) to MOST_PIMC_SHARPNESS."""
     try:
         sharpness = float(value)
     except ValueError:
         sharpness = float("nan")
-    if not 0 <= sharpness <= MOST_SHARPNESS:
+    if not 0 <= sharpness <= MOST_PIMC_SHARPNESS:
         raise PochaError(
-            f"play: pimc sharpness must be a number from 0 (bids not read) to {MOST_SHARPNESS:,.0f}, not '{value}'"
+            f"play: pimc sharpness must be a number from 0 (bids not read) to {MOST_PIMC_SHARPNESS:,.0f}, not '{value}'"
         )
     return sharpness + 0.0  # -0.0 is 0
 

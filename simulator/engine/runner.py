@@ -22,6 +22,24 @@ from pocha.engine.workload import Estimate, Part, Workload
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class Outputs:
+    """Where a run's by-products go, as they come; none of them changes its results.
+
+    progress: called with each finished task's count (and first with the resumed tasks'). estimate:
+    told, before the run starts, how long it will take, unless it is quick (``pocha.engine.estimate``);
+    without it nothing is probed. trace: where the parts' trace lines go. predictions: where the
+    parts' rows of recorded predictions go (in any order). checkpoint: saves the finished tasks now
+    and then and at the end, and may resume a run (its total must be a ``Tally``).
+    """
+
+    progress: Callable[[int], None] | None = None
+    estimate: Callable[[Estimate], None] | None = None
+    trace: IO[str] | None = None
+    predictions: list[Rows] | None = None
+    checkpoint: Checkpoint | None = None
+
+
 @dataclass
 class RunTotal(Generic[T]):
     """A run's merged total, and whether it ran to the end (False after Ctrl-C: the total holds the finished tasks)."""
@@ -36,25 +54,9 @@ def play(workload: Workload[T], index: int) -> tuple[int, Part[T]]:
     return index, workload.run(index)
 
 
-def run(
-    workload: Workload[T],
-    backend: Backend,
-    *,
-    progress: Callable[[int], None] | None = None,
-    trace: IO[str] | None = None,
-    predictions: list[Rows] | None = None,
-    checkpoint: Checkpoint | None = None,
-    estimate: Callable[[Estimate], None] | None = None,
-) -> RunTotal[T]:
-    """Play every task of ``workload`` (those a resumed checkpoint holds excepted) and merge the parts.
-
-    progress: called with each finished task's count (and first with the resumed tasks'). trace:
-    where the parts' trace lines go, as they come. predictions: where the parts' rows of recorded
-    predictions go, as they come (in any order). checkpoint: saves the finished tasks now and then
-    and at the end, and may resume a run (its total must be a ``Tally``). estimate: told, before the
-    run starts, how long it will take, unless it is quick (``pocha.engine.estimate``); without it
-    nothing is probed.
-    """
+def run(workload: Workload[T], backend: Backend, outputs: Outputs = Outputs()) -> RunTotal[T]:
+    """Play every task of ``workload`` (those a resumed checkpoint holds excepted), merge the parts, feed outputs."""
+    progress, trace, predictions, checkpoint = outputs.progress, outputs.trace, outputs.predictions, outputs.checkpoint
     total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
     if progress is not None and done:
         progress(sum(workload.count(index) for index in done))
@@ -63,8 +65,8 @@ def run(
     remaining = workload.planned - sum(map(workload.count, done))
     finished = bool(done)  # a task's part is in the total, of this run or of the one it resumes
     try:
-        if estimate is not None and (timed := probe(workload, remaining, backend.workers)):
-            estimate(timed)
+        if outputs.estimate is not None and (timed := probe(workload, remaining, backend.workers)):
+            outputs.estimate(timed)
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
                 traces.write_lines(trace, part.lines)

@@ -8,16 +8,15 @@ checkpoint may save and resume it. Here ``deals`` is always a count (deals per h
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import IO, Any, Self
+from typing import Any, Self
 
 import numpy as np
 
 from pocha.engine import trace as traces
-from pocha.engine.checkpoint import Checkpoint
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.policies import PlayPolicy
-from pocha.engine.predictions import Predicted, Rows, prediction_rows
-from pocha.engine.runner import RunTotal, run
+from pocha.engine.predictions import Predicted, prediction_rows
+from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import Tally
 from pocha.engine.workload import Part, Request
@@ -29,22 +28,18 @@ from pocha.game.rules import Rules
 class DealsRequest(Request):
     """A run of ``deals`` deals (boards) of each hand size in ``sizes``.
 
-    duplicate: play every deal once per rotation of the seating. trace: where to write
-    ``pocha-trace/3`` lines (header included) for the first ``trace_deals`` deals of the run (all
-    when None; plain seating, ordered backends only). predictions: where each chunk's rows of the
-    predicting strategies' predictions go (``pocha.engine.predictions``; plain seating), None to
-    record none; the trace lines then carry them too. checkpoint: saves the finished chunks now and
-    then and on Ctrl-C, and may resume a run (whose chunk size is then the default).
+    duplicate: play every deal once per rotation of the seating. trace_deals: with a trace in the
+    outputs, the first deals of the run it gets (all when None; plain seating, ordered backends only).
+    With predictions in the outputs, each chunk's rows of the predicting strategies' predictions go
+    there (``pocha.engine.predictions``; plain seating), and the trace lines carry them too. A
+    checkpoint may resume a run (whose chunk size is then the default).
     """
 
     lineup: Lineup
     sizes: Sequence[int]
     deals: int
     duplicate: bool = False
-    trace: IO[str] | None = None
     trace_deals: int | None = None
-    predictions: list[Rows] | None = None
-    checkpoint: Checkpoint | None = None
 
 
 @dataclass(frozen=True)
@@ -161,17 +156,17 @@ class Deals(DealChunks):
         }
 
 
-def simulate(request: DealsRequest) -> RunTotal[Tally]:
+def simulate(request: DealsRequest, outputs: Outputs = Outputs()) -> RunTotal[Tally]:
     """Play the request's deals and tally them; Ctrl-C stops the run after the boards finished so far."""
     if request.deals < 1:
         raise PochaError(f"deals: must be at least 1, not {request.deals}")
-    checkpoint, stream = request.checkpoint, request.trace
+    checkpoint, stream = outputs.checkpoint, outputs.trace
     saved = checkpoint.saved_chunk_size() if checkpoint and request.chunk_size is None else None
     chunk_size = saved or request.chunk_size_for(request.deals, len(request.sizes))
     check_run(request.rules, request.lineup, request.sizes, chunk_size)
     if stream is not None and (request.duplicate or not request.backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
-    if request.predictions is not None and request.duplicate:
+    if outputs.predictions is not None and request.duplicate:
         raise PochaError("predictions: recorded in plain seating only (pocha simulate)")
     shown = request.deals * len(request.sizes) if request.trace_deals is None else request.trace_deals
     workload = Deals(
@@ -185,16 +180,8 @@ def simulate(request: DealsRequest) -> RunTotal[Tally]:
         policy=request.policy,
         duplicate=request.duplicate,
         trace_deals=shown if stream is not None else 0,
-        predict=request.predictions is not None,
+        predict=outputs.predictions is not None,
     )
     if stream is not None:
         traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(
-        workload,
-        request.backend,
-        progress=request.progress,
-        trace=stream,
-        predictions=request.predictions,
-        checkpoint=checkpoint,
-        estimate=request.estimate,
-    )
+    return run(workload, request.backend, outputs)

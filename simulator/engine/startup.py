@@ -50,6 +50,8 @@ def startup_times(repeats: int, cold: bool = True) -> list[StartupTime]:
     The warm run is timed after one untimed run has filled the kernel cache. cold: also one run of
     the same command with an empty cache folder (``POCHA_CACHE_DIR``), which compiles everything.
     """
+    if repeats < 1:
+        raise PochaError(f"repeats: must be at least 1, not {repeats}")
     environment = dict(os.environ)
     run_seconds(WARM_RUN, environment)
     found = [

@@ -15,7 +15,7 @@ from pocha.engine.atomic import atomic_path, check_folder_writable
 from pocha.engine.backends import Backend
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
 from pocha.engine.policies import PlayPolicy, parse_policy
-from pocha.engine.runner import run
+from pocha.engine.runner import Outputs, run
 from pocha.engine.seating import Competitor, Lineup, Seat
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, Request
@@ -83,7 +83,7 @@ class Training(DealChunks):
         }
 
 
-def train_table(request: TrainingRequest) -> TrickTable | None:
+def train_table(request: TrainingRequest, outputs: Outputs = Outputs()) -> TrickTable | None:
     """Learn a trick table (every seat bidding ``expected``, tricks counted per feature cell); None after Ctrl-C."""
     if request.deals < 1:
         raise PochaError(f"deals: must be at least 1, not {request.deals}")
@@ -94,7 +94,7 @@ def train_table(request: TrainingRequest) -> TrickTable | None:
     training = Training(
         sizes=sizes, deals=request.deals, chunk_size=chunk_size, rules=rules, seed=request.seed, policy=request.policy
     )
-    counted = run(training, request.backend, progress=request.progress, estimate=request.estimate)
+    counted = run(training, request.backend, outputs)
     if not counted.complete:
         return None
     return TrickTable(rules, request.policy.label, counted.total.reshape(table_shape(rules)), request.deals)
@@ -118,9 +118,8 @@ def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[i
         seed=LEARN_SEED,
         policy=parse_policy(default.play),
         backend=backend,
-        progress=progress,
     )
-    table = train_table(request)
+    table = train_table(request, Outputs(progress=progress))
     if table is not None:
         with atomic_path(default.path) as temporary:
             table.save(temporary)

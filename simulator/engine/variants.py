@@ -25,7 +25,7 @@ import numpy as np
 from pocha.engine.chunk import check_run
 from pocha.engine.games import Games, PlayedGames
 from pocha.engine.policies import PlayPolicy
-from pocha.engine.runner import RunTotal, run
+from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup, Seat
 from pocha.engine.workload import Part, Request
 from pocha.errors import PochaError
@@ -258,7 +258,7 @@ class Study:
         return Part(total)
 
 
-def play_variants(request: VariantsRequest) -> RunTotal[VariantTally]:
+def play_variants(request: VariantsRequest, outputs: Outputs = Outputs()) -> RunTotal[VariantTally]:
     """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
     players = {variant.rules.players for variant in request.variants}
     if len(players) > 1:
@@ -276,4 +276,4 @@ def play_variants(request: VariantsRequest) -> RunTotal[VariantTally]:
         policy=request.policy,
         chunk_size=chunk_size,
     )
-    return run(study, request.backend, progress=request.progress, estimate=request.estimate)
+    return run(study, request.backend, outputs)

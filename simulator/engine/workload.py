@@ -3,10 +3,11 @@
 Deals (``simulate``, ``compare``), whole games and training are each a ``Workload``: a picklable
 plan cut into tasks ``0 .. task_count - 1`` whose parts merge exactly in any order, so
 ``pocha.engine.runner.run`` plays any of them on any backend. A ``Request`` holds what the caller
-chooses besides the workload (backend, chunk size, progress), built by keyword.
+chooses besides the workload (backend, chunk size), built by keyword; where its by-products go
+(progress, trace, ...) is the runner's ``Outputs``.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -86,8 +87,6 @@ class Request:
     policy: PlayPolicy = GREEDY  # of the seats that name none
     chunk_size: int | None = None  # deals (games) per task; None: ``auto_chunk``'s (results do not depend on it)
     backend: Backend = Threads(1)
-    progress: Callable[[int], None] | None = None  # called with each finished task's deals (games)
-    estimate: Callable[[Estimate], None] | None = None  # told a run's time before it starts, unless quick
 
     def chunk_size_for(self, amount: int, sizes: int = 1) -> int:
         """Deals (games) per task for ``amount`` of each of ``sizes`` hand sizes: the asked-for or ``auto_chunk``'s."""

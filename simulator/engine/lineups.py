@@ -1,0 +1,98 @@
+"""Line-ups as a run's options name them: the strategy specs of every seat, of a comparison, of the models scored."""
+
+from collections.abc import Sequence
+
+from pocha.engine.seating import Lineup, Seat, spare_field
+from pocha.errors import PochaError
+from pocha.strategies.base import Strategy
+from pocha.words import counted
+
+DEFAULT_LINEUP = ("expected", "aces-trumps", "fair-share", "random", "zero")  # seats take these in turn
+MAX_COMPARED = 8
+MODELLED_TABLE = "montecarlo"  # the strong bidder at every seat whose bids ``score_models`` predicts
+DEFAULT_MODELS = {  # each a family: its best fitting spec stands for it
+    "expected": ("expected",),
+    "expected, bias fitted": tuple(f"expected:bias={step / 20:g}" for step in range(-20, 9)),  # -1 .. 0.4
+    "aces-trumps": ("aces-trumps",),
+    "table": ("table",),
+    "fair-share": ("fair-share",),
+    "random": ("random",),  # fitted, a uniform choice among the legal bids: the baseline
+}
+
+Spec = str | Strategy
+
+
+def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineup:
+    """One strategy per seat: one for every seat, or one per seat; None for the default line-up."""
+    if strategies is None:
+        specs: list[Spec] = [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
+    elif isinstance(strategies, str | Strategy):
+        specs = [strategies]
+    else:
+        specs = list(strategies)
+    if len(specs) not in (1, players):
+        raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
+    seats = [Seat.of(spec) for spec in specs]
+    return Lineup(tuple((seats * players)[:players]))
+
+
+def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
+    """The seats of a comparison: the strategies in turn, each as often, or once each and the field in the rest."""
+    specs = [strategies] if isinstance(strategies, str | Strategy) else list(strategies)
+    count = len(specs)
+    if not 2 <= count <= MAX_COMPARED:
+        raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {count}")
+    if count > seats:
+        raise PochaError(
+            f"compare: {count} strategies but {seats} seats; a rotation seats at most {seats} "
+            "(use more --players or fewer strategies)"
+        )
+    if field is None and seats % count:
+        spare = spare_field(specs)
+        raise PochaError(
+            f"compare: {count} strategies cannot share {seats} seats evenly (one would sit twice and meet "
+            f"itself); give --field STRATEGY to fill the {counted(seats - count, 'other seat')}"
+            + (f", e.g. --field {spare}" if spare else "")
+        )
+    if field is not None and count == seats:
+        raise PochaError(f"field: the {count} strategies fill all {seats} seats; leave --field out")
+    order = [specs[s % count] for s in range(seats)] if field is None else specs + [field] * (seats - count)
+    lineup = lineup_from(order, seats)
+    if len(lineup.labels) != count + (field is not None):
+        given = [*specs, *([field] if field is not None else [])]
+        raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, given))}")
+    return lineup
+
+
+def seat_of(spec: Spec, option: str) -> Seat:
+    """The player an option names, its mistakes said under the option's name (``strong: ...``)."""
+    try:
+        return Seat.of(spec)
+    except PochaError as error:
+        raise PochaError(f"{option}: {error}") from None
+
+
+def bidder(spec: Spec, option: str, why: str) -> Seat:
+    """A bidding strategy that plays no card (a model, advise's assumed bidders): ``BID@PLAY`` is refused."""
+    seat = Seat.of(spec)
+    if seat.policy is not None:
+        raise PochaError(f"{option}: '{spec}' names a card play; {why}, give its bidding strategy")
+    return seat
+
+
+def model_seats(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple[list[Seat], dict[str, list[str]]]:
+    """The candidate models of ``score_models`` as bidders, and their families by name (a spec alone is its own)."""
+    given = (
+        [(name, spec) for name, members in models.items() for spec in members]
+        if isinstance(models, dict)
+        else [(None, spec) for spec in models]
+    )
+    seats = [bidder(spec, "model", "a model only bids") for _, spec in given]
+    labels = [seat.label for seat in seats]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise PochaError(f"model: {', '.join(repeated)} given more than once")
+    families: dict[str, list[str]] = {}
+    for (name, _), label in zip(given, labels, strict=True):
+        families.setdefault(name or label, []).append(label)
+    return seats, families

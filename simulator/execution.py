@@ -1,0 +1,322 @@
+"""The one way every recorded command runs: check, learn the tables it needs, play, record, write.
+
+A command (``pocha.api``) reads its options into what it plays (a line-up, hand sizes, the engine's
+request) and hands ``execute`` the engine call; ``execute`` makes the checks every run shares, the
+backend and the outputs the runner feeds (progress, the estimate's word, the trace), and ``conclude``
+ends the record, makes the tables and writes them. The lines for the person running pocha (a table
+learned, a long run's time) go to the caller's ``messages``: the library prints nothing itself.
+"""
+
+import contextlib
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+from pocha.engine.atomic import atomic_open, check_writable
+from pocha.engine.backends import Backend
+from pocha.engine.estimate import LONG
+from pocha.engine.policies import PlayPolicy
+from pocha.engine.runner import Outputs, RunTotal
+from pocha.engine.seating import Lineup
+from pocha.engine.trace import is_trace
+from pocha.engine.training import learn_default
+from pocha.engine.workload import Estimate
+from pocha.errors import PochaError
+from pocha.game.rules import Rules
+from pocha.options import CheckpointOptions, OutputOptions, RunOptions, needs
+from pocha.reports.record import RunRecord, Section
+from pocha.strategies.base import Strategy
+from pocha.strategies.table import DefaultTable, TrickTable, default_table, table_strategies
+from pocha.words import counted, duration, round_down
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pocha.engine.predictions import Rows
+
+T = TypeVar("T")
+R = TypeVar("R")
+Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
+Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
+NO_BIDDERS = Lineup(())  # of a run that bids with no table: training
+Bidders = Iterable[tuple[Strategy, PlayPolicy]]  # each bidding strategy of a run with its play policy
+
+
+def unsaid(line: str) -> None:
+    """Where the lines go of a caller that asked for none."""
+
+
+@dataclass(frozen=True)
+class Amount:
+    """How much a run plays, as its option says it: ``--deals 1000`` (of each of 3 hand sizes)."""
+
+    option: str  # the flag that sets it: --deals or --games
+    value: int
+    most: int  # what the deal numbers can count
+    per: int = 1  # deals (games) the run plays per unit of it: its hand sizes, its variants
+    least: int = 1  # its smallest value
+    why: str = ""  # why it is that least, when more than 1
+
+    @property
+    def total(self) -> int:
+        """Deals (games) the whole run plays."""
+        return self.value * self.per
+
+    def check(self) -> None:
+        """Refuse an amount of play below its least (1) or beyond what deal numbers can count."""
+        if self.value < self.least and self.least > 1:
+            raise PochaError(f"{self.option[2:]}: at least {self.least} ({self.why}), not {self.value}")
+        if not 1 <= self.value <= self.most:
+            raise PochaError(f"{self.option[2:]}: must be from 1 to {self.most:,}, not {self.value:,}")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the caller of a run asks besides what it plays: how and where it plays, what it writes, who is told."""
+
+    run: RunOptions
+    output: OutputOptions | None = None  # None: a run that writes no run folder (models, training)
+    saving: CheckpointOptions = CheckpointOptions()
+    progress: Progress | None = None
+    messages: Messages | None = None
+
+
+def execute(
+    request: Callable[..., R],
+    play: Callable[[R, Outputs], T],
+    amount: Amount,
+    asked: Asked,
+    *,
+    bidders: Lineup = NO_BIDDERS,
+    rules: Rules | Sequence[Rules] = (),
+    trace: str | Path | None = None,
+    predictions: "list[Rows] | None" = None,
+) -> T:
+    """Check what every run checks, learn the default tables ``bidders`` need under ``rules``, and play.
+
+    request: the engine's request, short of the fields every run shares (seed, policy, chunk size,
+    backend); play: the engine's run of it, with the outputs. A trace is written whole when the run
+    ends, dropped when it was stopped.
+    """
+    run = asked.run
+    amount.check()
+    if asked.output is not None:
+        asked.output.check()
+    where = run.make_backend()
+    learn_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages)
+    made = request(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size, backend=where)
+    with _trace_file(trace) as stream:
+        outputs = Outputs(
+            progress=counter(asked.progress, amount.total),
+            estimate=telling_cost(run, amount, asked.messages),
+            trace=stream,
+            predictions=predictions,
+            checkpoint=asked.saving.make_checkpoint(),
+        )
+        played = play(made, outputs)
+        if stream is not None and isinstance(played, RunTotal) and not played.complete:
+            raise _Stopped
+    return played
+
+
+def conclude(
+    record: RunRecord,
+    played: RunTotal[Any],
+    count: int,
+    tables: Callable[[RunRecord], dict[str, "pd.DataFrame"]],
+    output: OutputOptions | None,
+) -> tuple[RunRecord, dict[str, "pd.DataFrame"], tuple[Path, ...]]:
+    """A run that has ended: its record (whether it ran to the end, ``count`` played, when), its tables, its files."""
+    record = replace(
+        record, complete=played.complete, played=count, date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    )
+    made = tables(record)
+    return record, made, write_outputs(record, made, output)
+
+
+def new_record(
+    command: str,
+    section: Section,
+    resolved: tuple[str | None, Rules],
+    lineup: Lineup,
+    run: RunOptions,
+    command_line: str | None,
+) -> RunRecord:
+    """The record of a run: its command and section, the preset and rules, the seats' strategies and play, the seed."""
+    preset, rules = resolved
+    return RunRecord(
+        command=command,
+        rules=rules,
+        preset=preset,
+        strategies=tuple(seat.label for seat in lineup.seats),
+        policy=run.policy.label,
+        policies=tuple((seat.policy or run.policy).label for seat in lineup.seats),
+        seed=run.seed,
+        section=section,
+        command_line=command_line,
+    )
+
+
+def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
+    """Each bidding strategy of a line-up with its play policy."""
+    return [(player.strategy, player.policy) for player in lineup.players(run.policy)]
+
+
+def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
+    """The engine's per-chunk callback (work just finished) as calls of ``progress(done, total)``."""
+    if progress is None:
+        return None
+    done = 0
+
+    def count(amount: int) -> None:
+        nonlocal done
+        done += amount
+        progress(done, total)
+
+    return count
+
+
+def check_trace(trace: str | Path | None, count: int | None, option: str) -> None:
+    """Refuse a trace the run could not write, or a count of traced deals or games without a trace."""
+    needs(option, count, "--trace", trace is not None)
+    if count is not None and count < 1:  # 0 would write a trace of its header alone
+        unit = option.removeprefix("trace-")
+        raise PochaError(f"{option}: must be at least 1, not {count} (leave it out to trace every one of the {unit})")
+    if trace is not None:
+        check_writable(trace, "trace", is_trace, "pocha trace")
+
+
+class _Stopped(Exception):  # noqa: N818 - a signal to unwind, not an error
+    """A run ended early: the file being written is dropped."""
+
+
+@contextlib.contextmanager
+def _trace_file(path: str | Path | None) -> Iterator[IO[str] | None]:
+    """The trace file, written whole when the block ends normally, dropped when it raises ``_Stopped``."""
+    if path is None:
+        yield None
+        return
+    with contextlib.suppress(_Stopped), atomic_open(path) as stream:
+        yield stream
+
+
+def write_outputs(
+    record: RunRecord, tables: dict[str, "pd.DataFrame"], output: OutputOptions | None
+) -> tuple[Path, ...]:
+    """Write a finished run: FILE.csv holds the main table; a folder holds every table, figures and run.json."""
+    if output is None or output.out is None or not record.complete:
+        return ()
+    from pocha.reports.runs import save_run, write_table
+
+    if str(output.out).endswith(".csv"):
+        write_table(tables[next(iter(tables))], output.out)
+        return (Path(output.out),)
+    figures = {}
+    if output.plot:
+        from pocha.reports.plots import render_figures
+
+        figures = render_figures(record, tables)
+    written = save_run(Path(output.out), record, tables, figures)
+    return tuple(Path(output.out) / name for name in (*(written.files or {}), "run.json"))
+
+
+def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> Callable[[Estimate], None] | None:
+    """What says, before a run of more than LONG seconds starts, about how long it will take and how to shorten it.
+
+    None with a Dask scheduler (a cluster's speed is not this machine's), or with no one to tell.
+    """
+    if run.scheduler is not None or messages is None:
+        return None
+    unit = "games" if amount.option == "--games" else "deals"
+
+    def tell(estimate: Estimate) -> None:
+        if estimate.seconds <= LONG:
+            return
+        where = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
+        line = (
+            f"this run will take about {duration(estimate.seconds)} on {where} "
+            f"(~{estimate.rate:,.0f} {unit}/s, timed on its first {unit})"
+        )
+        shorter = max(amount.least, round_down(LONG * estimate.rate / amount.per))
+        if shorter < amount.value:
+            line += f"; {amount.option} {shorter} takes about {duration(shorter * amount.per / estimate.rate)}"
+        messages(line)
+
+    return tell
+
+
+def learn_tables(
+    bidders: Bidders,
+    rules: Rules | Sequence[Rules],
+    where: Backend,
+    progress: Progress | None,
+    messages: Messages | None,
+) -> None:
+    """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
+
+    bidders: each bidding strategy with its play policy; rules: the run's, or each rule set a study
+    plays. Each table learned is announced in one line, then ``progress`` counts its training deals;
+    a ``table`` bidder's pimc play bidding from the greedy table is said too, once (not for a table
+    inside another strategy, such as montecarlo's reading of the bids: the default runs' own detail).
+    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
+    """
+    say = messages or unsaid
+    needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
+    named: set[Path] = set()  # the tables of a table bidder itself
+    bidders = list(bidders)
+    for ruled in [rules] if isinstance(rules, Rules) else rules:
+        for strategy, policy in bidders:
+            for table in table_strategies(strategy):
+                if not table.path:
+                    default = default_table(ruled, policy.label, table.deals)
+                    needed.setdefault(default.path, (default, policy))
+                    named |= {default.path} if table is strategy else set()
+    said = set()
+    for default, policy in needed.values():
+        if default.play != policy.name and policy.name not in said and default.path in named:
+            said.add(policy.name)
+            say(
+                f"table: no {policy.name}-play table fits these rules; {policy.label} play bids from the "
+                f"{default.play}-play table (pocha train --play {policy.name} learns one, for table:path=FILE)"
+            )
+        if default.shipped or is_cached(default, say):
+            continue
+        say(
+            f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
+            f"per hand size, once (kept in {default.path.parent})"
+        )
+        if learn_default(default, where, counter(progress, default.deals * default.rules.full_deal)) is None:
+            raise KeyboardInterrupt
+
+
+def is_cached(default: DefaultTable, say: Messages) -> bool:
+    """Whether pocha's cache holds the default table, readable and fitting (else it says why it learns it again)."""
+    if not default.path.is_file():
+        return False
+    try:
+        fits = TrickTable.load(default.path).fits(default.rules, default.play)
+    except PochaError as error:
+        say(f"{error}; learning it again")
+        return False
+    if not fits:
+        say(f"table: '{default.path}' holds a table of other rules; learning it again")
+    return fits
+
+
+def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Record, for a run called from Python, the call itself as its command (the CLI passes its command line)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("command_line") is None:
+            given = signature.bind_partial(*args).arguments | kwargs
+            shown = [f"{name}={value!r}" for name, value in given.items() if name not in ("progress", "messages")]
+            kwargs["command_line"] = f"pocha.{function.__name__}({', '.join(shown)})"
+        return function(*args, **kwargs)
+
+    return call

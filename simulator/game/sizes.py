@@ -1,0 +1,22 @@
+"""The ``cards`` option read: the hand sizes a run deals, from ``"all"``, one size, or a list or range."""
+
+from collections.abc import Sequence
+
+from pocha.errors import PochaError
+from pocha.game.rules import Rules, parse_sizes
+
+
+def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
+    """Hand sizes of a ``cards`` option: ``"all"`` (1..full deal), one size, or a list or range: ``4,7,10``, ``1-5``."""
+    if isinstance(cards, str):
+        sizes = list(range(1, rules.full_deal + 1)) if cards.strip().lower() == "all" else parse_sizes(cards, "cards")
+    else:
+        sizes = [cards] if isinstance(cards, int) else list(cards)
+    if not sizes:
+        raise PochaError("cards: give at least one hand size")
+    for size in sizes:
+        rules.check_cards(size)
+    repeated = sorted({size for size in sizes if sizes.count(size) > 1})
+    if repeated:
+        raise PochaError(f"cards: {', '.join(map(str, repeated))} given more than once")
+    return sizes
