@@ -10,10 +10,9 @@ from typing import ClassVar
 import numpy as np
 
 from pocha.errors import PochaError
-from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Prediction, Strategy, best_legal, bid_outcome
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
-from pocha.strategies.playouts import expected_points, play_outs
+from pocha.strategies.playouts import check_solve, expected_points, play_outs
 from pocha.strategies.table import TableStrategy
 
 DEFAULT_SAMPLES = 32
@@ -54,14 +53,7 @@ class MonteCarlo:
             raise PochaError(f"montecarlo: rollout must be {ROLLOUT_NAMES}, not '{self.rollout}'")
         if self.oversample < 1:
             raise PochaError(f"montecarlo: oversample must be at least 1, not {self.oversample}")
-        if not 0 <= self.solve <= MOST_SOLVE:
-            raise PochaError(
-                f"montecarlo: solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not {self.solve}"
-            )
-        if self.solve and self.rollout != "greedy":
-            raise PochaError(
-                f"montecarlo: solve=N finishes greedy play-outs exactly; it needs rollout=greedy, not '{self.rollout}'"
-            )
+        check_solve(self.solve, self.rollout, "montecarlo", "rollout=")
         if not self.sharpness >= 0:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.bidding import TableModel
 from pocha.kernels.codes import POLICIES
@@ -33,6 +34,7 @@ from pocha.kernels.playouts import (
     table_weights,
 )
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
+from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 from pocha.strategies.table import TableStrategy
 
@@ -52,6 +54,16 @@ class Playouts(NamedTuple):
 
     counts: np.ndarray
     effective: np.ndarray
+
+
+def check_solve(solve: int, rollout: str, where: str, rollout_option: str) -> None:
+    """A clear line unless ``solve`` (the tricks solved at the end of a play-out) suits ``rollout``: greedy only."""
+    if not 0 <= solve <= MOST_SOLVE:
+        raise PochaError(f"{where}: solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not {solve}")
+    if solve and rollout != "greedy":
+        raise PochaError(
+            f"{where}: solve=N finishes greedy play-outs exactly; it needs {rollout_option}greedy, not '{rollout}'"
+        )
 
 
 def play_outs(

@@ -11,9 +11,8 @@ from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
-from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Strategy, best_legal
-from pocha.strategies.playouts import expected_points, play_outs
+from pocha.strategies.playouts import check_solve, expected_points, play_outs
 from pocha.words import counted
 
 MOST_SAMPLES = 10**7  # play-outs per candidate bid
@@ -183,10 +182,7 @@ def advise(
         raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
     if asked is not None:
         situation.check_bid(asked)
-    if not 0 <= solve <= MOST_SOLVE:
-        raise PochaError(f"solve: must be a whole number of tricks from 0 to {MOST_SOLVE}, not {solve}")
-    if solve and rollout != "greedy":
-        raise PochaError(f"solve: finishes greedy play-outs exactly; it needs --play greedy, not '{rollout}'")
+    check_solve(solve, rollout, "advise", "--play ")
     s, rules, k = situation, situation.rules, situation.cards
     ctx = BidContext(
         rules=rules,
