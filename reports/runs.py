@@ -61,7 +61,7 @@ def is_table_csv(path: Path) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     headers = [*TABLE_COLUMNS.values(), *(columns for columns, _ in EARLIER.values())]
-    return header in {",".join(columns) for columns in headers}
+    return header in {separator.join(columns) for columns in headers for separator, _ in CSV_STYLES.values()}
 
 
 def read_record(folder: Path) -> RunRecord:
@@ -101,16 +101,28 @@ def check_out_folder(path: str | Path, force: bool) -> None:
         )
 
 
-def csv_bytes(frame: pd.DataFrame) -> bytes:
+# How a CSV table is written: its separator and decimal mark. "excel-es" is what a spreadsheet set to a
+# Spanish (or other decimal-comma) locale opens into columns; a run folder always holds "plain", the
+# form ``pocha report`` reads back.
+CSV_STYLES = {"plain": (",", "."), "excel-es": (";", ",")}
+
+
+def csv_text(frame: pd.DataFrame, style: str = "plain") -> str:
+    """A table as CSV text in one of CSV_STYLES."""
+    separator, decimal = CSV_STYLES[style]
+    return frame.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)
+
+
+def csv_bytes(frame: pd.DataFrame, style: str = "plain") -> bytes:
     """A table as the CSV file holds it."""
-    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    return csv_text(frame, style).encode("utf-8")
 
 
-def write_table(frame: pd.DataFrame, path: Path | str) -> None:
+def write_table(frame: pd.DataFrame, path: Path | str, style: str = "plain") -> None:
     """One table as a CSV file, whole or not at all."""
     target = Path(path)
     with together(target.parent) as path_for:
-        path_for(target.name).write_bytes(csv_bytes(frame))
+        path_for(target.name).write_bytes(csv_bytes(frame, style))
 
 
 def save_run(folder: Path, run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[str, bytes]) -> RunRecord:

@@ -174,10 +174,3 @@ def plain(row: dict[str, Any]) -> dict[str, Any]:
         key: int(value) if key in ("cards", "position") and str(value).isdigit() else value
         for key, value in row.items()
     }
-
-
-def csv_blocks(tables: dict[str, pd.DataFrame], names: tuple[str, ...]) -> str:
-    """Tables as CSV for stdout: the first as it is; each further one after a line ``# NAME.csv``."""
-    blocks = [tables[names[0]].to_csv(index=False, lineterminator="\n")]
-    blocks += [f"# {name}.csv\n" + tables[name].to_csv(index=False, lineterminator="\n") for name in names[1:]]
-    return "".join(blocks)

@@ -258,6 +258,15 @@ Out = Annotated[
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
 Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
+CsvStyle = Annotated[
+    str,
+    typer.Option(
+        "--csv-style",
+        metavar="STYLE",
+        help="CSV of --format csv and --out FILE.csv: plain (, and 4.5) or excel-es (; and 4,5, for a Spanish "
+        "spreadsheet).",
+    ),
+]
 TextFormat = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print: text or json.")]
 DealsPerSize = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size.")]
 ChunkSize = Annotated[
@@ -326,7 +335,7 @@ GROUP_FLAGS: dict[type, dict[str, Any]] = {
         "scoring": Scoring,
     },
     options.RunOptions: {"play": Play, "seed": Seed},
-    options.OutputOptions: {"out": Out, "plot": Plot, "force": Force},
+    options.OutputOptions: {"out": Out, "plot": Plot, "force": Force, "csv_style": CsvStyle},
     options.CheckpointOptions: {"checkpoint": CheckpointFile, "resume": Resume, "checkpoint_every": CheckpointEvery},
 }
 Run = Annotated[options.RunOptions, "backend"]  # a run's play and seed, and where its chunks run
@@ -482,17 +491,24 @@ def resume_command(checkpoint: str | Path) -> str:
 def show(
     result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
     output_format: str,
+    output: options.OutputOptions,
     checkpoint: str | Path | None = None,
 ) -> None:
-    """Print a run's results; after Ctrl-C say that nothing was written and exit 130."""
-    from pocha.reports.tables import csv_blocks, to_json
+    """Print a run's results; after Ctrl-C say that nothing was written and exit 130.
+
+    CSV is one table, the main one (as --out FILE.csv); a line on stderr names where the others are.
+    """
+    from pocha.reports.runs import csv_text
+    from pocha.reports.tables import to_json
     from pocha.reports.text import run_text, stopped_note
 
     if output_format == "csv":
         if not result.complete:
             typer.echo(f"# {stopped_note(result.record, result.tables)}")
-        names = ("results", "pairs") if result.record.command == "compare" else (next(iter(result.tables)),)
-        typer.echo(csv_blocks(result.tables, names), nl=False)
+        main, *others = result.tables
+        typer.echo(csv_text(result.tables[main], output.csv_style), nl=False)
+        if result.record.command == "compare":
+            typer.echo(f"the CSV is {main}.csv alone; --out FOLDER also writes {', '.join(f'{name}.csv' for name in others)}", err=True)
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:
@@ -573,7 +589,7 @@ def simulate(
             messages=say,
             command_line=command_line(),
         )
-    show(result, output_format, saving.checkpoint)
+    show(result, output_format, output, saving.checkpoint)
 
 
 @command(
@@ -635,7 +651,7 @@ def compare(
             messages=say,
             command_line=command_line(),
         )
-    show(result, output_format, saving.checkpoint)
+    show(result, output_format, output, saving.checkpoint)
 
 
 @command(
@@ -691,7 +707,7 @@ def game(
             messages=say,
             command_line=command_line(),
         )
-    show(result, output_format)
+    show(result, output_format, output)
 
 
 @command(
@@ -768,7 +784,7 @@ def variants(
             messages=say,
             command_line=command_line(),
         )
-    show(result, output_format)
+    show(result, output_format, output)
 
 
 @command(

@@ -213,7 +213,7 @@ def write_outputs(
     from pocha.reports.runs import save_run, write_table
 
     if str(output.out).endswith(".csv"):
-        write_table(tables[next(iter(tables))], output.out)
+        write_table(tables[next(iter(tables))], output.out, output.csv_style)
         return (Path(output.out),)
     figures = {}
     if output.plot:

@@ -224,8 +224,18 @@ class OutputOptions:
     out: str | Path | None = None
     plot: bool = False  # draw the figures (into the folder)
     force: bool = False  # replace the earlier run the folder holds
+    csv_style: str = "plain"  # of FILE.csv and of --format csv: plain (, and .) or excel-es (; and decimal ,)
 
     def __post_init__(self) -> None:
+        from pocha.reports.runs import CSV_STYLES
+
+        if self.csv_style not in CSV_STYLES:
+            raise PochaError(f"csv-style: '{self.csv_style}' is not one; accepted: {', '.join(CSV_STYLES)}")
+        if self.csv_style != "plain" and self.out is not None and not str(self.out).endswith(".csv"):
+            raise PochaError(
+                "csv-style: a run folder holds plain CSV (pocha report reads it back); give --out FILE.csv "
+                "or --format csv for a spreadsheet"
+            )
         if self.out is None and (self.plot or self.force):
             option = "plot: figures are written into" if self.plot else "force: it replaces an earlier run in"
             raise PochaError(f"{option} the --out folder; give --out FOLDER")

@@ -374,3 +374,30 @@ def test_a_damaged_trick_table_is_one_line(tmp_path):
     bad.write_bytes(b"PK\x03\x04 damaged")
     with pytest.raises(PochaError, match="cannot read"):
         pocha.simulate(f"table:path={bad}", cards=2, deals=10)
+
+
+def test_a_spanish_spreadsheet_csv_reads_back_to_the_same_numbers(tmp_path):
+    args = ("compare", "expected", "zero", "-k", "3", "-n", "200", "--format", "csv")
+    plain = invoke(*args)
+    spanish = invoke(*args, "--csv-style", "excel-es", "--out", tmp_path / "results.csv")
+    assert plain.exit_code == 0 and spanish.exit_code == 0, spanish.output
+    labels = {"cards": str, "position": str}
+    expected = pd.read_csv(io.StringIO(plain.stdout), dtype=labels)
+    assert ";" in spanish.stdout.splitlines()[0] and "," not in spanish.stdout.splitlines()[0]
+    for text in (spanish.stdout, (tmp_path / "results.csv").read_text()):
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(text), sep=";", decimal=",", dtype=labels), expected)
+
+
+def test_csv_on_stdout_is_one_table_and_compare_says_where_the_pairs_are():
+    result = invoke("compare", "expected", "zero", "-k", "2", "-n", "100", "--format", "csv")
+    assert result.exit_code == 0
+    assert "#" not in result.stdout and result.stdout.count("strategy,") == 1
+    assert "--out FOLDER also writes pairs.csv" in result.stderr
+
+
+def test_a_run_folder_refuses_the_spreadsheet_csv_style(tmp_path):
+    result = invoke("simulate", "-k", "2", "-n", "10", "--csv-style", "excel-es", "--out", tmp_path / "run")
+    assert result.exit_code != 0 and "csv-style: a run folder holds plain CSV" in result.output
+    assert not (tmp_path / "run").exists()
+    wrong = invoke("simulate", "-k", "2", "-n", "10", "--csv-style", "excel")
+    assert wrong.exit_code != 0 and "accepted: plain, excel-es" in wrong.output
