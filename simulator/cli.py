@@ -389,13 +389,16 @@ def with_options(command: Callable[..., None]) -> Callable[..., None]:
 # --- running and printing --------------------------------------------------------------------------
 
 COMPILE_SECONDS = {"advise": 22}  # a cold cache's first run of the command, measured (docs/speed.md, Start-up)
-DEFAULT_COMPILE_SECONDS = 10  # pocha simulate's
+DEFAULT_COMPILE_SECONDS = 26  # pocha simulate's: 26.0 s wall with NUMBA_CACHE_DIR empty, 2 cores, load 0.6
 
 
 def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]:
     """Inside, a line on stderr if the command is about to compile kernels (a cold cache), before the wait."""
     seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
-    message = f"compiling what pocha {command} needs for this machine, once (later runs load it), about {seconds} s"
+    message = (
+        f"compiling what pocha {command} needs for this machine, once (later runs load it): "
+        f"about {seconds} s on 2 idle cores, minutes on a busy machine"
+    )
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 
@@ -508,7 +511,8 @@ def show(
         main, *others = result.tables
         typer.echo(csv_text(result.tables[main], output.csv_style), nl=False)
         if result.record.command == "compare":
-            typer.echo(f"the CSV is {main}.csv alone; --out FOLDER also writes {', '.join(f'{name}.csv' for name in others)}", err=True)
+            tables = ", ".join(f"{name}.csv" for name in others)
+            typer.echo(f"the CSV is {main}.csv alone; --out FOLDER also writes {tables}", err=True)
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:

@@ -619,8 +619,8 @@ def test_a_cold_cache_is_announced_once_before_it_compiles(capsys):
         numba.njit(lambda x: x + 1)(1)  # new functions: compiled here
         numba.njit(lambda x: x + 2)(1)
     numba.njit(lambda x: x + 3)(1)  # after the command: not announced
-    said = "compiling what pocha simulate needs for this machine, once (later runs load it), "
-    said += f"about {DEFAULT_COMPILE_SECONDS} s\n"
+    said = "compiling what pocha simulate needs for this machine, once (later runs load it): "
+    said += f"about {DEFAULT_COMPILE_SECONDS} s on 2 idle cores, minutes on a busy machine\n"
     assert capsys.readouterr().err == said
 
 
