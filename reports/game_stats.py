@@ -14,9 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import GameTally
+from pocha.engine.tally import CONFIDENCE, Z95, GameTally, normal_quantile
 from pocha.reports.record import GameRun
-from pocha.reports.stats import Z95
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
 GAME_COLUMNS = (
@@ -37,13 +36,13 @@ GAME_COLUMNS = (
 )
 
 
-def wilson(rate: float, trials: float) -> tuple[float, float]:
-    """Wilson's 95% score interval for a proportion observed over ``trials`` trials."""
+def wilson(rate: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion observed over ``trials`` trials, ``z`` standard errors wide."""
     if trials <= 0:
         return float("nan"), float("nan")
-    z2 = Z95 * Z95
+    z2 = z * z
     center = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z95 / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
+    half = z / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
     return float(center - half), float(center + half)
 
 
@@ -54,14 +53,17 @@ def quantile(counts: Counter, q: float) -> float:
     return float(values[np.searchsorted(cumulative, q * cumulative[-1])]) if len(values) else float("nan")
 
 
-def game_summary(tally: GameTally, policies: dict[str, str] | None = None) -> pd.DataFrame:
-    """One row per strategy: win rate per seat and mean final score, with 95% intervals, and score quantiles.
+def game_summary(
+    tally: GameTally, policies: dict[str, str] | None = None, confidence: float = CONFIDENCE
+) -> pd.DataFrame:
+    """One row per strategy: win rate per seat and mean final score, with intervals at ``confidence``, and quantiles.
 
     policies: each strategy's card-play policy. Columns: strategy, play, games, seats (per game), win_rate
     (outright wins per seat held), win_se, win_ci_low, win_ci_high (Wilson), shared_rate (first places
     shared with other seats, per seat held: ties the tie-break rule leaves standing), mean_score,
     score_se, score_ci_low, score_ci_high, score_p05, score_p25, score_median, score_p75, score_p95.
     """
+    z = normal_quantile(confidence)
     games = np.float64(tally.games)  # numpy division: no game yet gives NaN, not ZeroDivisionError
     rows = []
     for g, label in enumerate(tally.strategies):
@@ -75,7 +77,7 @@ def game_summary(tally: GameTally, policies: dict[str, str] | None = None) -> pd
                 error = float(np.sqrt(max(variance, 0.0) / games)) / seats
             estimates[name] = (mean / seats, error)
         (win, win_se), (score, score_se) = estimates["win"], estimates["score"]
-        win_low, win_high = wilson(win, games * seats)
+        win_low, win_high = wilson(win, games * seats, z)
         rows.append(
             {
                 "strategy": label,
@@ -89,8 +91,8 @@ def game_summary(tally: GameTally, policies: dict[str, str] | None = None) -> pd
                 "shared_rate": shared / max(games, 1.0) / seats,
                 "mean_score": score,
                 "score_se": score_se,
-                "score_ci_low": score - Z95 * score_se,
-                "score_ci_high": score + Z95 * score_se,
+                "score_ci_low": score - z * score_se,
+                "score_ci_high": score + z * score_se,
                 **{name: quantile(tally.scores[g], q) for name, q in QUANTILES.items()},
             }
         )

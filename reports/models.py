@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.models import BidRows
+from pocha.engine.tally import Z95
 from pocha.game.rules import Rules
-from pocha.reports.stats import Z95, stratified
+from pocha.reports.stats import stratified
 from pocha.strategies.playouts import bid_likelihood
 
 MOST_FITTED_SHARPNESS = 20.0  # the search's upper end: a bid one off then has odds e^-20, a model that is never off

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.predictions import PREDICTION_COLUMNS, Rows
-from pocha.reports.stats import Z95, ratio_and_error, stratified
+from pocha.engine.tally import Z95
+from pocha.reports.stats import ratio_and_error, stratified
 
 QUANTITIES = {"tricks": ("predicted_tricks", "won"), "points": ("predicted_points", "points")}  # predicted, realised
 BIAS_COLUMNS = ("strategy", "quantity", "hands", "predicted", "realised", "bias", "ci_low", "ci_high")

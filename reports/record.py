@@ -4,6 +4,7 @@ import types
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from pocha.engine.tally import CONFIDENCE
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, Scoring
 from pocha.version import __version__
@@ -89,6 +90,7 @@ HEADER_ORDER = (
     "policy",
     "policies",
     "seed",
+    "confidence",
 )
 
 
@@ -113,12 +115,18 @@ class RunRecord:
     played: int | None = None  # deals (boards, all hand sizes together) or games actually played
     date: str | None = None  # when the run ended (UTC)
     files: dict[str, int | None] | None = None  # the files the run wrote, with each table's data rows
+    confidence: float | None = None  # the level of the run's intervals when not CONFIDENCE (95%)
 
     def __post_init__(self) -> None:
         if self.command not in SECTIONS:
             raise PochaError(f"run.json: unknown command '{self.command}'; known: {', '.join(SECTIONS)}")
         if type(self.section) is not SECTIONS[self.command]:
             raise PochaError(f"run.json: a {self.command} run holds a {SECTIONS[self.command].__name__} section")
+
+    @property
+    def level(self) -> float:
+        """The level of the run's intervals."""
+        return CONFIDENCE if self.confidence is None else self.confidence
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: the header, then the section's fields; absent values left out."""

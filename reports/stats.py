@@ -17,7 +17,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import HAND_FIELDS, MOMENTS, Z95, Tally
+from pocha.engine.tally import CONFIDENCE, HAND_FIELDS, MOMENTS, Tally, normal_quantile
 
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
@@ -92,15 +92,16 @@ def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
     return choices
 
 
-def summary(tally: Tally, policies: dict[str, str] | None = None) -> pd.DataFrame:
+def summary(tally: Tally, policies: dict[str, str] | None = None, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """The results table: one row per (strategy, hand size, bidding position), with ``all`` margins.
 
     policies: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
     position (1 = first bidder .. players = dealer, or "all"); deals (boards); hands (hands bid by the
-    strategy); mean_points, se_points, ci_low, ci_high (95%); exact_rate with exact_ci_low,
-    exact_ci_high (95%, the same board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
+    strategy); mean_points, se_points, ci_low, ci_high (at ``confidence``); exact_rate with exact_ci_low,
+    exact_ci_high (the same, by the board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
     |won - bid|).
     """
+    z = normal_quantile(confidence)
     players = tally.players
     m = {name: tally.moments[i] for i, name in enumerate(MOMENTS)}  # each [strategy, position + 1, size]
     means, errors = ratio_and_error(tally.boards, m["T"], m["T2"], m["H"], m["H2"], m["TH"])
@@ -126,14 +127,14 @@ def summary(tally: Tally, policies: dict[str, str] | None = None) -> pd.DataFram
                         "hands": n_hands,
                         "mean_points": mean,
                         "se_points": error,
-                        "ci_low": mean - Z95 * error,
-                        "ci_high": mean + Z95 * error,
+                        "ci_low": mean - z * error,
+                        "ci_high": mean + z * error,
                         **{name: per_hand(fields[FIELD[key]], n_hands) for name, key in RATES.items()},
                     }
                 )
                 exact = per_hand(fields[FIELD["exact"]], n_hands)
-                rows[-1]["exact_ci_low"] = float(np.clip(exact - Z95 * rate_error, 0.0, 1.0))
-                rows[-1]["exact_ci_high"] = float(np.clip(exact + Z95 * rate_error, 0.0, 1.0))
+                rows[-1]["exact_ci_low"] = float(np.clip(exact - z * rate_error, 0.0, 1.0))
+                rows[-1]["exact_ci_high"] = float(np.clip(exact + z * rate_error, 0.0, 1.0))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 
@@ -142,14 +143,15 @@ def per_hand(total: int, hands: int) -> float:
     return float(total / hands) if hands else float("nan")
 
 
-def pair_differences(tally: Tally) -> pd.DataFrame:
+def pair_differences(tally: Tally, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Paired differences of mean points per hand, for every pair of strategies and hand size.
 
     Per board, d = T_a / c_a - T_b / c_b (c = the strategy's hands per board, fixed by the
     seating); the mean of d and its standard error over boards give the paired interval.
-    Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high (95%), then
-    p_value, p_holm, holm_ci_low, holm_ci_high (``with_holm``).
+    Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high (at ``confidence``),
+    then p_value, p_holm, holm_ci_low, holm_ci_high (``with_holm``, its family-wise error 1 - ``confidence``).
     """
+    z = normal_quantile(confidence)
     every = tally.players
     m = tally.moments[:, :, every, :]  # [moment, strategy, size]
     boards = tally.boards.astype(np.float64)
@@ -176,27 +178,32 @@ def pair_differences(tally: Tally) -> pd.DataFrame:
                             "deals": int(boards[sizes].sum()),
                             "mean_diff": value,
                             "se_diff": se,
-                            "ci_low": value - Z95 * se,
-                            "ci_high": value + Z95 * se,
+                            "ci_low": value - z * se,
+                            "ci_high": value + z * se,
                         }
                     )
-    return with_holm(pd.DataFrame(rows, columns=RAW_PAIR_COLUMNS))
+    return with_holm(pd.DataFrame(rows, columns=RAW_PAIR_COLUMNS), error_rate(confidence))
 
 
-def with_holm(pairs: pd.DataFrame) -> pd.DataFrame:
+def error_rate(confidence: float) -> float:
+    """The family-wise error rate of verdicts at ``confidence``: 1 - confidence without float dust (0.05 at 95%)."""
+    return round(1 - confidence, 12)
+
+
+def with_holm(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """The pairs with their p-values, and the verdicts over all hand sizes adjusted by Holm, with their intervals.
 
     p_value: two-sided, of the paired z statistic mean_diff / se_diff (normal), on every row.
     p_holm, holm_ci_low, holm_ci_high: on the rows over all hand sizes (the one size when there is
     one), the run's family of verdicts; empty on the per-size rows. The interval is at the level
-    Holm's procedure decides the pair at (``holm_levels``): it leaves out 0 exactly when p_holm < 5%.
+    Holm's procedure decides the pair at (``holm_levels``): it leaves out 0 exactly when p_holm < ``alpha``.
     """
     pairs = pairs.loc[:, list(RAW_PAIR_COLUMNS)]
     diff, se = pairs.mean_diff.to_numpy(np.float64), pairs.se_diff.to_numpy(np.float64)
     family = (pairs.cards == headline_size(pairs.cards)).to_numpy()
     p = p_values(diff, se)
     adjusted, levels = np.full(len(p), np.nan), np.full(len(p), np.nan)
-    adjusted[family], levels[family] = holm(p[family]), holm_levels(p[family])
+    adjusted[family], levels[family] = holm(p[family]), holm_levels(p[family], alpha)
     half = np.array([NormalDist().inv_cdf(1 - level / 2) if np.isfinite(level) else np.nan for level in levels]) * se
     return pairs.assign(p_value=p, p_holm=adjusted, holm_ci_low=diff - half, holm_ci_high=diff + half)
 

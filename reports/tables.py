@@ -5,9 +5,10 @@ from typing import Any
 
 import pandas as pd
 
+from pocha.engine.tally import CONFIDENCE, percent
 from pocha.reports.models import ModelsRun
 from pocha.reports.record import RunRecord
-from pocha.reports.stats import headline_size, verdict
+from pocha.reports.stats import error_rate, headline_size, verdict
 
 
 def headline(frame: pd.DataFrame, column: str = "cards") -> pd.DataFrame:
@@ -20,8 +21,11 @@ def _number(format_: str):
     return lambda value: "" if pd.isna(value) else format_.format(value)
 
 
-def terminal_table(frame: pd.DataFrame, by: str) -> str:
-    """Summary rows along one axis: ``by`` is "position", "cards" or "strategy" (the others at their margin)."""
+def terminal_table(frame: pd.DataFrame, by: str, level: str = "95%") -> str:
+    """Summary rows along one axis: ``by`` is "position", "cards" or "strategy" (the others at their margin).
+
+    level: the intervals' confidence, as the ± column's name says it.
+    """
     rows = frame
     for other in {"position", "cards"} - {by}:
         rows = headline(rows, other)
@@ -33,7 +37,7 @@ def terminal_table(frame: pd.DataFrame, by: str) -> str:
             **columns,
             "hands": rows["hands"].map("{:,}".format),
             "points": rows["mean_points"].map(_number("{:.2f}")),
-            "±95%": (rows["ci_high"] - rows["mean_points"]).map(_number("{:.2f}")),
+            f"±{level}": (rows["ci_high"] - rows["mean_points"]).map(_number("{:.2f}")),
             "exact": rows["exact_rate"].map(_number("{:.1%}")),
             "bid": rows["mean_bid"].map(_number("{:.2f}")),
             "won": rows["mean_won"].map(_number("{:.2f}")),
@@ -76,29 +80,30 @@ def adjusted_over(pairs: pd.DataFrame) -> str:
     return f"Holm-adjusted over {family} pairs" if family > 1 else "one pair, no adjustment needed"
 
 
-def adjustment_key(pairs: pd.DataFrame) -> str:
+def adjustment_key(pairs: pd.DataFrame, confidence: float = CONFIDENCE) -> str:
     """How to read Holm-adjusted verdicts and their intervals, one paragraph; empty when there is nothing to adjust."""
     family = family_size(pairs)
     if family < 2:
         return ""
+    alpha = 100 * error_rate(confidence)
     return (
         f"Holm-adjusted: the chance of calling any difference that is not there, among the {family} pairs, is at "
-        f"most 5%; each ± is at the level Holm's method decides that pair at (from 95% to {100 - 5 / family:.1f}%), "
-        "so it leaves out 0 exactly when a difference is called."
+        f"most {alpha:g}%; each ± is at the level Holm's method decides that pair at (from {percent(confidence)} to "
+        f"{100 - alpha / family:.1f}%), so it leaves out 0 exactly when a difference is called."
     )
 
 
-def pair_size_table(pairs: pd.DataFrame) -> str:
+def pair_size_table(pairs: pd.DataFrame, level: str = "95%") -> str:
     """Paired differences (a - b, points per hand), one row per pair and hand size, the ``all`` margin last.
 
-    Each row at its own 95%, unadjusted: exploratory.
+    Each row at its own ``level``, unadjusted: exploratory.
     """
     shown = pd.DataFrame(
         {
             "a - b": pairs.strategy_a + " - " + pairs.strategy_b,
             "cards": pairs.cards,
             "difference": pairs.mean_diff.map(_number("{:+.2f}")),
-            "±95%": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
+            f"±{level}": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
             "": [mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b) for row in pairs.itertuples()],
         }
     )
@@ -141,17 +146,17 @@ def match_table(summary: pd.DataFrame) -> str:
     return shown.to_string(index=False, justify="right", header=[name for name, _ in columns])
 
 
-def game_table(games: pd.DataFrame) -> str:
+def game_table(games: pd.DataFrame, level: str = "95%") -> str:
     """Win rate and final score per strategy, with intervals and score quantiles."""
     shown = pd.DataFrame(
         {
             "strategy": games.strategy,
             "games": games.games.map("{:,}".format),
             "win": games.win_rate.map(_number("{:.1%}")),
-            "95% CI": (games.win_ci_low.map(_number("{:.1%}..")) + games.win_ci_high.map(_number("{:.1%}"))),
+            f"{level} CI": (games.win_ci_low.map(_number("{:.1%}..")) + games.win_ci_high.map(_number("{:.1%}"))),
             "shared": games.shared_rate.map(_number("{:.1%}")),
             "score": games.mean_score.map(_number("{:.1f}")),
-            "±95%": (games.score_ci_high - games.mean_score).map(_number("{:.1f}")),
+            f"±{level}": (games.score_ci_high - games.mean_score).map(_number("{:.1f}")),
             "p5": games.score_p05.map(_number("{:.0f}")),
             "p25": games.score_p25.map(_number("{:.0f}")),
             "median": games.score_median.map(_number("{:.0f}")),

@@ -14,6 +14,7 @@ from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.startup import StartupTime
+from pocha.engine.tally import percent
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
 from pocha.reports.match import Match
@@ -117,16 +118,17 @@ def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     players = run.rules.players
     lines = [
         f"\nBy bidding position ({_sizes_text(run, frame)}; 1 bids first and leads, {players} is the dealer):",
-        terminal_table(frame, "position"),
+        terminal_table(frame, "position", percent(run.level)),
     ]
     if len(dealt_sizes(run)) > 1:
-        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards")]
-    return [*lines, "\npoints: mean points per hand; ±95%: half-width of its 95% confidence interval."]
+        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards", percent(run.level))]
+    level = percent(run.level)
+    return [*lines, f"\npoints: mean points per hand; ±{level}: half-width of its {level} confidence interval."]
 
 
 def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     """The summary first: one row per strategy, every position and hand size together."""
-    return [f"\nPer strategy ({_sizes_text(run, frame)}):", terminal_table(frame, "strategy")]
+    return [f"\nPer strategy ({_sizes_text(run, frame)}):", terminal_table(frame, "strategy", percent(run.level))]
 
 
 def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
@@ -158,13 +160,14 @@ def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
         f"\nPairwise, paired by deal ({_sizes_text(run, frame)}; "
         f"difference in mean points per hand, {adjusted_over(pairs)}):",
         "\n".join(verdicts(pairs)),
-        *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs)) else []),
+        *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs, run.level)) else []),
         *_position_and_size_tables(run, frame),
     ]
     if len(dealt_sizes(run)) > 1:
         lines += [
-            "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own 95%):",
-            pair_size_table(pairs),
+            "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own "
+            f"{percent(run.level)}):",
+            pair_size_table(pairs, percent(run.level)),
         ]
     return lines
 
@@ -178,7 +181,7 @@ def game_sections(run: RunRecord, tables: Tables) -> list[str]:
     lines = [
         f"\nWhole games ({counted(len(run.section.hand_sizes), 'hand')} each; win: share of games won outright per "
         "seat held):",
-        game_table(tables["games"]),
+        game_table(tables["games"], percent(run.level)),
         f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
         f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
     ]

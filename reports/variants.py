@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from pocha.engine.tally import Z95
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
 from pocha.reports.record import RunRecord, VariantsRun, rules_brief, schedule_text
-from pocha.reports.stats import Z95
 
 VARIANT_COLUMNS = (
     "variant",

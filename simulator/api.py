@@ -327,6 +327,7 @@ def variants(
     """
     from pocha.reports.variants import study_section, variant_table
 
+    run.at_95_only("variants")
     studied = parse_study(variants, players)
     strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
@@ -382,6 +383,7 @@ def score_models(
     """
     from pocha.reports.models import ModelsRun, model_table
 
+    run.at_95_only("models")
     preset, chosen = rules.resolve()
     sizes = hand_sizes(cards, chosen)
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
@@ -469,6 +471,7 @@ def train(
     messages: Messages | None = None,
 ) -> TrainingResult:
     """Learn a trick table for ``table`` (every seat bidding ``expected``, playing ``run.play``), written to ``out``."""
+    run.at_95_only("train")
     _, chosen = rules.resolve()
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")

@@ -248,6 +248,12 @@ Rollout = Annotated[
 Seed = Annotated[
     int, typer.Option(metavar="N", help="Seed: the same seed and options give the same results, byte for byte.")
 ]
+Confidence = Annotated[
+    float,
+    typer.Option(
+        metavar="LEVEL", help="The level of every interval the run reports, between 0 and 1 (0.99: 99% intervals)."
+    ),
+]
 Out = Annotated[
     str | None,
     typer.Option(
@@ -334,7 +340,7 @@ GROUP_FLAGS: dict[type, dict[str, Any]] = {
         "full_deal_trump": FullDealTrump,
         "scoring": Scoring,
     },
-    options.RunOptions: {"play": Play, "seed": Seed},
+    options.RunOptions: {"play": Play, "seed": Seed, "confidence": Confidence},
     options.OutputOptions: {"out": Out, "plot": Plot, "force": Force, "csv_style": CsvStyle},
     options.CheckpointOptions: {"checkpoint": CheckpointFile, "resume": Resume, "checkpoint_every": CheckpointEvery},
 }

@@ -22,6 +22,7 @@ from pocha.engine.estimate import LONG
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.seating import Lineup
+from pocha.engine.tally import CONFIDENCE
 from pocha.engine.trace import is_trace
 from pocha.engine.training import learn_default
 from pocha.engine.workload import Estimate
@@ -158,6 +159,7 @@ def new_record(
         seed=run.seed,
         section=section,
         command_line=command_line,
+        confidence=None if run.confidence == CONFIDENCE else run.confidence,
     )
 
 

@@ -20,6 +20,7 @@ from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
+from pocha.engine.tally import CONFIDENCE, check_confidence
 from pocha.errors import PochaError
 from pocha.game.rules import (
     DEFAULT_PRESET,
@@ -203,14 +204,21 @@ class RunOptions:
     backend: str = "local"  # local (threads) or dask
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
+    confidence: float = CONFIDENCE  # the level of every interval the run reports (and of its verdicts)
 
     policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 
     def __post_init__(self) -> None:
         if not 0 <= self.seed < 2**63:
             raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
+        check_confidence(self.confidence)
         object.__setattr__(self, "policy", parse_policy(self.play))
         self.make_backend()  # refused before any work: an unknown backend, an option it has no use for, no Dask
+
+    def at_95_only(self, command: str) -> None:
+        """Refuse another level for a command whose intervals are 95% ones only, so far."""
+        if self.confidence != CONFIDENCE:
+            raise PochaError(f"confidence: {command} reports 95% intervals only; leave --confidence out")
 
     def make_backend(self) -> Backend:
         """The backend these options name."""

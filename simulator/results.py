@@ -114,9 +114,9 @@ def deal_tables(record: RunRecord, tally: Tally) -> dict[str, "pd.DataFrame"]:
     """A dealing run's tables: results, pairs (compare) and errors."""
     from pocha.reports.stats import error_distribution, pair_differences, summary
 
-    tables = {"results": summary(tally, record.policy_of)}
+    tables = {"results": summary(tally, record.policy_of, record.level)}
     if record.command == "compare":
-        tables["pairs"] = pair_differences(tally)
+        tables["pairs"] = pair_differences(tally, record.level)
     tables["errors"] = error_distribution(tally)
     return tables
 
@@ -128,8 +128,8 @@ def game_tables(record: RunRecord, hand_tally: Tally, game_tally: GameTally) -> 
 
     policies = record.policy_of
     return {
-        "games": game_summary(game_tally, policies),
-        "results": summary(hand_tally, policies),
+        "games": game_summary(game_tally, policies, record.level),
+        "results": summary(hand_tally, policies, record.level),
         "errors": error_distribution(hand_tally),
     }
 
