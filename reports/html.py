@@ -14,10 +14,12 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from pocha.engine.tally import percent as percent_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias
 from pocha.reports.record import CompareRun, GameRun, RunRecord, VariantsRun, dealt_sizes, is_duplicate, play_text
+from pocha.reports.stats import error_rate
 from pocha.reports.tables import adjusted_over, adjustment_key, headline, verdicts
 from pocha.reports.variants import INTERVALS as VARIANT_INTERVALS
 from pocha.reports.variants import LUCK, figure, question_tables
@@ -160,10 +162,10 @@ def pairs_table(pairs: pd.DataFrame) -> str:
     )
 
 
-def games_table(games: pd.DataFrame) -> str:
+def games_table(games: pd.DataFrame, level: str) -> str:
     """Per strategy: wins, shared first places, final scores."""
     return table(
-        ["Strategy", "Won (95% CI)", "Shared first", "Final score", "Median", "Middle half", "Games"],
+        ["Strategy", f"Won ({level} CI)", "Shared first", "Final score", "Median", "Middle half", "Games"],
         [
             [
                 r.strategy,
@@ -214,7 +216,7 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
         where = "every hand size together" if len(sizes) > 1 else f"{sizes[0]} cards"
         parts.append(f"<p>Paired by deal, {where} ({text(adjusted_over(pairs))}):</p>")
         parts.append('<ul class="verdicts">' + "".join(f"<li>{text(s)}</li>" for s in sentences) + "</ul>")
-        if key := adjustment_key(pairs):
+        if key := adjustment_key(pairs, run.level):
             parts.append(f"<p>{text(key)}</p>")
     if "games" in tables:
         best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
@@ -222,7 +224,7 @@ def summary_section(run: RunRecord, tables: dict[str, pd.DataFrame]) -> list[str
             f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
             f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>"
         )
-        parts.append(games_table(tables["games"]))
+        parts.append(games_table(tables["games"], percent_of(run.level)))
         parts.append(f"<p>{text(tie_breaks(run))}</p>")
         parts.append("<h3>Every hand of the games</h3>")
     parts.append(strategy_table(tables["results"]))
@@ -239,22 +241,31 @@ def tie_breaks(run: RunRecord) -> str:
     )
 
 
-INTERVALS = (
-    "Every figure after ± is the half-width of a 95% confidence interval (a comparison's verdicts excepted, "
-    "see below): if the same run were repeated with fresh seeds, about 95 intervals in 100 would hold the "
-    "true value under these rules and strategies. A difference between two strategies is only called when "
-    'its interval leaves out 0 ("no difference detected" otherwise). Differences come from the same deals '
-    "played by both (paired), so they are much tighter than the two means' intervals side by side. A "
-    "comparison of several strategies calls its verdicts over all hand sizes by Holm's method, adjusted for "
-    "the number of pairs: the chance of calling any difference that is not there stays at most 5%, and each "
-    "verdict's interval is at the level the method decides it at (95% or more), so it leaves out 0 exactly "
-    "when a difference is called. The unit is the deal: hands of one deal are never counted as independent. "
-    "Win rates use Wilson's interval."
-)
-EXPLORATORY = (
-    "Each row at its own 95%, unadjusted: among many pairs and hand sizes, about 1 row in 20 where there is no "
-    "difference reads as one by chance. The summary's verdicts are the adjusted ones."
-)
+def intervals_key(confidence: float) -> str:
+    """How to read the page's intervals, at the run's level."""
+    level, alpha = percent_of(confidence), 100 * error_rate(confidence)
+    return (
+        f"Every figure after ± is the half-width of a {level} confidence interval (a comparison's verdicts "
+        f"excepted, see below): if the same run were repeated with fresh seeds, about {100 - alpha:g} intervals in "
+        "100 would hold the true value under these rules and strategies. A difference between two strategies is "
+        'only called when its interval leaves out 0 ("no difference detected" otherwise). Differences come from '
+        "the same deals played by both (paired), so they are much tighter than the two means' intervals side by "
+        "side. A "
+        "comparison of several strategies calls its verdicts over all hand sizes by Holm's method, adjusted for "
+        f"the number of pairs: the chance of calling any difference that is not there stays at most {alpha:g}%, and "
+        f"each verdict's interval is at the level the method decides it at ({level} or more), so it leaves out 0 "
+        "exactly when a difference is called. The unit is the deal: hands of one deal are never counted as "
+        "independent. Win rates use Wilson's interval."
+    )
+
+
+def exploratory_key(confidence: float) -> str:
+    """How to read the unadjusted pairs by hand size, at the run's level."""
+    return (
+        f"Each row at its own {percent_of(confidence)}, unadjusted: among many pairs and hand sizes, about 1 row in "
+        f"{1 / error_rate(confidence):.0f} where there is no difference reads as one by chance. The summary's "
+        "verdicts are the adjusted ones."
+    )
 
 
 def plus_minus(value: float, high: float, format_: str) -> str:
@@ -364,7 +375,7 @@ def report_page(run: RunRecord, tables: dict[str, pd.DataFrame], figures: dict[s
             f"<figcaption>{text(CAPTIONS[name])}</figcaption></figure>"
         )
     parts += details
-    how = [VARIANT_INTERVALS, LUCK] if studied else [INTERVALS]
+    how = [VARIANT_INTERVALS, LUCK] if studied else [intervals_key(run.level)]
     parts += ["<h2>How to read the intervals</h2>", *(f"<p>{text(paragraph)}</p>" for paragraph in how)]
     listed = ", ".join(f"{name}.csv" for name in tables)
     parts.append(
@@ -398,7 +409,7 @@ def run_parts(run: RunRecord, tables: dict[str, pd.DataFrame]) -> tuple[list[str
     if "pairs" in tables and tables["pairs"].cards.nunique() > 1:
         parts += [
             "<h2>Pairs by hand size (exploratory)</h2>",
-            f"<p>{text(EXPLORATORY)}</p>",
+            f"<p>{text(exploratory_key(run.level))}</p>",
             pairs_table(tables["pairs"]),
         ]
     if "predictions" in tables:

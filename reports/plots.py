@@ -20,6 +20,7 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
+from pocha.engine.tally import percent  # noqa: E402
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, play_text, scoring_note  # noqa: E402
 from pocha.reports.tables import adjusted_over, headline  # noqa: E402
@@ -103,7 +104,9 @@ def _lines_with_bands(axes: Any, rows: pd.DataFrame, value: str, low: str, high:
 
 def points_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     """Mean points per hand against hand size, one line per strategy, 95% bands."""
-    drawn = _by_size(run, tables, "Expected points per hand by hand size (95% bands)", "mean points per hand")
+    drawn = _by_size(
+        run, tables, f"Expected points per hand by hand size ({percent(run.level)} bands)", "mean points per hand"
+    )
     if drawn is None:
         return None
     figure, axes, rows = drawn
@@ -115,7 +118,7 @@ def points_by_size(run: RunRecord, tables: Tables) -> Figure | None:
 
 def exact_rate_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     """Share of exact bids against hand size, one line per strategy, 95% bands."""
-    drawn = _by_size(run, tables, "Exact-bid rate by hand size (95% bands)", "hands bid exactly (%)")
+    drawn = _by_size(run, tables, f"Exact-bid rate by hand size ({percent(run.level)} bands)", "hands bid exactly (%)")
     if drawn is None:
         return None
     figure, axes, rows = drawn
@@ -181,7 +184,7 @@ def points_by_position(run: RunRecord, tables: Tables) -> Figure | None:
         spans[:, g, p] = row.mean_points - row.ci_low, row.ci_high - row.mean_points
     names = [f"{p}" + (" (first)" if p == "1" else " (dealer)" if p == positions[-1] else "") for p in positions]
     sizes = "all hand sizes" if cards == "all" else counted(int(cards), "card")
-    figure, axes = _figure(f"Points per hand by bidding position ({sizes}, 95% intervals)", run)
+    figure, axes = _figure(f"Points per hand by bidding position ({sizes}, {percent(run.level)} intervals)", run)
     _grouped_bars(axes, names, groups, means, spans)
     axes.axhline(0, color="0.4", linewidth=0.8)
     axes.set_xlabel("bidding position (1 bids first and leads; the dealer bids last, under the hook rule)")
@@ -261,7 +264,10 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         squeeze=False,
     )
     _titles(
-        figure, "Paired difference by hand size, exploratory: a - b in points per hand (95% bands, unadjusted)", run
+        figure,
+        "Paired difference by hand size, exploratory: a - b in points per hand "
+        f"({percent(run.level)} bands, unadjusted)",
+        run,
     )
     for axes, (a, b) in zip(grid.flat, names, strict=False):
         pair = rows[(rows.strategy_a == a) & (rows.strategy_b == b)]
@@ -287,7 +293,7 @@ def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
     if "games" not in tables:
         return None
     games = tables["games"]
-    figure, axes = _figure("Probability of winning a whole game (per seat, 95% intervals)", run)
+    figure, axes = _figure(f"Probability of winning a whole game (per seat, {percent(run.level)} intervals)", run)
     spans = np.array([100 * (games.win_rate - games.win_ci_low), 100 * (games.win_ci_high - games.win_rate)])
     spans = np.maximum(spans, 0.0)  # Wilson's bounds hold the rate; only rounding can put one a hair inside
     x = np.arange(len(games))
