@@ -115,14 +115,13 @@ def stopped_note(run: RunRecord, tables: Tables) -> str:
 
 def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
     """The per-position table, the per-size table when there are several sizes, and the key."""
-    players = run.rules.players
+    players, level = run.rules.players, percent(run.level)
     lines = [
         f"\nBy bidding position ({_sizes_text(run, frame)}; 1 bids first and leads, {players} is the dealer):",
-        terminal_table(frame, "position", percent(run.level)),
+        terminal_table(frame, "position", level),
     ]
     if len(dealt_sizes(run)) > 1:
-        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards", percent(run.level))]
-    level = percent(run.level)
+        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards", level)]
     return [*lines, f"\npoints: mean points per hand; ±{level}: half-width of its {level} confidence interval."]
 
 
