@@ -14,10 +14,9 @@ from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_polici
 from pocha.engine.policies import GREEDY, parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
-from pocha.engine.tally import Tally
+from pocha.engine.tally import Z95, Tally
 from pocha.game.rules import make_rules
 from pocha.reports.stats import (
-    Z95,
     holm,
     holm_levels,
     pair_differences,
