@@ -14,7 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import CONFIDENCE, Z95, GameTally, normal_quantile
+from pocha.engine.confidence import CONFIDENCE, Z95, normal_quantile
+from pocha.engine.tally import GameTally
 from pocha.reports.record import GameRun
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}

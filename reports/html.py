@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import percent as percent_of
+from pocha.engine.confidence import percent as percent_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PRESETS, TIE_BREAKS
 from pocha.reports.plots import CAPTIONS
 from pocha.reports.predictions import prediction_bias

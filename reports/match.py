@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import Z95
+from pocha.engine.confidence import Z95
 from pocha.game.rules import Rules
 from pocha.reports.stats import stratified
 from pocha.reports.tables import plain

@@ -20,7 +20,7 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
-from pocha.engine.tally import percent  # noqa: E402
+from pocha.engine.confidence import percent  # noqa: E402
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, play_text, scoring_note  # noqa: E402
 from pocha.reports.tables import adjusted_over, headline  # noqa: E402

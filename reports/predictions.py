@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from pocha.engine.confidence import Z95
 from pocha.engine.predictions import PREDICTION_COLUMNS, Rows
-from pocha.engine.tally import Z95
 from pocha.reports.stats import ratio_and_error, stratified
 
 QUANTITIES = {"tricks": ("predicted_tricks", "won"), "points": ("predicted_points", "points")}  # predicted, realised

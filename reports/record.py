@@ -4,7 +4,7 @@ import types
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from pocha.engine.tally import CONFIDENCE
+from pocha.engine.confidence import CONFIDENCE
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Rules, Scoring
 from pocha.version import __version__

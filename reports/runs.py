@@ -31,6 +31,7 @@ from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RAW_PAIR_COLUMNS, RESULT_COLUMNS, with_holm
+from pocha.reports.tables import CSV_STYLES, csv_text
 from pocha.reports.variants import VARIANT_COLUMNS
 
 RECORD = "run.json"
@@ -99,18 +100,6 @@ def check_out_folder(path: str | Path, force: bool) -> None:
             f"out: folder '{folder}' holds an earlier run ({earlier.command_line or 'pocha ' + earlier.command}); "
             "give --force to replace it, or another folder"
         )
-
-
-# How a CSV table is written: its separator and decimal mark. "excel-es" is what a spreadsheet set to a
-# Spanish (or other decimal-comma) locale opens into columns; a run folder always holds "plain", the
-# form ``pocha report`` reads back.
-CSV_STYLES = {"plain": (",", "."), "excel-es": (";", ",")}
-
-
-def csv_text(frame: pd.DataFrame, style: str = "plain") -> str:
-    """A table as CSV text in one of CSV_STYLES."""
-    separator, decimal = CSV_STYLES[style]
-    return frame.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)
 
 
 def csv_bytes(frame: pd.DataFrame, style: str = "plain") -> bytes:

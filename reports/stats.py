@@ -17,7 +17,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import CONFIDENCE, HAND_FIELDS, MOMENTS, Tally, normal_quantile
+from pocha.engine.confidence import CONFIDENCE, normal_quantile
+from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
 
 FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field

@@ -5,7 +5,7 @@ from typing import Any
 
 import pandas as pd
 
-from pocha.engine.tally import CONFIDENCE, percent
+from pocha.engine.confidence import CONFIDENCE, percent
 from pocha.reports.models import ModelsRun
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import error_rate, headline_size, verdict
@@ -179,3 +179,15 @@ def plain(row: dict[str, Any]) -> dict[str, Any]:
         key: int(value) if key in ("cards", "position") and str(value).isdigit() else value
         for key, value in row.items()
     }
+
+
+# How a CSV table is written: its separator and decimal mark. "excel-es" is what a spreadsheet set to a
+# Spanish (or other decimal-comma) locale opens into columns; a run folder always holds "plain", the
+# form ``pocha report`` reads back.
+CSV_STYLES = {"plain": (",", "."), "excel-es": (";", ",")}
+
+
+def csv_text(frame: pd.DataFrame, style: str = "plain") -> str:
+    """A table as CSV text in one of CSV_STYLES."""
+    separator, decimal = CSV_STYLES[style]
+    return frame.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)

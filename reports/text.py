@@ -11,10 +11,10 @@ import pandas as pd
 from pocha.engine.advice import Advice, CardAdvice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
+from pocha.engine.confidence import percent
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.startup import StartupTime
-from pocha.engine.tally import percent
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
 from pocha.reports.match import Match

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from pocha.engine.tally import Z95
+from pocha.engine.confidence import Z95
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules

@@ -507,8 +507,7 @@ def show(
 
     CSV is one table, the main one (as --out FILE.csv); a line on stderr names where the others are.
     """
-    from pocha.reports.runs import csv_text
-    from pocha.reports.tables import to_json
+    from pocha.reports.tables import csv_text, to_json
     from pocha.reports.text import run_text, stopped_note
 
     if output_format == "csv":

@@ -18,11 +18,11 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
+from pocha.engine.confidence import CONFIDENCE
 from pocha.engine.estimate import LONG
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.seating import Lineup
-from pocha.engine.tally import CONFIDENCE
 from pocha.engine.trace import is_trace
 from pocha.engine.training import learn_default
 from pocha.engine.workload import Estimate

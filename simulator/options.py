@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
+from pocha.engine.confidence import CONFIDENCE, check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
-from pocha.engine.tally import CONFIDENCE, check_confidence
 from pocha.errors import PochaError
 from pocha.game.rules import (
     DEFAULT_PRESET,
@@ -235,7 +235,7 @@ class OutputOptions:
     csv_style: str = "plain"  # of FILE.csv and of --format csv: plain (, and .) or excel-es (; and decimal ,)
 
     def __post_init__(self) -> None:
-        from pocha.reports.runs import CSV_STYLES
+        from pocha.reports.tables import CSV_STYLES
 
         if self.csv_style not in CSV_STYLES:
             raise PochaError(f"csv-style: '{self.csv_style}' is not one; accepted: {', '.join(CSV_STYLES)}")

@@ -12,7 +12,7 @@ import pytest
 from conftest import LUDOTEKA
 
 from pocha.engine.advice import advise, read_situation
-from pocha.engine.tally import Z95
+from pocha.engine.confidence import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import forbidden_bids

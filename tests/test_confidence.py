@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 import pocha
 from pocha.cli import app
-from pocha.engine.tally import Z95, normal_quantile
+from pocha.engine.confidence import Z95, normal_quantile
 from pocha.errors import PochaError
 
 

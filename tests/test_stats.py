@@ -11,10 +11,11 @@ import pytest
 from conftest import lineup, numbers
 
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.confidence import Z95
 from pocha.engine.policies import GREEDY, parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import DealsRequest, simulate
-from pocha.engine.tally import Z95, Tally
+from pocha.engine.tally import Tally
 from pocha.game.rules import make_rules
 from pocha.reports.stats import (
     holm,

@@ -5,8 +5,8 @@ from typing import Any
 
 import numpy as np
 
+from pocha.engine.confidence import Z95
 from pocha.engine.player import CheckedView, DealView, bid_list, card_list, card_predictions, read_trump, read_view
-from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from pocha.engine.confidence import Z95
 from pocha.engine.policies import GREEDY, PIMC_SHARPNESS
 from pocha.engine.seating import Seat
-from pocha.engine.tally import Z95
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner

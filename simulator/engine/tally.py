@@ -10,41 +10,15 @@ estimates in ``pocha.reports.stats`` never count hands that share a board as ind
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 
 import numpy as np
 
-from pocha.errors import PochaError
 from pocha.kernels.play import Outcome
 from pocha.kernels.tally import tally_boards
 
-Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal: intervals are +- Z95 standard errors
-CONFIDENCE = 0.95  # the intervals' level unless a run asks for another
 MOMENTS = ("T", "T2", "H", "H2", "TH", "E", "E2", "EH")  # first axis of ``Tally.moments``: points T, hands H,
 # exact bids E per board, with the squares and products the ratio estimator needs
 HAND_FIELDS = ("exact", "bid", "won", "abs_error")  # last axis of ``Tally.hand_fields`` (``tally_boards``)
-
-
-def normal_quantile(confidence: float) -> float:
-    """Standard errors either side of a two-sided normal interval at ``confidence``, the one place they come from.
-
-    Z95 at 0.95: the digits every golden output was made with (the inverse normal's last digit differs).
-    """
-    return Z95 if confidence == CONFIDENCE else NormalDist().inv_cdf((1 + confidence) / 2)
-
-
-def check_confidence(confidence: float) -> None:
-    """Refuse a level outside (0, 1) with one line, naming the fraction meant when a percentage was given."""
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        raise PochaError(f"confidence: {confidence!r} is not a number; give a level such as 0.9 or 0.99")
-    if not 0 < confidence < 1:
-        meant = f"; for {confidence:g}% give {confidence / 100:g}" if 1 < confidence < 100 else ""
-        raise PochaError(f"confidence: {confidence:g} is not a level between 0 and 1, such as 0.9 or 0.99{meant}")
-
-
-def percent(confidence: float) -> str:
-    """A level as the tables and captions say it: 0.95 is "95%", 0.995 "99.5%"."""
-    return f"{100 * confidence:g}%"
 
 
 @dataclass

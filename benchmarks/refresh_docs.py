@@ -1,0 +1,134 @@
+"""Rerun the docs' commands whose shown output tests/test_docs.py does not check, and refresh it.
+
+test_docs.py runs every ``$ pocha ...`` command of README.md and docs/, but checks the lines it
+shows only when the command runs as written; a command it cuts to test size (more deals, games or
+samples than CUT allows) is run, its output left unchecked. This script reruns those commands as
+written, in a scratch folder holding the page's files, and says which shown outputs differ;
+``--write`` puts what they print now in place of the shown lines (a block with a note line,
+``...`` or ``(...)``, is reported, not rewritten: its notes are the page author's). The commands
+are slow (that is why they are cut): choose some with ``--match``.
+
+    python benchmarks/refresh_docs.py --list
+    python benchmarks/refresh_docs.py --match "rules" --write
+"""
+
+import argparse
+import importlib.util
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location(
+    "test_docs", ROOT / "tests" / "test_docs.py"
+)
+assert spec is not None and spec.loader is not None
+docs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(
+    docs
+)  # the docs test's own reading of the pages: one parser for both
+
+
+def unchecked(page: Path) -> list[tuple[str, list[str]]]:
+    """The page's commands that show output the docs test does not check: it runs them cut."""
+    return [
+        (command, shown)
+        for command, shown in docs.commands(page)
+        if shown and docs.cut(argv(command)) != argv(command)
+    ]
+
+
+def argv(command: str) -> list[str]:
+    """A shown command's arguments after ``pocha``."""
+    return shlex.split(command, comments=True)[1:]
+
+
+def commandless(page: Path) -> list[str]:
+    """The first line of each plain block with no ``pocha`` command: output shown for a command in the prose
+    (or another program's lines); neither the docs test nor this script reruns it."""
+    return [
+        text.split("\n", 1)[0]
+        for language, text in docs.blocks(page)
+        if language in ("", "text")
+        and not any(line.startswith(("pocha", "$ pocha")) for line in text.splitlines())
+    ]
+
+
+def rerun(page: Path, command: str) -> list[str]:
+    """What the command prints now (stdout, then stderr), run as written beside the page's files."""
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, text in docs.files(page).items():
+            (Path(scratch) / name).write_text(text, encoding="utf-8")
+        (Path(scratch) / "benchmarks").symlink_to(ROOT / "benchmarks")
+        done = subprocess.run(
+            [sys.executable, "-m", "pocha", *argv(command)],
+            cwd=scratch,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0:
+        raise SystemExit(
+            f"{page.name}: `{command}` failed: {done.stderr.strip().splitlines()[-1:]}"
+        )
+    lines = (done.stdout + done.stderr).splitlines()
+    return [
+        line.rstrip() for line in lines if not line.startswith("compiling what pocha")
+    ]  # a cold cache's word
+
+
+def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> None:
+    """Put ``printed`` in place of the lines shown after ``$ command`` on the page."""
+    text = page.read_text(encoding="utf-8")
+    old = "\n".join([f"$ {command}", *shown]) + "\n"
+    assert text.count(old) == 1, (
+        f"{page.name}: `{command}` is shown {text.count(old)} times"
+    )
+    page.write_text(
+        text.replace(old, "\n".join([f"$ {command}", *printed]) + "\n"),
+        encoding="utf-8",
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--list", action="store_true", help="list the unchecked commands, run nothing"
+    )
+    parser.add_argument(
+        "--match", default="", help="only the commands containing this text"
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="rewrite the shown outputs that differ"
+    )
+    options = parser.parse_args()
+    for page in docs.PAGES:
+        if options.list:
+            for first in commandless(page):
+                print(
+                    f"{page.relative_to(ROOT)}: no command, a block starting {first[:60]!r}"
+                )
+        for command, shown in unchecked(page):
+            if options.match not in command:
+                continue
+            where = f"{page.relative_to(ROOT)}: {command}"
+            if options.list:
+                print(where)
+                continue
+            printed = [line for line in rerun(page, command) if line]
+            wanted = [line.rstrip() for line in shown if line.strip()]
+            if printed == wanted:
+                print(f"same     {where}")
+            elif options.write and not any(docs.noted(line) for line in wanted):
+                rewrite(page, command, shown, printed)
+                print(f"written  {where}")
+            else:
+                print(f"differs  {where}")
+                for line in [line for line in wanted if line not in printed][:3]:
+                    print(f"  shown, not printed now: {line.strip()}")
+
+
+if __name__ == "__main__":
+    main()
