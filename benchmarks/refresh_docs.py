@@ -21,22 +21,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location(
-    "test_docs", ROOT / "tests" / "test_docs.py"
-)
+spec = importlib.util.spec_from_file_location("test_docs", ROOT / "tests" / "test_docs.py")
 assert spec is not None and spec.loader is not None
 docs = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(
-    docs
-)  # the docs test's own reading of the pages: one parser for both
+spec.loader.exec_module(docs)  # the docs test's own reading of the pages: one parser for both
 
 
 def unchecked(page: Path) -> list[tuple[str, list[str]]]:
     """The page's commands that show output the docs test does not check: it runs them cut."""
     return [
-        (command, shown)
-        for command, shown in docs.commands(page)
-        if shown and docs.cut(argv(command)) != argv(command)
+        (command, shown) for command, shown in docs.commands(page) if shown and docs.cut(argv(command)) != argv(command)
     ]
 
 
@@ -47,12 +41,12 @@ def argv(command: str) -> list[str]:
 
 def commandless(page: Path) -> list[str]:
     """The first line of each plain block with no ``pocha`` command: output shown for a command in the prose
-    (or another program's lines); neither the docs test nor this script reruns it."""
+    (or another program's lines); neither the docs test nor this script reruns it.
+    """
     return [
         text.split("\n", 1)[0]
         for language, text in docs.blocks(page)
-        if language in ("", "text")
-        and not any(line.startswith(("pocha", "$ pocha")) for line in text.splitlines())
+        if language in ("", "text") and not any(line.startswith(("pocha", "$ pocha")) for line in text.splitlines())
     ]
 
 
@@ -70,22 +64,16 @@ def rerun(page: Path, command: str) -> list[str]:
             check=False,
         )
     if done.returncode != 0:
-        raise SystemExit(
-            f"{page.name}: `{command}` failed: {done.stderr.strip().splitlines()[-1:]}"
-        )
+        raise SystemExit(f"{page.name}: `{command}` failed: {done.stderr.strip().splitlines()[-1:]}")
     lines = (done.stdout + done.stderr).splitlines()
-    return [
-        line.rstrip() for line in lines if not line.startswith("compiling what pocha")
-    ]  # a cold cache's word
+    return [line.rstrip() for line in lines if not line.startswith("compiling what pocha")]  # a cold cache's word
 
 
 def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> None:
     """Put ``printed`` in place of the lines shown after ``$ command`` on the page."""
     text = page.read_text(encoding="utf-8")
     old = "\n".join([f"$ {command}", *shown]) + "\n"
-    assert text.count(old) == 1, (
-        f"{page.name}: `{command}` is shown {text.count(old)} times"
-    )
+    assert text.count(old) == 1, f"{page.name}: `{command}` is shown {text.count(old)} times"
     page.write_text(
         text.replace(old, "\n".join([f"$ {command}", *printed]) + "\n"),
         encoding="utf-8",
@@ -94,22 +82,14 @@ def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--list", action="store_true", help="list the unchecked commands, run nothing"
-    )
-    parser.add_argument(
-        "--match", default="", help="only the commands containing this text"
-    )
-    parser.add_argument(
-        "--write", action="store_true", help="rewrite the shown outputs that differ"
-    )
+    parser.add_argument("--list", action="store_true", help="list the unchecked commands, run nothing")
+    parser.add_argument("--match", default="", help="only the commands containing this text")
+    parser.add_argument("--write", action="store_true", help="rewrite the shown outputs that differ")
     options = parser.parse_args()
     for page in docs.PAGES:
         if options.list:
             for first in commandless(page):
-                print(
-                    f"{page.relative_to(ROOT)}: no command, a block starting {first[:60]!r}"
-                )
+                print(f"{page.relative_to(ROOT)}: no command, a block starting {first[:60]!r}")
         for command, shown in unchecked(page):
             if options.match not in command:
                 continue
