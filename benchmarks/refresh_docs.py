@@ -40,8 +40,9 @@ def argv(command: str) -> list[str]:
 
 
 def commandless(page: Path) -> list[str]:
-    """The first line of each plain block with no ``pocha`` command: output shown for a command in the prose
-    (or another program's lines); neither the docs test nor this script reruns it.
+    """The first line of each plain block with no ``pocha`` command: nothing reruns it.
+
+    Such a block is output shown for a command in the prose, or another program's lines.
     """
     return [
         text.split("\n", 1)[0]
@@ -81,6 +82,7 @@ def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> N
 
 
 def main() -> None:
+    """List, rerun or rewrite the unchecked outputs, as the options say."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="list the unchecked commands, run nothing")
     parser.add_argument("--match", default="", help="only the commands containing this text")
