@@ -5,9 +5,10 @@
 PLAYER: ``cpp:N`` (OpenSpiel's C++ ``ISMCTSBot``, N simulations, its own resampler), ``ismcts:...``
 (the Python ``ISMCTSBot`` as ``pocha match --against`` seats it), or a pocha player spec. Each
 repeat plays DEALS deals of every size in SIZES (other deals each repeat) and counts every decision,
-forced ones too, as a match counts them; the figure is the median of the repeats' means. For a
-pocha player it also gives the mean of its bids and of its cards alone. Run with
-``NUMBA_NUM_THREADS=1``; one untimed deal first loads a pocha player's compiled code.
+forced ones too, as a match counts them; the figure is the median of the repeats' means, in wall
+time and in the process's CPU time (which other work on a shared machine moves less). It also gives
+the mean wall time of the bids and of the cards with a choice alone. Run with ``NUMBA_NUM_THREADS=1``;
+one untimed deal first loads a pocha player's compiled code.
 """
 
 import statistics
@@ -50,13 +51,14 @@ def dealer_of(game: "pyspiel.Game", deal: int) -> int:
     return o.deal_chance(game, 1, deal)[1]
 
 
-def timed_deal(game: "pyspiel.Game", spec: str, deal: int) -> dict[str, list[float]]:
-    """Seconds of every decision of one deal, by kind: bids, cards with a choice, forced cards."""
+def timed_deal(game: "pyspiel.Game", spec: str, deal: int) -> tuple[dict[str, list[float]], float]:
+    """Seconds of every decision of one deal, by kind (bids, cards with a choice, forced cards), and the CPU seconds."""
     state = game.new_initial_state()
     for action in o.deal_chance(game, 1, deal):
         state.apply_action(action)
     bots, bid_from = bots_of(spec, game, deal), o.deck_size(game)
     seconds: dict[str, list[float]] = {"bid": [], "card": [], "forced": []}
+    cpu = time.process_time()
     while not state.is_terminal():
         legal = state.legal_actions()
         kind = "bid" if legal[0] >= bid_from else ("card" if len(legal) > 1 else "forced")
@@ -64,7 +66,7 @@ def timed_deal(game: "pyspiel.Game", spec: str, deal: int) -> dict[str, list[flo
         action = bots[state.current_player()].step(state)
         seconds[kind].append(time.perf_counter() - start)
         state.apply_action(action)
-    return seconds
+    return seconds, time.process_time() - cpu
 
 
 def main(game_text: str, sizes: str, deals: str, repeats: str, *specs: str) -> None:
@@ -74,17 +76,23 @@ def main(game_text: str, sizes: str, deals: str, repeats: str, *specs: str) -> N
         for cards in map(int, sizes.split(",")):
             game = o.load_game(f"{base}num_tricks_fixed={cards})")
             timed_deal(game, spec, 10_000)  # untimed: compiled code loaded
-            means, kinds = [], {"bid": [], "card": []}
+            means, cpus, kinds = [], [], {"bid": [], "card": []}
             for repeat in range(int(repeats)):
-                every = []
+                every, cpu = [], 0.0
                 for deal in range(repeat * int(deals), (repeat + 1) * int(deals)):
-                    seconds = timed_deal(game, spec, deal)
+                    seconds, spent = timed_deal(game, spec, deal)
                     every += sum(seconds.values(), [])
+                    cpu += spent
                     for kind in kinds:
                         kinds[kind] += seconds[kind]
                 means.append(statistics.fmean(every))
+                cpus.append(cpu / len(every))
             parts = ", ".join(f"{kind}s {1e3 * statistics.fmean(v):.2f}" for kind, v in kinds.items() if v)
-            print(f"{spec}  {cards} cards: {1e3 * statistics.median(means):.2f} ms a decision ({parts})", flush=True)
+            print(
+                f"{spec}  {cards} cards: {1e3 * statistics.median(means):.2f} ms a decision, "
+                f"{1e3 * statistics.median(cpus):.2f} ms CPU ({parts})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
