@@ -2,6 +2,7 @@
 
 import io
 import json
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -225,6 +226,16 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     ):
         with pytest.raises(PochaError, match=message):
             parse_policy(bad)
+
+
+def test_the_strong_player_is_a_whole_player_by_name():
+    seat = Seat.of("strong")
+    assert seat.label == "strong" and seat.spec == "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4"
+    assert seat.policy == PlayPolicy("pimc", 64, PIMC_SHARPNESS, solve=4)
+    assert seat.strategy == Seat.of(seat.spec).strategy
+    assert pickle.loads(pickle.dumps(seat)) == seat  # a worker process builds it again
+    with pytest.raises(PochaError, match="^strategy 'strong@greedy': strong is a whole player .*, with its play$"):
+        Seat.of("strong@greedy")
 
 
 def test_the_sharpness_is_named_when_it_is_not_the_default():
