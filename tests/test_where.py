@@ -10,25 +10,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
+from conftest import EVERY_RULE_SET, rule_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.errors import PochaError
-from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules
+from pocha.game.rules import PLAY_RULES, Rules, make_rules
 from pocha.game.where import FUNCTIONS, HCP_POINTS, Binary, Call, HandSize, Number, Unary, parse_where
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.where import holds, program
-
-RULE_SETS = [  # every preset at every player count it has a deck for, and a Spanish preset on French cards
-    make_rules(name, players, full_deal_trump=trump)
-    for name, preset in PRESETS.items()
-    for players in sorted(preset.decks)
-    for trump in ("dealer-card", "none")
-] + [make_rules("ludoteka", 4, deck="french"), make_rules("italian", 2, deck="french:32")]
-
-
-def rule_id(rules: Rules) -> str:
-    return f"{rules.players}p-{rules.deck_size}{rules.pack[0]}-{rules.full_deal_trump}"
 
 
 @dataclass(frozen=True)
@@ -194,7 +184,7 @@ def random_deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, int
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(RULE_SETS).flatmap(lambda r: st.tuples(st.just(r), condition(r, 2))), st.integers(0, 2**32))
+@given(st.sampled_from(EVERY_RULE_SET).flatmap(lambda r: st.tuples(st.just(r), condition(r, 2))), st.integers(0, 2**32))
 def test_the_kernel_evaluates_conditions_as_written(written, seed):
     rules, (text, meaning) = written
     rows = program([parse_where(text, rules)], rules)
@@ -252,7 +242,7 @@ def test_hcp_counts_the_four_strongest_ranks_of_each_pack():
 
 
 @pytest.mark.parametrize("play_rule", sorted(PLAY_RULES))
-@pytest.mark.parametrize("rules", RULE_SETS, ids=rule_id)
+@pytest.mark.parametrize("rules", EVERY_RULE_SET, ids=rule_id)
 def test_every_rule_set_reads_its_own_notation(rules, play_rule):
     rules = replace(rules, play_rule=play_rule)
     notation, last = rules.notation, rules.players - 1
