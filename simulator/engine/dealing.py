@@ -77,6 +77,7 @@ def deal(rules: Rules, seed: int, cards: int, numbers: np.ndarray, conditions: D
     """
     chunk = empty_chunk(rules, cards, numbers)
     conditions = conditions or DealConditions(rules)
+    conditions.check_sizes([cards])
     if conditions.plug_ins:
         return plug_in_deal(rules, seed, chunk, conditions)
     span = MOST_ATTEMPTS if conditions.conditional else 1

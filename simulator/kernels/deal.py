@@ -34,44 +34,42 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
     dealt = cards * players
     full = dealt >= size
     order = np.empty(size, np.int64)
-    rest = np.empty(size, np.int64)
     own = np.empty(players, np.uint64)
     given = np.zeros(players, np.int64)
-    predealt = turned != DRAWN or (fixed != ZERO).any()
+    trump_bit = ZERO if turned == DRAWN else ONE << np.uint64(turned)
+    in_hands = trump_bit if full else ZERO  # every predealt card: the same in every deal, wherever it goes
+    for row in range(2):
+        for place in range(players):
+            in_hands |= fixed[row, place]
+    predealt = (in_hands | trump_bit) != ZERO
+    random = dealt - popcount(in_hands)  # the hands' cards dealt at random
+    rest = np.empty(size, np.int64)  # the deck less the predealt cards and the turned one
+    left = 0
+    for c in range(size):
+        if ((in_hands | trump_bit) >> np.uint64(deck[c])) & ONE == ZERO:
+            rest[left] = deck[c]
+            left += 1
     stack = np.empty(max(rows.shape[0], 1), np.int64)
     for d in range(hands.shape[0]):
         deal = numbers[d]
-        mano, dealer = (deal + 1) % players, deal % players
-        placed = ZERO if turned == DRAWN else ONE << np.uint64(turned)
-        random = dealt
+        mano = (deal + 1) % players
+        dealer = mano - 1 if mano > 0 else players - 1
         if predealt:
             seat = mano
             for q in range(players):
                 own[seat] = fixed[0, q] | fixed[1, seat]
-                seat = seat + 1 if seat + 1 < players else 0
-            if turned != DRAWN and full:
-                own[dealer] |= placed
-            for seat in range(players):
                 given[seat] = popcount(own[seat])
-                random -= given[seat]
-                placed |= own[seat]
-        left = 0
-        if placed == ZERO:
-            source = deck
-            left = size
-        else:
-            source = rest
-            for c in range(size):
-                if (placed >> np.uint64(deck[c])) & ONE == ZERO:
-                    rest[left] = deck[c]
-                    left += 1
-        draws = random + 1 if not full and turned == DRAWN else random  # the hands' cards, and the turned one
+                seat = seat + 1 if seat + 1 < players else 0
+            if full and turned != DRAWN:
+                own[dealer] |= trump_bit
+                given[dealer] = popcount(own[dealer])
+        draws = random + 1 if not full and turned == DRAWN else random  # (here, not before the loop: 30 ns a deal)
         start = stream_state(seed, cards, deal, STREAM_DEAL)
-        a = first[d]
-        while a < first[d] + span:
+        attempt[d] = first[d] + span
+        for a in range(first[d], first[d] + span):
             state = attempt_state(start, a)
             for c in range(left):  # (element by element: numba's slice assignment took 14 ns a deal more)
-                order[c] = source[c]
+                order[c] = rest[c]
             for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
                 if j & 1 == 0:
                     state = next_state(state)
@@ -110,6 +108,5 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
             else:
                 trump_card[d] = nth_card(hands[d, dealer], below(next_state(state), cards))
             if rows.shape[0] == 0 or holds(rows, hands[d], mano, trump_card[d], cards, stack):
+                attempt[d] = a
                 break
-            a += 1
-        attempt[d] = a
