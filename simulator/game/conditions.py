@@ -169,14 +169,14 @@ def read_conditions(
     seats: list[list[int]] = [[] for _ in range(players)]
     owner: dict[int, str] = {}
     items = hands.items() if isinstance(hands, Mapping) else [split_hand(text) for text in hands]
-    for place, cards in items:
+    for place, written in items:
         kind, index = read_place(str(place), players)
         held = (positions if kind == "position" else seats)[index]
         name = f"{kind} {index}"
         if held:
             raise PochaError(f"hand: {name} is given twice; give all its cards at once ({index}=CARDS)")
         try:
-            ids = rules.notation.parse_list(cards)
+            ids = rules.notation.parse_list(written)
         except PochaError as error:
             raise PochaError(f"hand: {name}: {error}") from None
         if not ids:
@@ -212,11 +212,11 @@ def read_conditions(
 
 
 def split_hand(text: str) -> tuple[str, str]:
-    """``(place, cards)`` of a ``POSITION=CARDS`` text."""
-    place, equals, cards = text.partition("=")
+    """``(place, the cards as written)`` of a ``POSITION=CARDS`` text."""
+    place, equals, written = text.partition("=")
     if not equals:
         raise PochaError(f"hand: '{text}' gives no place; write POSITION=CARDS, e.g. 0=1O 3O, dealer=7C or seat2=1O")
-    return place.strip(), cards
+    return place.strip(), written
 
 
 def read_place(place: str, players: int) -> tuple[str, int]:
