@@ -80,11 +80,13 @@ def deal(rules: Rules, seed: int, cards: int, numbers: np.ndarray, conditions: D
     conditions.check_sizes([cards])
     if conditions.plug_ins:
         return plug_in_deal(rules, seed, chunk, conditions)
-    span = MOST_ATTEMPTS if conditions.conditional else 1
-    kept = attempted(rules, seed, chunk, conditions, np.zeros(len(numbers), np.int64), span)
-    attempts = int(np.minimum(kept + 1, span).sum())
-    if span > 1 and kept.max(initial=0) == span:
-        raise run_out(chunk, int(np.argmax(kept == span)), int((kept < span).sum()), attempts)
+    if not conditions.conditional:
+        attempted(rules, seed, chunk, conditions, 0, span=1)
+        return Dealt(chunk, len(numbers))
+    kept = attempted(rules, seed, chunk, conditions, 0, span=MOST_ATTEMPTS)
+    attempts = int(np.minimum(kept + 1, MOST_ATTEMPTS).sum())
+    if kept.max(initial=0) == MOST_ATTEMPTS:
+        raise run_out(chunk, int(np.argmax(kept == MOST_ATTEMPTS)), int((kept < MOST_ATTEMPTS).sum()), attempts)
     return Dealt(chunk, attempts)
 
 
@@ -96,11 +98,11 @@ def empty_chunk(rules: Rules, cards: int, numbers: np.ndarray) -> Chunk:
 
 
 def attempted(
-    rules: Rules, seed: int, chunk: Chunk, conditions: DealConditions, first: np.ndarray, span: int
+    rules: Rules, seed: int, chunk: Chunk, conditions: DealConditions, first: int, span: int, cycle: int = 1
 ) -> np.ndarray:
-    """Deal into ``chunk`` each deal's first attempt from ``first`` (int64[deal]) on that meets the expressions.
+    """Deal into ``chunk`` each row's first attempt from ``first + row % cycle`` on that meets the expressions.
 
-    Returns int64[deal]: the attempt kept, ``first + span`` where none of the ``span`` attempts did.
+    Returns int64[row]: the attempt kept, past the ``span`` tried where none of them did.
     """
     fixed = np.zeros((2, rules.players), np.uint64)
     for row, hands in enumerate((conditions.positions, conditions.seats)):
@@ -117,6 +119,7 @@ def attempted(
         not rules.has_trump(chunk.cards),
         program(conditions.where, rules),
         first=first,
+        cycle=cycle,
         span=span,
         hands=chunk.hands,
         trump_card=chunk.trump_card,
@@ -145,7 +148,7 @@ def plug_in_deal(rules: Rules, seed: int, chunk: Chunk, conditions: DealConditio
         rows = np.repeat(waiting, per)
         first = following + np.tile(np.arange(per, dtype=np.int64), len(waiting))
         trial = empty_chunk(rules, cards, chunk.numbers[rows])
-        holds = attempted(rules, seed, trial, conditions, first, 1) == first
+        holds = attempted(rules, seed, trial, conditions, following, 1, cycle=per) == first
         for spec, function in predicates:
             asked = np.flatnonzero(holds)
             holds[asked] = answer(spec, function, where_context(rules, trial, asked))
@@ -210,7 +213,7 @@ def acceptance(rules: Rules, seed: int, cards: int, conditions: DealConditions, 
     if not conditions.conditional:
         return 1.0
     chunk = empty_chunk(rules, cards, np.arange(deals, dtype=np.int64))
-    holds = attempted(rules, seed, chunk, conditions, np.zeros(deals, np.int64), 1) == 0
+    holds = attempted(rules, seed, chunk, conditions, 0, 1) == 0
     for spec in conditions.plug_ins:
         asked = np.flatnonzero(holds)
         holds[asked] = answer(spec, predicate(spec), where_context(rules, chunk, asked))

@@ -12,7 +12,9 @@ DRAWN = -1  # the ``turned`` of a deal whose trump card is drawn, not fixed
 
 
 @jit
-def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first, span, hands, trump_card, attempt):
+def deal_batch(
+    seed, cards, numbers, deck, fixed, turned, no_trump, rows, first, cycle, span, hands, trump_card, attempt
+):
     """Deal the deals numbered ``numbers`` (int64[row]), ``cards`` cards to each of the players.
 
     deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``; cards go one at a
@@ -20,14 +22,15 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
     others the deck's cards left, shuffled. fixed: uint64[2, player], the predealt cards by bidding
     position (row 0) and by seat (row 1); turned: the turned card when it is fixed (in a deal of the
     whole deck the dealer holds it), else DRAWN. rows: the condition's program (``kernels.where``, no
-    rows for none). Deal ``d`` tries attempts ``first[d] .. first[d] + span - 1`` (``attempt_state``:
-    attempt 0 is the deal as dealt without conditions) and keeps the first that meets the condition.
+    rows for none). Row ``d`` tries attempts ``first + d % cycle`` on, ``span`` of them (``attempt_state``:
+    attempt 0 is the deal as dealt without conditions), and keeps the first that meets the condition:
+    ``cycle`` rows of each deal, one attempt each, ask a plug-in about several attempts at once.
 
     Outputs: ``hands`` uint64[deal, seat]; ``trump_card`` int64[deal]: the next card turned up, or
     the dealer's last card when the deal takes the whole deck (one of the dealer's cards at random when
     some are predealt); NO_TRUMP for every deal when ``no_trump`` (the rules play this hand size
     without trump: ``Rules.has_trump``), the cards dealt the same either way; ``attempt`` int64[deal]:
-    the attempt kept, ``first[d] + span`` when none met the condition.
+    the attempt kept, ``first + d % cycle + span`` when none met the condition.
     """
     players = hands.shape[1]
     size = deck.shape[0]
@@ -50,6 +53,7 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
             rest[left] = deck[c]
             left += 1
     stack = np.empty(max(rows.shape[0], 1), np.int64)
+    shift = 0  # d % cycle
     for d in range(hands.shape[0]):
         deal = numbers[d]
         mano = (deal + 1) % players
@@ -65,8 +69,8 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
                 given[dealer] = popcount(own[dealer])
         draws = random + 1 if not full and turned == DRAWN else random  # (here, not before the loop: 30 ns a deal)
         start = stream_state(seed, cards, deal, STREAM_DEAL)
-        attempt[d] = first[d] + span
-        for a in range(first[d], first[d] + span):
+        attempt[d] = first + shift + span
+        for a in range(first + shift, first + shift + span):
             state = attempt_state(start, a)
             for c in range(left):  # (element by element: numba's slice assignment took 14 ns a deal more)
                 order[c] = rest[c]
@@ -110,3 +114,4 @@ def deal_batch(seed, cards, numbers, deck, fixed, turned, no_trump, rows, first,
             if rows.shape[0] == 0 or holds(rows, hands[d], mano, trump_card[d], cards, stack):
                 attempt[d] = a
                 break
+        shift = shift + 1 if shift + 1 < cycle else 0
