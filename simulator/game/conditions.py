@@ -27,7 +27,7 @@ SEAT = re.compile(r"seat\s*(?P<seat>\d+)$", re.IGNORECASE)
 class DealConditions:
     """What every deal of a run must be: predealt cards, the turned card, conditions; none of them: any deal.
 
-    Predealt cards take a hand's first rounds; the rest of the deck is dealt at random. A deal that
+    Each hand holds its predealt cards; the rest of the deck is dealt at random. A deal that
     fails a condition is dealt again (``kernels.deal``), so the deals kept are independent draws
     from the deals that meet them all.
     """

@@ -18,13 +18,14 @@ def deal_batch(
     """Deal the deals numbered ``numbers`` (int64[row]), ``cards`` cards to each of the players.
 
     deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``; cards go one at a
-    time from the mano round to the dealer, a hand's predealt cards taking its first rounds and the
-    others the deck's cards left, shuffled. fixed: uint64[2, player], the predealt cards by bidding
-    position (row 0) and by seat (row 1); turned: the turned card when it is fixed (in a deal of the
-    whole deck the dealer holds it), else DRAWN. rows: the condition's program (``kernels.where``, no
-    rows for none). Row ``d`` tries attempts ``first + d % cycle`` on, ``span`` of them (``attempt_state``:
-    attempt 0 is the deal as dealt without conditions), and keeps the first that meets the condition:
-    ``cycle`` rows of each deal, one attempt each, ask a plug-in about several attempts at once.
+    time from the mano round to the dealer. With predealt cards, each hand holds its own and then,
+    from the mano to the dealer, as many of the shuffled rest of the deck as it lacks.
+    fixed: uint64[2, player], the predealt cards by bidding position (row 0) and by seat (row 1).
+    turned: the turned card when it is fixed (in a deal of the whole deck the dealer holds it), else
+    DRAWN. rows: the condition's program (``kernels.where``; no rows for none). Row ``d`` tries
+    attempts from ``first + d % cycle`` on, ``span`` of them (``attempt_state``: attempt 0 is the deal
+    as dealt without conditions), and keeps the first that meets the condition (``cycle`` rows of a
+    deal, one attempt each, let a plug-in be asked about several attempts at once).
 
     Outputs: ``hands`` uint64[deal, seat]; ``trump_card`` int64[deal]: the next card turned up, or
     the dealer's last card when the deal takes the whole deck (one of the dealer's cards at random when
@@ -90,17 +91,15 @@ def deal_batch(
                         hand |= ONE << np.uint64(order[j])
                     hands[d, seat] = hand
                     seat = seat + 1 if seat + 1 < players else 0
-            else:  # round by round from the mano, a hand's predealt cards filling its first rounds
-                for seat in range(players):
-                    hands[d, seat] = own[seat]
-                taken = 0
-                for round in range(cards):
-                    seat = mano
-                    for _ in range(players):
-                        if round >= given[seat]:
-                            hands[d, seat] |= ONE << np.uint64(order[taken])
-                            taken += 1
-                        seat = seat + 1 if seat + 1 < players else 0
+            else:  # each hand its predealt cards, then the next of the shuffled rest it lacks, from the mano on
+                taken, seat = 0, mano
+                for _ in range(players):
+                    hand = own[seat]
+                    for j in range(taken, taken + cards - given[seat]):
+                        hand |= ONE << np.uint64(order[j])
+                    hands[d, seat] = hand
+                    taken += cards - given[seat]
+                    seat = seat + 1 if seat + 1 < players else 0
             if no_trump:
                 trump_card[d] = NO_TRUMP
             elif turned != DRAWN:
@@ -108,7 +107,7 @@ def deal_batch(
             elif not full:
                 trump_card[d] = order[random]
             elif given[dealer] == 0:
-                trump_card[d] = order[random - 1]  # the last slot is the dealer's
+                trump_card[d] = order[random - 1]  # the dealer's last card, dealt last either way
             else:
                 trump_card[d] = nth_card(hands[d, dealer], below(next_state(state), cards))
             if rows.shape[0] == 0 or holds(rows, hands[d], mano, trump_card[d], cards, stack):
