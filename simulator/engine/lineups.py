@@ -23,7 +23,7 @@ Spec = str | Strategy
 
 
 def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineup:
-    """One strategy per seat: one for every seat, or one per seat; None for the default line-up."""
+    """One strategy per seat: one that every seat plays, or one a seat; None for the default line-up."""
     if strategies is None:
         specs: list[Spec] = [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
     elif isinstance(strategies, str | Strategy):
@@ -31,7 +31,7 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     else:
         specs = list(strategies)
     if len(specs) not in (1, players):
-        raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
+        raise PochaError(f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (one a seat)")
     seats = [Seat.of(spec) for spec in specs]
     return Lineup(tuple((seats * players)[:players]))
 
