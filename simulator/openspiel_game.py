@@ -20,7 +20,8 @@ from typing import Any
 from pocha.engine.deal_observer import DealObserver
 from pocha.engine.deal_state import CHANCE, DealState, Moves
 from pocha.errors import PochaError, missing_extra
-from pocha.game.rules import DEFAULT_PRESET
+from pocha.game.cards import PACKS
+from pocha.game.rules import DEFAULT_PRESET, Rules
 from pocha.options import RuleOptions
 
 try:
@@ -77,6 +78,24 @@ def game_moves(parameters: dict[str, Any]) -> Moves:
     if given["players"] > MOST_PLAYERS:
         raise PochaError(f"players: OpenSpiel's {GAME} seats 2 to {MOST_PLAYERS} players, not {given['players']}")
     return Moves.of(rules, given["cards"] or None)
+
+
+def game_string(rules: Rules, cards: int = 0) -> str:
+    """The ``pocha`` game string of a rule set, every option given (but the tie-break: a deal plays none)."""
+    ranks = LIST_SEPARATOR.join(PACKS[rules.pack].rank_names[rank] for rank in rules.ranks)
+    schedule = rules.schedule if isinstance(rules.schedule, str) else LIST_SEPARATOR.join(map(str, rules.schedule))
+    parameters = {
+        "players": rules.players,
+        "cards": cards,
+        "deck": f"{rules.pack}:{ranks}",
+        "play_rule": rules.play_rule,
+        "hook": rules.hook,
+        "scoring": rules.scoring.spec.replace(",", LIST_SEPARATOR),
+        "full_deal_trump": rules.full_deal_trump,
+        "schedule": schedule,
+        "full_deals": rules.full_deals,
+    }
+    return f"{GAME}(" + ",".join(f"{name}={value}" for name, value in parameters.items()) + ")"
 
 
 class PochaGame(pyspiel.Game):
