@@ -1066,6 +1066,54 @@ def match(
 
 
 @command(
+    short_help="Play whole games in the terminal against pocha's players.",
+    epilog=examples(
+        "pocha play",
+        "pocha play -p 3 --seat 2 -s expected@greedy --schedule 1-4",
+        "pocha play --preset oh-hell -p 5 -s montecarlo@pimc -s expected -s table@pimc -s random --trace game.jsonl",
+    ),
+)
+@with_options
+def play(
+    *,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="SPEC",
+            help="The other seats' players (BID@PLAY): once for them all or once per other seat, in seat order. "
+            "Default: montecarlo@pimc.",
+        ),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option(metavar="N", help="Your seat, 0..players-1 (the seat after the dealer bids first).")
+    ] = 0,
+    samples: Annotated[
+        int, typer.Option(metavar="N", help="Play-outs per bid or card of the advice (? at a decision).")
+    ] = 10_000,
+    trace: Annotated[
+        str, typer.Option(metavar="FILE", help="Where the game is written, hand by hand (pocha-trace/3).")
+    ] = "pocha-play.jsonl",
+    rules: options.RuleOptions,
+    schedule: Schedule = None,
+    tie_break: TieBreak = None,
+    full_deals: FullDeals = None,
+    seed: Seed = 0,
+) -> None:
+    """Play a whole game against pocha's players: bid and play when asked, ? for advice at any decision.
+
+    The deals are those pocha game deals with the same seed; a move the rules refuse is told why and
+    asked again; the game is written to the trace after every hand.
+    """
+    with user_errors():
+        whole = replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
+        api.play_game(
+            strategy, seat=seat, samples=samples, trace=trace, rules=whole, seed=seed, say=typer.echo, messages=say
+        )
+
+
+@command(
     short_help="Learn a trick table for the table strategy.",
     epilog=examples(
         "pocha train --players 4 --deals 1000000 --out strategies/tables/players-4.npz",
