@@ -29,6 +29,9 @@ except ImportError:
     raise missing_extra("pettingzoo", "PettingZoo") from None
 
 
+RENDER_MODES = ("ansi", "human")  # the deal as text: returned, or printed after every move
+
+
 def env(rules: str | RuleOptions | Rules = "ludoteka", cards: int | None = None, render_mode: str | None = None) -> Any:
     """The environment, wrapped as PettingZoo's own are (its order of calls enforced)."""
     return wrappers.OrderEnforcingWrapper(raw_env(rules, cards, render_mode))
@@ -37,7 +40,7 @@ def env(rules: str | RuleOptions | Rules = "ludoteka", cards: int | None = None,
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """One pocha deal as a turn-based environment: rules as ``pocha.Player`` takes them, the hand size (None: drawn)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "pocha_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "pocha_v0", "is_parallelizable": False}
 
     def __init__(
         self, rules: str | RuleOptions | Rules = "ludoteka", cards: int | None = None, render_mode: str | None = None
@@ -48,7 +51,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             rules = RuleOptions(preset=rules)
         if not isinstance(rules, Rules | RuleOptions):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, *RENDER_MODES):
             raise PochaError(f"render_mode: ansi, human or None, not {render_mode!r}")
         self.rules = rules if isinstance(rules, Rules) else rules.resolve()[1]
         self.moves = Moves.of(self.rules, cards)

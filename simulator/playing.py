@@ -216,8 +216,8 @@ class Session:
 
     def advise_command(self, state: DealState, hand: str, position: int) -> str:
         """The ``pocha advise`` command line of the person's decision now."""
-        words = ["pocha", "advise", "--hand", hand]
-        words += ["--trump", state.trump_name()] if state.trump_name() else []
+        words, trump = ["pocha", "advise", "--hand", hand], state.trump_name()
+        words += ["--trump", trump] if trump else []
         for item in fields(RuleOptions):
             value = getattr(self.options, item.name)
             whole_game = item.name in ("schedule", "tie_break", "full_deals")  # advice is of one deal
@@ -290,4 +290,4 @@ def play_game(
     bidders = [(player.seat.strategy, player.policy) for player in seated if player is not None]
     learn_tables(bidders, chosen, RunOptions().make_backend(), None, messages)
     path = None if trace is None else Path(trace)
-    return Session(chosen, rules, seated, seat, seed, samples, path, ask, say).play()
+    return Session(chosen, rules, seated, seat, seed=seed, samples=samples, trace=path, ask=ask, say=say).play()

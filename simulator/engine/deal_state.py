@@ -360,13 +360,14 @@ class DealState:
         out: a suit not followed, and under the pocha play rules the cards a seat had to play to beat
         or trump the trick and did not (pimc's sampler, ``kernels.decide.seat_worlds``).
         """
-        moves, players = self.moves, self.players
+        moves, players, trump_card = self.moves, self.players, self.trump_card
+        assert trump_card is not None, "a world is drawn once the deal is dealt"
         work = moves.work
-        arguments = (np.uint64(self.dealt[seat]), self.trump_card, self.dealer, np.zeros(players, np.int64))
+        arguments = (np.uint64(self.dealt[seat]), trump_card, self.dealer, np.zeros(players, np.int64))
         played = np.array(self.plays, np.int64)
         seat_worlds(moves.deal_rules(self.cards), seat, *arguments, played, np.uint64(mix64(np.uint64(seed))), work)
         hands = [cards_of(int(hand)) for hand in work.worlds[0]]
-        return dealing_actions(moves, self.dealer, hands, self.trump_card) + moves_of(moves, self.bids, self.plays)
+        return dealing_actions(moves, self.dealer, hands, trump_card) + moves_of(moves, self.bids, self.plays)
 
     def trace_line(self, number: int) -> dict[str, Any]:
         """The finished deal as a ``pocha-trace/3`` deal line (``engine.trace.deal_lines``'s), numbered ``number``."""
