@@ -66,7 +66,7 @@ class Session:
     seed: int = 0
     samples: int = ADVICE_SAMPLES
     trace: Path | None = None
-    ask: Callable[[str], str] = input
+    ask: Callable[[str], str] | None = None  # None: ``input``, the standard input
     say: Callable[[str], None] = print
     state: DealState | None = None  # the deal under way
     lines: list[dict[str, Any]] = field(default_factory=list)  # the trace lines of the hands played
@@ -95,8 +95,10 @@ class Session:
             self.say(f"Stopped after {counted(len(self.lines), 'hand')}." + self.saved())
             return Outcome(scores[0].tolist(), [], len(self.lines), False, self.trace)
         leaders = np.flatnonzero(first[0]).tolist()
-        won = " and ".join(f"seat {seat} ({self.labels[seat]})" for seat in leaders)
-        self.say(f"{won} {'win' if len(leaders) > 1 else 'wins'} with {scores[0, leaders[0]]} points." + self.saved())
+        won = " and ".join("you" if seat == self.seat else f"seat {seat} ({self.labels[seat]})" for seat in leaders)
+        won = won[0].upper() + won[1:]
+        verb = "win" if len(leaders) > 1 or leaders == [self.seat] else "wins"
+        self.say(f"{won} {verb} with {scores[0, leaders[0]]} points." + self.saved())
         return Outcome(scores[0].tolist(), leaders, len(self.lines), True, self.trace)
 
     def tie_hand(self, table: Any, index: int) -> np.ndarray:
@@ -121,7 +123,8 @@ class Session:
         place = f"Hand {index + 1} of {count}" if count else "Tie-break hand"
         trump = f"trump {state.trump_name()}" if state.trump_name() else "no trump"
         self.say("")
-        self.say(f"{place}: {counted(cards, 'card')} each, seat {dealer} deals, {trump}.")
+        deals = "you deal" if dealer == self.seat else f"seat {dealer} deals"
+        self.say(f"{place}: {counted(cards, 'card')} each, {deals}, {trump}.")
         self.say(f"Your cards: {rules.notation.names(state.dealt_cards(self.seat))}")
         while not state.is_over:
             seat = state.current()
@@ -129,7 +132,8 @@ class Session:
             self.tell(state, seat, action)
             state.apply(action)
             if state.plays and len(state.plays) % players == 0 and len(state.winners) == len(state.plays) // players:
-                self.say(f"Seat {state.winners[-1]} takes the trick ({rules.notation.names(state.plays[-players:])}).")
+                taker = "You take" if state.winners[-1] == self.seat else f"Seat {state.winners[-1]} takes"
+                self.say(f"{taker} the trick ({rules.notation.names(state.plays[-players:])}).")
         points = state.points()
         line = state.trace_line(number)
         self.lines.append({**line, "game": 0, "hand": index, "strategies": self.labels})
@@ -166,7 +170,7 @@ class Session:
                 held = notation.names(cards_of(state.held[self.seat]))
                 prompt = f"Trick {len(state.winners) + 1}: {trick}. Your cards: {held}. Your card: "
             try:
-                answer = self.ask(prompt).strip()
+                answer = (self.ask or input)(prompt).strip()
             except EOFError:
                 raise Stopped from None
             word = answer.lower()
@@ -263,16 +267,17 @@ def play_game(
     trace: str | Path | None = "pocha-play.jsonl",
     rules: RuleOptions = RuleOptions(),
     seed: int = 0,
-    ask: Callable[[str], str] = input,
+    ask: Callable[[str], str] | None = None,
     say: Callable[[str], None] = print,
     messages: Messages | None = None,
 ) -> Outcome:
-    """A whole game between a person at ``seat`` and pocha's players, asked and told through ``ask`` and ``say``.
+    """A whole game between a person at ``seat`` and pocha's players, asked through ``ask``, told through ``say``.
 
-    strategies: the other seats' players (``BID@PLAY`` specs), one for them all or one per seat in seat
-    order (default ``montecarlo@pimc``); rules: the rule options, a whole game of their schedule and
-    tie-break; samples: play-outs per bid or card of the advice; trace: the ``pocha-trace/3`` file the
-    game is written to after every hand (None: none); seed: the deals and every player's choices.
+    ask(prompt): the person's answer (None: ``input``, the standard input). strategies: the other seats'
+    players (``BID@PLAY`` specs), one for them all or one per seat in seat order (default
+    ``montecarlo@pimc``); rules: the rule options, a whole game of their schedule and tie-break;
+    samples: play-outs per bid or card of the advice; trace: the ``pocha-trace/3`` file the game is
+    written to after every hand (None: none); seed: the deals and every player's choices.
     """
     _, chosen = rules.resolve()
     players = chosen.players

@@ -4,10 +4,12 @@ pseudo terminal; refusals with reasons, ``pocha advise``'s figures, the score sh
 import json
 import os
 import pty
+import re
 import select
 import shlex
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -96,7 +98,7 @@ def test_a_whole_game_with_advice_and_refused_moves(played):
     assert "Refused: the dealer may not bid" in text and "(the hook)" in text
     assert any(line.startswith("Refused: ") and "may not be played: you" in line for line in said)
     assert "Your cards:" in text and "takes the trick" in text and "trump" in text
-    assert said[-1].startswith(("seat ", "seat")) and " with " in said[-1] and "The hands played are in" in said[-1]
+    assert said[-1].startswith(("Seat ", "You ")) and " with " in said[-1] and "The hands played are in" in said[-1]
     sheet = [line for line in text.splitlines() if line.lstrip().startswith("total")]
     assert len(sheet) == 4 and sheet[-1].split()[1:] == [str(score) for score in outcome.scores]
 
@@ -175,6 +177,25 @@ def test_the_same_game_in_a_pseudo_terminal(played, tmp_path):
     text = output.decode(errors="replace").replace("\r\n", "\n")
     assert not answers and text.count("Refused: ") == 2 and said[-1].split(" The hands")[0] in text
     assert (tmp_path / "pocha-play.jsonl").exists()
+
+
+def test_the_session_shown_in_the_docs_is_what_pocha_play_prints(tmp_path, monkeypatch):
+    """docs/play.md's transcript: its answers typed again (echoed, as a terminal shows them), every line the same."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "play.md").read_text(encoding="utf-8")
+    transcript = page.split("```text\n", 1)[1].split("```", 1)[0]
+    command = next(line for line in page.splitlines() if line.startswith("pocha play") and "--seed" in line)
+    answers = re.findall(r"(?:Your bid, 0 to \d+|Your card): (.*)$", transcript, re.M)
+
+    def typed(prompt):
+        if not answers:
+            raise EOFError
+        print(prompt + answers[0])
+        return answers.pop(0)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", typed)
+    shown = CliRunner().invoke(app, shlex.split(command)[1:])
+    assert shown.exit_code == 0 and shown.stdout == transcript
 
 
 @pytest.mark.parametrize(
