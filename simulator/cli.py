@@ -990,11 +990,12 @@ def models(
 
 
 @command(
-    short_help="A pocha player against OpenSpiel's own in its oh_hell.",
+    short_help="A pocha player against OpenSpiel's own, in oh_hell or on Pocha's rules.",
     epilog=examples(
         "pocha match montecarlo@pimc -k 2,5 -n 20",
         "pocha match montecarlo@pimc --against ismcts:simulations=1000 --game 'oh_hell(players=4)' -k 2,5,8 -n 100",
         "pocha match expected@greedy --against uniform --game 'oh_hell(off_bid_penalty=true,points_per_trick=5)'",
+        "pocha match montecarlo@pimc --against ismcts:simulations=100 --game 'pocha(players=4)' -k 2,5 -n 10",
     ),
 )
 def match(
@@ -1018,13 +1019,14 @@ def match(
         typer.Option(
             metavar="GAME",
             help="OpenSpiel's game string: oh_hell, with players, num_cards_per_suit, off_bid_penalty or "
-            "points_per_trick: oh_hell(players=4,off_bid_penalty=true).",
+            "points_per_trick: oh_hell(players=4,off_bid_penalty=true); or Pocha's own rules, pocha, with the rule "
+            "options: pocha(players=5,preset=portuguese).",
         ),
     ] = "oh_hell",
     cards: Annotated[
         str,
         typer.Option(
-            "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1 up to what oh_hell deals), one, or 2,5,8 or 1-5."
+            "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1 up to what the game deals), one, or 2,5 or 1-5."
         ),
     ] = "all",
     deals: Annotated[
@@ -1039,7 +1041,7 @@ def match(
     ] = 0,
     output_format: Format = "table",
 ) -> None:
-    """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha-simulator[openspiel]').
+    """Play a pocha player against OpenSpiel's own in oh_hell or pocha (pip install 'pocha-simulator[openspiel]').
 
     Every deal is played once per seat: the player there, the opponent at the others. Prints each
     side's points per hand, the paired difference with its 95% interval, and the milliseconds per

@@ -51,11 +51,7 @@ def random_state(game, rng, stop=None):
     """A state of ``game`` reached by uniform random moves (chance by its odds), before ``stop`` moves if given."""
     state = game.new_initial_state()
     while not state.is_terminal() and (stop is None or len(state.history()) < stop):
-        if state.is_chance_node():
-            actions, odds = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, odds)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_state_step(state, rng)
     return state
 
 
@@ -118,6 +114,7 @@ def test_resampled_states_look_the_same_to_the_player_and_chance_adds_up(text):
 
 
 def random_state_step(state, rng):
+    """The state after one random move (chance by its odds)."""
     if state.is_chance_node():
         actions, odds = zip(*state.chance_outcomes(), strict=True)
         state.apply_action(rng.choices(actions, odds)[0])
