@@ -292,8 +292,11 @@ def pocha_side(player: Decider) -> Side:
     return Side(label, lambda game, seat, deal, seed: PochaBot(player, game, deal))
 
 
-def opponent_side(against: "str | Decider", game: "pyspiel.Game") -> Side:
-    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot."""
+def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) -> Side:
+    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot.
+
+    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler.
+    """
     if isinstance(against, Decider):
         return pocha_side(against)
     name, _, text = against.strip().partition(":")
@@ -304,7 +307,7 @@ def opponent_side(against: "str | Decider", game: "pyspiel.Game") -> Side:
     if name != "ismcts":
         raise PochaError(f"against: '{against}' is none of OpenSpiel's {', '.join(BOTS)}, nor a pocha player")
     search = Search.of(text)
-    if is_pocha(game) and search.resampler != "pocha":
+    if game is not None and is_pocha(game) and search.resampler != "pocha":
         raise PochaError(
             f"against: resampler={search.resampler} is {GAME}'s own (it sees which cards are out); the pocha game's "
             "own resample_from_infostate is pocha's honest one: leave resampler out"

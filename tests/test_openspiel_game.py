@@ -77,6 +77,7 @@ def api_cases():
     api_test.PERFECT_RECALL_NUM_STATES["pocha-tiny"] = 252 + 1440
     cases = {
         "TestOpenSpielFullTreeTiny": (api_test.EnforceAPIOnFullTreeBase, "pocha-tiny", TINY),
+        "TestOpenSpielPartialTreeThree": (api_test.EnforceAPIOnPartialTreeBase, "pocha", "pocha(players=3,cards=6)"),
         "TestOpenSpielPartialTreeFour": (api_test.EnforceAPIOnPartialTreeBase, "pocha", "pocha(players=4)"),
         "TestOpenSpielPartialTreeSix": (api_test.EnforceAPIOnPartialTreeBase, "pocha", "pocha(players=6,cards=6)"),
         "TestOpenSpielPartialTreeFrench": (api_test.EnforceAPIOnPartialTreeBase, "pocha", GAMES[-2]),
