@@ -212,6 +212,16 @@ def test_the_engines_deals_replay_card_for_card(preset, players, cards, play, tm
         replay(line, rules)
 
 
+def test_whole_games_traced_replay_card_for_card(tmp_path):
+    path = tmp_path / "games.jsonl"
+    rules = pocha.RuleOptions(preset="portuguese", players=4, schedule="1-3,3")
+    pocha.play_games("random", rules=rules, games=4, play="random", seed=5, trace=path, threads=1)
+    header, *lines = (json.loads(line) for line in path.read_text().splitlines())
+    assert len(lines) >= 4 * 4 and {line["hand"] for line in lines} >= {0, 1, 2, 3}
+    for line in lines:
+        replay(line, Rules.from_dict(header["rules"]))
+
+
 def test_the_golden_deals_replay_card_for_card():
     from test_golden import GOLDEN
 
