@@ -71,6 +71,7 @@ from pocha.options import (
     parse_study,
     with_flat_options,
 )
+from pocha.playing import play_game as play_game
 from pocha.reports.record import CompareRun, DealsRun, RunRecord
 from pocha.results import (
     GamesResult,

@@ -990,11 +990,12 @@ def models(
 
 
 @command(
-    short_help="A pocha player against OpenSpiel's own in its oh_hell.",
+    short_help="A pocha player against OpenSpiel's own, in oh_hell or on Pocha's rules.",
     epilog=examples(
         "pocha match montecarlo@pimc -k 2,5 -n 20",
         "pocha match montecarlo@pimc --against ismcts:simulations=1000 --game 'oh_hell(players=4)' -k 2,5,8 -n 100",
         "pocha match expected@greedy --against uniform --game 'oh_hell(off_bid_penalty=true,points_per_trick=5)'",
+        "pocha match montecarlo@pimc --against ismcts:simulations=100 --game 'pocha(players=4)' -k 2,5 -n 10",
     ),
 )
 def match(
@@ -1018,13 +1019,14 @@ def match(
         typer.Option(
             metavar="GAME",
             help="OpenSpiel's game string: oh_hell, with players, num_cards_per_suit, off_bid_penalty or "
-            "points_per_trick: oh_hell(players=4,off_bid_penalty=true).",
+            "points_per_trick: oh_hell(players=4,off_bid_penalty=true); or Pocha's own rules, pocha, with the rule "
+            "options: pocha(players=5,preset=portuguese).",
         ),
     ] = "oh_hell",
     cards: Annotated[
         str,
         typer.Option(
-            "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1 up to what oh_hell deals), one, or 2,5,8 or 1-5."
+            "--cards", "-k", metavar="SIZES", help="Hand sizes: all (1 up to what the game deals), one, or 2,5 or 1-5."
         ),
     ] = "all",
     deals: Annotated[
@@ -1039,7 +1041,7 @@ def match(
     ] = 0,
     output_format: Format = "table",
 ) -> None:
-    """Play a pocha player against OpenSpiel's own in oh_hell (pip install 'pocha-simulator[openspiel]').
+    """Play a pocha player against OpenSpiel's own in oh_hell or pocha (pip install 'pocha-simulator[openspiel]').
 
     Every deal is played once per seat: the player there, the opponent at the others. Prints each
     side's points per hand, the paired difference with its 95% interval, and the milliseconds per
@@ -1063,6 +1065,54 @@ def match(
     if not played.complete:
         typer.echo("Interrupted: the results above cover the finished deals only.", err=True)
         raise typer.Exit(130)
+
+
+@command(
+    short_help="Play whole games in the terminal against pocha's players.",
+    epilog=examples(
+        "pocha play",
+        "pocha play -p 3 --seat 2 -s expected@greedy --schedule 1-4",
+        "pocha play --preset oh-hell -p 5 -s montecarlo@pimc -s expected -s table@pimc -s random --trace game.jsonl",
+    ),
+)
+@with_options
+def play(
+    *,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="SPEC",
+            help="The other seats' players (BID@PLAY): once for them all or once per other seat, in seat order. "
+            "Default: montecarlo@pimc.",
+        ),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option(metavar="N", help="Your seat, 0..players-1 (the seat after the dealer bids first).")
+    ] = 0,
+    samples: Annotated[
+        int, typer.Option(metavar="N", help="Play-outs per bid or card of the advice (? at a decision).")
+    ] = 10_000,
+    trace: Annotated[
+        str, typer.Option(metavar="FILE", help="Where the game is written, hand by hand (pocha-trace/3).")
+    ] = "pocha-play.jsonl",
+    rules: options.RuleOptions,
+    schedule: Schedule = None,
+    tie_break: TieBreak = None,
+    full_deals: FullDeals = None,
+    seed: Seed = 0,
+) -> None:
+    """Play a whole game against pocha's players: bid and play when asked, ? for advice at any decision.
+
+    The deals are those pocha game deals with the same seed; a move the rules refuse is told why and
+    asked again; the game is written to the trace after every hand.
+    """
+    with user_errors():
+        whole = replace(rules, schedule=schedule, tie_break=tie_break, full_deals=full_deals)
+        api.play_game(
+            strategy, seat=seat, samples=samples, trace=trace, rules=whole, seed=seed, say=typer.echo, messages=say
+        )
 
 
 @command(

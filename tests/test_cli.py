@@ -863,7 +863,7 @@ def test_report_html_shows_its_figures_before_the_long_tables(tmp_path):
 
 
 COMMANDS = ["simulate", "compare", "game", "variants", "advise", "models", "match", "train", "report"]
-COMMANDS += ["rules", "strategies", "bench"]
+COMMANDS += ["rules", "strategies", "bench", "play"]
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
