@@ -32,6 +32,7 @@ from pocha.kernels.pimc import scratch
 from pocha.kernels.play import DealRules
 from pocha.kernels.streams import mix64
 from pocha.kernels.trick import legal_mask, place_card, trump_masks
+from pocha.words import counted
 
 EVERY_CARD = 2**64 - 1  # a trick's ``beat`` before its lead: every card takes it
 CHANCE, TERMINAL = -1, -4  # who moves at a chance node and once the deal is over (OpenSpiel's numbers)
@@ -318,7 +319,7 @@ class DealState:
         offset = self.moves.bid_offset
         if self.bidding:
             if not offset <= action <= offset + self.cards:
-                return f"that is not a bid: with {self.cards} cards a bid is 0 to {self.cards}"
+                return f"that is not a bid: with {counted(self.cards, 'card')} a bid is 0 to {self.cards}"
             return (
                 f"the dealer may not bid {action - offset}: the bids would add up to {self.cards}, "
                 "the tricks there are (the hook)"

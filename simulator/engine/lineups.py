@@ -31,7 +31,9 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     else:
         specs = list(strategies)
     if len(specs) not in (1, players):
-        raise PochaError(f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (one a seat)")
+        raise PochaError(
+            f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (one a seat)"
+        )
     seats = [Seat.of(spec) for spec in specs]
     return Lineup(tuple((seats * players)[:players]))
 
