@@ -32,7 +32,7 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
         specs = list(strategies)
     if len(specs) not in (1, players):
         raise PochaError(
-            f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (one a seat)"
+            f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (1 a seat)"
         )
     seats = [Seat.of(spec) for spec in specs]
     return Lineup(tuple((seats * players)[:players]))
