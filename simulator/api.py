@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
-from pocha.engine.games import GamesRequest
+from pocha.engine.games import Games
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
@@ -34,15 +34,14 @@ from pocha.engine.lineups import (
     model_seats,
     seat_of,
 )
-from pocha.engine.models import ModelsRequest, record_bids
+from pocha.engine.models import ModelBids, record_bids
 from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
-from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
-from pocha.engine.simulate import DealsRequest
+from pocha.engine.simulate import Comparison, Deals
 from pocha.engine.simulate import simulate as simulate_deals
-from pocha.engine.training import TrainingRequest, train_table
-from pocha.engine.variants import GAME_GROUPS, VariantsRequest, play_variants
+from pocha.engine.training import Training, train_table
+from pocha.engine.variants import GAME_GROUPS, Study, play_variants
 from pocha.errors import PochaError
 from pocha.execution import (
     Amount,
@@ -50,11 +49,10 @@ from pocha.execution import (
     Messages,
     Progress,
     check_trace,
-    conclude,
     counter,
     execute,
     learn_tables,
-    new_record,
+    record_run,
     recorded,
 )
 from pocha.game.rules import Rules
@@ -71,24 +69,13 @@ from pocha.options import (
     parse_study,
     with_flat_options,
 )
-from pocha.reports.record import CompareRun, DealsRun, RunRecord
-from pocha.results import (
-    GamesResult,
-    ModelsResult,
-    RulesInfo,
-    SimulationResult,
-    TrainingResult,
-    VariantsResult,
-    deal_tables,
-    game_tables,
-)
+from pocha.reports import kinds
+from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
 from pocha.strategies.base import Predicts
 from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from pocha.engine.bench import Benchmark, Measurement
     from pocha.engine.decisions import DecisionTime
     from pocha.engine.startup import StartupTime
@@ -151,18 +138,27 @@ def simulate(
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
-    record = new_record(
-        "simulate", DealsRun(cards=tuple(sizes), deals_per_size=deals), (preset, chosen), lineup, run, command_line
+    ran = record_run(
+        kinds.simulate.KIND,
+        partial(Deals, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals),
+        simulate_deals,
+        Amount("--deals", deals, MOST_DEALS, len(sizes)),
+        Asked(run, output, saving, progress, messages),
+        preset=preset,
+        command_line=command_line,
+        bidders=lineup,
+        rules=chosen,
+        trace=trace,
+        predictions=predictions,
     )
-    asked = Asked(run, output, saving, progress, messages)
-    return _deal(record, lineup, sizes, deals, asked, trace=trace, trace_deals=trace_deals, predictions=predictions)
+    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
@@ -198,57 +194,21 @@ def compare(
     each strategy bids every seat's cards of every deal.
     """
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
-    section = CompareRun(cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate, field=filler)
-    record = new_record("compare", section, (preset, chosen), lineup, run, command_line)
-    return _deal(record, lineup, sizes, deals, Asked(run, output, saving, progress, messages), duplicate=duplicate)
-
-
-def _deal(
-    record: RunRecord,
-    lineup: Lineup,
-    sizes: list[int],
-    deals: int,
-    asked: Asked,
-    *,
-    duplicate: bool = False,
-    trace: str | Path | None = None,
-    trace_deals: int | None = None,
-    predictions: bool = False,
-) -> SimulationResult:
-    """Play a dealing run (simulate or compare) of ``deals`` deals of each hand size and write its outputs."""
-    rows: list[Rows] | None = [] if predictions else None
-    played = execute(
-        partial(
-            DealsRequest,
-            rules=record.rules,
-            lineup=lineup,
-            sizes=sizes,
-            deals=deals,
-            duplicate=duplicate,
-            trace_deals=trace_deals,
-        ),
+    ran = record_run(
+        kinds.compare.KIND,
+        partial(Comparison, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        asked,
+        Asked(run, output, saving, progress, messages),
+        preset=preset,
+        command_line=command_line,
         bidders=lineup,
-        rules=record.rules,
-        trace=trace,
-        predictions=rows,
+        rules=chosen,
     )
-
-    def tables(ended: RunRecord) -> dict[str, "pd.DataFrame"]:
-        made = deal_tables(ended, played.total)
-        if rows is not None:
-            from pocha.reports.predictions import prediction_table
-
-            made["predictions"] = prediction_table(rows, lineup.labels)
-        return made
-
-    record, made, files = conclude(record, played, int(played.total.boards.sum()), tables, asked.output)
-    return SimulationResult(record, played.total, made, files)
+    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 @recorded
@@ -275,31 +235,22 @@ def play_games(
     deals of full and up) and tie_break (all, tied or one) shape each game. trace: a pocha-trace/3 file of every
     deal of the first ``trace_games`` games (all when None).
     """
-    from pocha.reports.game_stats import game_section
-
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
-    played = execute(
-        partial(GamesRequest, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
+    ran = record_run(
+        kinds.game.KIND,
+        partial(Games, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
         play_whole_games,
         Amount("--games", games, MOST_GAMES),
         Asked(run, output, progress=progress, messages=messages),
+        preset=preset,
+        command_line=command_line,
         bidders=lineup,
         rules=chosen,
         trace=trace,
     )
-    tally = played.total.game_tally
-    section = game_section(games, rotate, chosen.hand_sizes(), tally)
-    record = new_record("game", section, (preset, chosen), lineup, run, command_line)
-    record, tables, files = conclude(
-        record,
-        played,
-        tally.games,
-        lambda ended: game_tables(ended, played.total.hand_tally, tally),
-        output,
-    )
-    return GamesResult(record, played.total.hand_tally, tally, tables, files)
+    return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
 
 
 @recorded
@@ -325,40 +276,22 @@ def variants(
     measured (default: the weak player at every seat). strong, weak: the players of the skill table
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
-    from pocha.reports.variants import study_section, variant_table
-
     run.at_95_only("variants")
     studied = parse_study(variants, players)
     strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    played = execute(
-        partial(
-            VariantsRequest,
-            rules=studied[0].rules,
-            variants=tuple(studied),
-            lineup=lineup,
-            strong=strong_seat,
-            weak=weak_seat,
-            games=games,
-        ),
+    ran = record_run(
+        kinds.variants.KIND,
+        partial(Study, variants=tuple(studied), lineup=lineup, strong=strong_seat, weak=weak_seat, games=games),
         play_variants,
-        Amount(
-            "--games", games, MOST_GAMES, len(studied), GAME_GROUPS, f"the intervals need {GAME_GROUPS} groups of games"
-        ),
+        Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
         Asked(run, output, progress=progress, messages=messages),
+        preset=studied[0].preset,
+        command_line=command_line,
         bidders=Lineup((*lineup.seats, strong_seat, weak_seat)),
         rules=[variant.rules for variant in studied],
     )
-    section = study_section(studied, games, strong_seat.label, weak_seat.label)
-    record = new_record("variants", section, (studied[0].preset, studied[0].rules), lineup, run, command_line)
-    record, tables, files = conclude(
-        record,
-        played,
-        int(played.total.games.sum()),
-        lambda _: {"variants": variant_table(tuple(studied), played.total)},
-        output,
-    )
-    return VariantsResult(record, played.total, tables, files)
+    return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 @with_flat_options
@@ -385,27 +318,18 @@ def score_models(
 
     run.at_95_only("models")
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     seats, families = model_seats(DEFAULT_MODELS if models is None else models)
-    recorded = execute(
-        partial(ModelsRequest, rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals),
+    plan, recorded = execute(
+        partial(ModelBids, rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals),
         record_bids,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, progress=progress, messages=messages),
         bidders=Lineup((*lineup.seats, *seats)),  # a model bids for the run's play
         rules=chosen,
     )
-    played = ModelsRun(
-        rules=chosen,
-        preset=preset,
-        strategies=tuple(seat.label for seat in lineup.seats),
-        policy=run.policy.label,
-        sizes=tuple(sizes),
-        deals=deals,
-        seed=run.seed,
-        complete=recorded.complete,
-    )
+    played = ModelsRun.of(plan, preset, recorded.complete)
     return ModelsResult(played, model_table(recorded.total, [seat.label for seat in seats], families, chosen.players))
 
 
@@ -476,8 +400,8 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    table = execute(
-        partial(TrainingRequest, rules=chosen, deals=deals),
+    _, table = execute(
+        partial(Training, rules=chosen, deals=deals),
         train_table,
         Amount("--deals", deals, MOST_DEALS, chosen.full_deal),
         Asked(run, progress=progress, messages=messages),

@@ -508,16 +508,14 @@ def show(
     CSV is one table, the main one (as --out FILE.csv); a line on stderr names where the others are.
     """
     from pocha.reports.tables import csv_text, to_json
-    from pocha.reports.text import run_text, stopped_note
+    from pocha.reports.text import csv_note, interrupted_note, run_text, stopped_note
 
     if output_format == "csv":
         if not result.complete:
             typer.echo(f"# {stopped_note(result.record, result.tables)}")
-        main, *others = result.tables
-        typer.echo(csv_text(result.tables[main], output.csv_style), nl=False)
-        if result.record.command == "compare":
-            tables = ", ".join(f"{name}.csv" for name in others)
-            typer.echo(f"the CSV is {main}.csv alone; --out FOLDER also writes {tables}", err=True)
+        typer.echo(csv_text(next(iter(result.tables.values())), output.csv_style), nl=False)
+        if note := csv_note(result.record, result.tables):
+            typer.echo(note, err=True)
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:
@@ -526,10 +524,7 @@ def show(
         if path.suffix == ".png":
             typer.echo(f"wrote {path}", err=True)
     if not result.complete:
-        unit = "games" if result.record.command in ("game", "variants") else "deals"
-        typer.echo(
-            f"Interrupted: the results above cover the finished {unit} only; no output file was written.", err=True
-        )
+        typer.echo(interrupted_note(result.record), err=True)
         if checkpoint:
             typer.echo(f"Progress saved in {checkpoint}; resume with:\n  {resume_command(checkpoint)}", err=True)
         raise typer.Exit(130)

@@ -50,10 +50,10 @@ def own_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def small_table(tmp_path_factory):
     """A trick table learned from 300 deals a hand size, 4 players: many of its cells are thin."""
-    from pocha.engine.training import TrainingRequest, train_table
+    from pocha.engine.training import Training, train_table
 
     path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(TrainingRequest(rules=make_rules(players=4), deals=300, seed=5))
+    table = train_table(Training(rules=make_rules(players=4), deals=300, seed=5))
     table.save(path)
     return table, path
 

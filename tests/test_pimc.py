@@ -15,7 +15,7 @@ from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
 from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PIMC_SHARPNESS, PlayPolicy, parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.seating import Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
@@ -182,7 +182,7 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     interval clear of zero; measured at 1,000 deals: +4.8 +- 0.6 points per hand)."""
     seats = lineup("expected@greedy", "expected@pimc:samples=4", "expected@greedy", "expected@pimc:samples=4")
     tally = simulate(
-        DealsRequest(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
+        Comparison(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
     ).total
     pair = pair_differences(tally).iloc[0]
     assert (pair.strategy_a, pair.strategy_b) == ("expected@greedy", "expected@pimc:samples=4")
@@ -196,9 +196,7 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
     seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")
     runs = [
         simulate(
-            DealsRequest(
-                rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size, backend=Threads(threads)
-            )
+            Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size), backend=Threads(threads)
         ).total.moments
         for size, threads in ((7, 1), (40, 2))
     ]
@@ -422,7 +420,7 @@ UNREAD_RUNS = {
 def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     run = UNREAD_RUNS[name]
     stream = io.StringIO()
-    request = DealsRequest(
+    plan = Deals(
         rules=run["rules"],
         lineup=lineup(*run["specs"]),
         sizes=run["sizes"],
@@ -430,7 +428,7 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
         seed=run["seed"],
         policy=parse_policy(run["play"]),
     )
-    simulate(request, Outputs(trace=stream))
+    simulate(plan, Outputs(trace=stream))
     header, *lines = stream.getvalue().splitlines()
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before

@@ -15,7 +15,7 @@ from pocha.engine.player import DealView, Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.runner import Outputs
 from pocha.engine.seating import Lineup, Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import Rules
 
 DECISION_PLAYERS = ("expected", "table@pimc", "montecarlo", "montecarlo@pimc")  # from the quickest to the strongest
@@ -68,7 +68,7 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
         stream = io.StringIO()
         lineup = Lineup(tuple(Seat.of(spec) for _ in range(rules.players)))
         simulate(
-            DealsRequest(rules=rules, lineup=lineup, sizes=[cards], deals=deals, seed=1, policy=GREEDY),
+            Deals(rules=rules, lineup=lineup, sizes=(cards,), deals=deals, seed=1, policy=GREEDY),
             Outputs(trace=stream),
         )
         player = Decider(spec, rules, seed=1)
