@@ -63,8 +63,13 @@ def interrupted_note(run: RunRecord) -> str:
     return f"Interrupted: the results above cover the finished {unit}s only; no output file was written."
 
 
-def advice_text(advice: Advice, symbols: bool = False) -> str:
-    """The advice as a few short tables; symbols: the suits as the pack's symbols (a terminal that shows them)."""
+def advice_text(advice: Advice | CardAdvice, symbols: bool = False) -> str:
+    """The advice as a few short tables; symbols: the suits as the pack's symbols (a terminal that shows them).
+
+    Card advice (``pocha advise --played``) as ``card_advice_text`` shows it.
+    """
+    if isinstance(advice, CardAdvice):
+        return card_advice_text(advice, symbols)
     s = advice.situation
     notation = s.rules.notation
     who = (

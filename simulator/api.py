@@ -15,10 +15,10 @@ expected to last over 30 s, how long and the amount that would take about that l
 deals timed: ``pocha.engine.estimate``).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
@@ -76,12 +76,14 @@ from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 
 if TYPE_CHECKING:
-    from pocha.engine.bench import Benchmark, Measurement
+    from pocha.engine.bench import Benchmark
     from pocha.engine.decisions import DecisionTime
     from pocha.engine.startup import StartupTime
     from pocha.reports.match import Match
 
 STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
+BENCH_DEALS = 1_000_000  # deals a bench run plays (slow strategies a share)
+BENCH_REPEATS = 5  # runs per workload, and per command of the start-up times
 MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
 MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
@@ -436,31 +438,51 @@ def strategies() -> list[StrategyInfo]:
 
 def bench(
     *,
-    deals: int = 1_000_000,
-    repeats: int = 5,
+    deals: int = BENCH_DEALS,
+    repeats: int = BENCH_REPEATS,
     threads: str | Sequence[int] = (1,),
     dask: int = 0,
     against: str | Path | None = None,
-) -> Iterator["Measurement"]:
+    stages: bool = False,
+    startup: bool = False,
+    decisions: bool = False,
+    messages: Messages | None = None,
+) -> Iterable[Any]:
     """Deals (or games) per second of the standard workloads, each measurement as it is made.
 
     threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
     a Dask LocalCluster of that many workers; against: a reference program timed in the same rounds
-    (a ``.c`` file is built first, e.g. the repository's benchmarks/reference.c).
+    (a ``.c`` file is built first, e.g. the repository's benchmarks/reference.c). Or instead one
+    profile of one thread: the ``stages`` (``bench_stages``), the ``startup`` times
+    (``bench_startup``) or the ``decisions`` of a Player (``bench_decisions``), with none of those.
     """
     from pocha.engine.bench import bench as measured
 
+    asked = {"--stages": stages, "--startup": startup, "--decisions": decisions}
+    profiles = [flag for flag, given in asked.items() if given]
+    if profiles and (against or dask or threads not in ("1", (1,), [1]) or len(profiles) > 1):
+        raise PochaError(
+            f"{' and '.join(profiles)}: one profile at a time, of one thread; leave --against, --dask and --threads out"
+        )
+    if decisions and (deals, repeats) != (BENCH_DEALS, BENCH_REPEATS):
+        raise PochaError("--decisions: times every decision of 20 deals of 4 x 10; leave -n and --repeats out")
+    if decisions:
+        return bench_decisions(messages=messages)
+    if startup:
+        return bench_startup(repeats=repeats)
+    if stages:
+        return bench_stages(repeats=repeats)
     return measured(deals, repeats, threads, dask, against)
 
 
-def bench_stages(*, repeats: int = 5) -> Iterator[tuple["Benchmark", dict[str, float]]]:
+def bench_stages(*, repeats: int = BENCH_REPEATS) -> Iterator[tuple["Benchmark", dict[str, float]]]:
     """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
     from pocha.engine.bench import stage_profile
 
     return stage_profile(repeats, STAGE_CHUNKS)
 
 
-def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]:
+def bench_startup(*, repeats: int = BENCH_REPEATS, cold: bool = True) -> list["StartupTime"]:
     """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``."""
     from pocha.engine.startup import startup_times
 
