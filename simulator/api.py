@@ -30,9 +30,9 @@ from pocha.engine.lineups import (
     MODELLED_TABLE,
     Spec,
     compared_lineup,
+    entrant_of,
     lineup_from,
-    model_seats,
-    seat_of,
+    model_entrants,
 )
 from pocha.engine.models import ModelBids, record_bids
 from pocha.engine.player import DealView as DealView
@@ -110,7 +110,7 @@ class Player(Decider):
         if not isinstance(rules, Rules | RuleOptions):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
         super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
-        learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None, messages)
+        learn_tables([(self.entrant.strategy, self.policy)], self.rules, RunOptions().make_backend(), None, messages)
 
 
 @recorded
@@ -148,7 +148,7 @@ def simulate(
     if predictions:
         check_predictions(lineup, saving)
     ran = record_run(
-        kinds.simulate.KIND,
+        kinds.simulate.SIMULATE,
         partial(Deals, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
@@ -200,7 +200,7 @@ def compare(
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
     ran = record_run(
-        kinds.compare.KIND,
+        kinds.compare.COMPARE,
         partial(Comparison, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
@@ -241,7 +241,7 @@ def play_games(
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
     ran = record_run(
-        kinds.game.KIND,
+        kinds.game.GAME,
         partial(Games, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
         play_whole_games,
         Amount("--games", games, MOST_GAMES),
@@ -280,17 +280,17 @@ def variants(
     """
     run.at_95_only("variants")
     studied = parse_study(variants, players)
-    strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
+    strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
     ran = record_run(
-        kinds.variants.KIND,
-        partial(Study, variants=tuple(studied), lineup=lineup, strong=strong_seat, weak=weak_seat, games=games),
+        kinds.variants.VARIANTS,
+        partial(Study, variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
         play_variants,
         Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
         Asked(run, output, progress=progress, messages=messages),
         preset=studied[0].preset,
         command_line=command_line,
-        bidders=Lineup((*lineup.seats, strong_seat, weak_seat)),
+        bidders=Lineup((*lineup.seats, strong_entrant, weak_entrant)),
         rules=[variant.rules for variant in studied],
     )
     return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
@@ -322,17 +322,19 @@ def score_models(
     preset, chosen = rules.resolve()
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
-    seats, families = model_seats(DEFAULT_MODELS if models is None else models)
+    entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
     plan, recorded = execute(
-        partial(ModelBids, rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals),
+        partial(ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals),
         record_bids,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, progress=progress, messages=messages),
-        bidders=Lineup((*lineup.seats, *seats)),  # a model bids for the run's play
+        bidders=Lineup((*lineup.seats, *entrants)),  # a model bids for the run's play
         rules=chosen,
     )
     played = ModelsRun.of(plan, preset, recorded.complete)
-    return ModelsResult(played, model_table(recorded.total, [seat.label for seat in seats], families, chosen.players))
+    return ModelsResult(
+        played, model_table(recorded.total, [entrant.label for entrant in entrants], families, chosen.players)
+    )
 
 
 def match(

@@ -173,7 +173,7 @@ def record_run(
 
 def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
     """Each bidding strategy of a line-up with its play policy."""
-    return [(player.strategy, player.policy) for player in lineup.players(run.policy)]
+    return [(player.strategy, player.policy) for player in lineup.competitors(run.policy)]
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:

@@ -23,9 +23,9 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
 
 def lineup(*specs: str):
     """A line-up from one spec per seat."""
-    from pocha.engine.seating import Lineup, Seat
+    from pocha.engine.seating import Entrant, Lineup
 
-    return Lineup(tuple(Seat.of(spec) for spec in specs))
+    return Lineup(tuple(Entrant.of(spec) for spec in specs))
 
 
 def numbers(first: int, count: int) -> np.ndarray:

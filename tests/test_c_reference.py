@@ -12,7 +12,7 @@ import pytest
 
 from pocha.engine.bench import reference_program
 from pocha.engine.policies import parse_policy
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import make_rules
 
@@ -34,7 +34,7 @@ def test_the_c_reference_plays_pocha_s_deals(mode, cards, seed):
     tally = simulate(
         Deals(
             rules=make_rules(players=4),
-            lineup=Lineup((Seat.of(bids),) * 4),
+            lineup=Lineup((Entrant.of(bids),) * 4),
             sizes=(cards,),
             deals=deals,
             seed=seed,

@@ -13,7 +13,7 @@ from test_cli import invoke
 import pocha
 from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelBids, record_bids
-from pocha.engine.seating import Seat
+from pocha.engine.seating import Entrant
 from pocha.game.rules import make_rules
 from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
 
@@ -98,7 +98,7 @@ def test_a_family_scores_as_its_best_member():
 
 def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     plan = dict(rules=make_rules(players=3), sizes=[2, 5], deals=150, seed=4)
-    models = (Seat.of("expected"), Seat.of("zero"))
+    models = (Entrant.of("expected"), Entrant.of("zero"))
     table = lineup(*["expected"] * 3)
     recorded = [
         record_bids(ModelBids(lineup=table, models=models, chunk_size=size, **plan), backend=backend)

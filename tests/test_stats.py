@@ -230,7 +230,7 @@ def test_tallies_merge_exactly():
         part = Tally.empty(whole.strategies, 4, whole.sizes)
         chunk = deal_chunk(rules, 1, 3, numbers(start, count))
         seating = np.zeros((count, 4), np.int64)
-        players = seats.players(GREEDY)
+        players = seats.competitors(GREEDY)
         collect_bids(rules, players, seating, 1, chunk)
         won, points, _, _ = play_chunk(rules, 1, chunk, seat_policies(players, seating))
         part.add_boards(0, chunk.numbers, [(seating, chunk.bids, won, points)])

@@ -13,7 +13,9 @@ from pocha.reports.kinds import compare, game, simulate, variants
 from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
 
-KINDS: dict[str, Kind] = {kind.command: kind for kind in (simulate.KIND, compare.KIND, game.KIND, variants.KIND)}
+KINDS: dict[str, Kind] = {
+    kind.command: kind for kind in (simulate.SIMULATE, compare.COMPARE, game.GAME, variants.VARIANTS)
+}
 
 
 def kind_of(command: str) -> Kind:

@@ -136,4 +136,4 @@ class CompareKind(SimulateKind):
         ]
 
 
-KIND = CompareKind()
+COMPARE = CompareKind()

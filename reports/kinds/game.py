@@ -150,4 +150,4 @@ class GameKind(HandsKind):
         ]
 
 
-KIND = GameKind()
+GAME = GameKind()

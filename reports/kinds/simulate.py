@@ -135,4 +135,4 @@ class SimulateKind(HandsKind):
         ]
 
 
-KIND = SimulateKind()
+SIMULATE = SimulateKind()

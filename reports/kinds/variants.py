@@ -172,4 +172,4 @@ class VariantsKind(Kind):
         return [INTERVALS, LUCK]
 
 
-KIND = VariantsKind()
+VARIANTS = VariantsKind()

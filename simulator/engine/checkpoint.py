@@ -22,7 +22,7 @@ from pocha.engine.workload import Workload
 from pocha.errors import PochaError
 from pocha.version import __version__
 
-FORMAT = "pocha-checkpoint/3"  # /3: the plan as run.json holds it; /2: the rules say play_rule
+CHECKPOINT_FORMAT = "pocha-checkpoint/3"  # /3: the plan as run.json holds it; /2: the rules say play_rule
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")  # the Tally's accumulators
 DEFAULT_EVERY = 5.0  # seconds of progress between saves
 
@@ -68,7 +68,12 @@ class Checkpoint:
         self.last = time.monotonic()
         if self.path is None:
             return
-        meta = {"format": FORMAT, "version": __version__, "run": saved_plan(workload), "tasks": workload.task_count}
+        meta = {
+            "format": CHECKPOINT_FORMAT,
+            "version": __version__,
+            "run": saved_plan(workload),
+            "tasks": workload.task_count,
+        }
         with atomic_path(self.path) as temporary, open(temporary, "wb") as stream:
             arrays = {name: getattr(total, name) for name in ARRAYS}
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)
@@ -103,10 +108,10 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
             "it was not used"
         ) from None
     found = str(meta.get("format")) if isinstance(meta, dict) else ""
-    if found != FORMAT:
+    if found != CHECKPOINT_FORMAT:
         if found.startswith("pocha-checkpoint/"):
             raise PochaError(f"resume: '{path}' was saved by another version of pocha ({found}); start the run again")
-        raise PochaError(f"resume: '{path}' is not a pocha checkpoint ({FORMAT})")
+        raise PochaError(f"resume: '{path}' is not a pocha checkpoint ({CHECKPOINT_FORMAT})")
     return meta, arrays, done
 
 

@@ -216,7 +216,7 @@ class GameHands:
     @cached_property
     def policies(self) -> SeatPolicies:
         """The play policies of every game's seats (``seat_policies``): the same at every hand."""
-        return seat_policies(self.games.lineup.players(self.games.policy), self.seating)
+        return seat_policies(self.games.lineup.competitors(self.games.policy), self.seating)
 
     def play(
         self, hand_index: int, cards: int, rows: np.ndarray | slice, lines: list[list[dict[str, Any]]]
@@ -227,7 +227,7 @@ class GameHands:
         """
         games, rules = self.games, self.games.rules
         numbers = self.numbers[rows]
-        strategies = games.lineup.players(games.policy)
+        strategies = games.lineup.competitors(games.policy)
         chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows))
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, self.decisions, chunk)

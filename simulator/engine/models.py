@@ -16,7 +16,7 @@ import numpy as np
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, position_contexts
 from pocha.engine.runner import Outputs, RunTotal, run
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part, seated
 from pocha.errors import PochaError
@@ -69,7 +69,7 @@ class ModelBids(DealChunks):
     """
 
     lineup: Lineup
-    models: tuple[Seat, ...]
+    models: tuple[Entrant, ...]
 
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
@@ -78,7 +78,7 @@ class ModelBids(DealChunks):
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         dealt = deal_chunk(rules, self.seed, cards, numbers)
         seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
-        collect_bids(rules, self.lineup.players(self.policy), seating, self.seed, dealt)
+        collect_bids(rules, self.lineup.competitors(self.policy), seating, self.seed, dealt)
         bids = np.empty((players, task.count), np.int64)
         seats_to_positions(dealt.bids, numbers, bids)
         contexts = position_contexts(rules, dealt, self.seed ^ ASSUMED_SEED_SALT, self.policy.label)

@@ -110,7 +110,7 @@ class Deals(DealChunks):
         """Deal, bid, play and tally chunk ``index`` (in every rotation of the seating, in duplicate)."""
         task = self.task(index)
         rules, lineup = self.rules, self.lineup
-        strategies = lineup.players(self.policy)
+        strategies = lineup.competitors(self.policy)
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         number = task.size_index * self.deals + task.first  # run-wide number of the chunk's first deal
         traced = number < (self.trace_deals or 0)  # the chunk keeps its plays for the trace

@@ -16,7 +16,7 @@ from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
 from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs, run
-from pocha.engine.seating import Competitor, Lineup, Seat
+from pocha.engine.seating import Competitor, Entrant, Lineup
 from pocha.engine.simulate import DealChunks
 from pocha.engine.workload import Part
 from pocha.errors import PochaError
@@ -77,7 +77,7 @@ def train_table(plan: Training, outputs: Outputs = Outputs(), backend: Backend =
     """Learn a trick table (every seat bidding ``expected``, tricks counted per feature cell); None after Ctrl-C."""
     plan = plan.cut(backend, plan.deals, len(plan.sizes))
     rules = plan.rules
-    check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), plan.sizes, plan.chunk)
+    check_run(rules, Lineup((Entrant(TRAINING_BIDDER, Expected()),) * rules.players), plan.sizes, plan.chunk)
     counted = run(plan, backend, outputs)
     if not counted.complete:
         return None

@@ -26,14 +26,14 @@ from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run
 from pocha.engine.games import Games, PlayedGames
 from pocha.engine.runner import Outputs, RunTotal, run
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.workload import Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
 GAME_GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
 WIN_UNITS = 2520  # a first place shared by k seats is 1/k of a win: 2520 / k is whole for k up to 10
-MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
+CORRELATION_MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
 
 
 @dataclass(frozen=True)
@@ -112,21 +112,21 @@ def win_units(played: PlayedGames, seats: np.ndarray) -> np.ndarray:
 
 
 def moments(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """int64[..., MOMENTS]: x, y, x*x, y*y, x*y."""
+    """int64[..., CORRELATION_MOMENTS]: x, y, x*x, y*y, x*y."""
     return np.stack([x, y, x * x, y * y, x * y], axis=-1)
 
 
 def skill_measures(rules: Rules, strong: PlayedGames, weak: PlayedGames, seats: np.ndarray) -> dict[str, np.ndarray]:
     """The strong seat against the weak table's same seat, game by game: points, wins and their moments.
 
-    seats int64[game]: where the strong player sits. ``hand_moments`` [game, hand size, MOMENTS]
+    seats int64[game]: where the strong player sits. ``hand_moments`` [game, hand size, CORRELATION_MOMENTS]
     sums a hand's points of both (x strong, y weak); ``game_moments`` their final scores.
     """
     games = len(seats)
     sizes = sorted(set(rules.hand_sizes()))
     rows = np.arange(games)
     skill = np.zeros(games, np.int64)
-    hand_moments = np.zeros((games, len(sizes), MOMENTS), np.int64)
+    hand_moments = np.zeros((games, len(sizes), CORRELATION_MOMENTS), np.int64)
     for (chunk, _, x_points), (_, _, y_points) in zip(strong.hands, weak.hands, strict=True):
         x, y = x_points[rows, seats], y_points[rows, seats]
         skill += x - y
@@ -149,8 +149,8 @@ class Study(Plan):
 
     variants: tuple[Variant, ...]
     lineup: Lineup
-    strong: Seat
-    weak: Seat
+    strong: Entrant
+    weak: Entrant
     games: int
 
     def __post_init__(self) -> None:
@@ -206,8 +206,8 @@ class Study(Plan):
             shapes = {
                 "position_points": (players,),
                 "size_points": (sizes, players),
-                "hand_moments": (sizes, MOMENTS),
-                "game_moments": (MOMENTS,),
+                "hand_moments": (sizes, CORRELATION_MOMENTS),
+                "game_moments": (CORRELATION_MOMENTS,),
             }
             names = ("exact", "points", "hook", "hands", "tied", "shared", "margin", "skill", "strong_win", "weak_win")
             shapes |= dict.fromkeys(names, ())
