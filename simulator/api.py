@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
-from pocha.engine.games import Games
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
@@ -38,10 +37,9 @@ from pocha.engine.models import ModelBids, record_bids
 from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
 from pocha.engine.seating import Lineup
-from pocha.engine.simulate import Comparison, Deals
 from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.training import Training, train_table
-from pocha.engine.variants import GAME_GROUPS, Study, play_variants
+from pocha.engine.variants import GAME_GROUPS, play_variants
 from pocha.errors import PochaError
 from pocha.execution import (
     Amount,
@@ -148,8 +146,8 @@ def simulate(
     if predictions:
         check_predictions(lineup, saving)
     ran = record_run(
-        kinds.simulate.SIMULATE,
-        partial(Deals, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals),
+        kinds.simulate.SIMULATE_KIND,
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, output, saving, progress, messages),
@@ -200,8 +198,8 @@ def compare(
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
     ran = record_run(
-        kinds.compare.COMPARE,
-        partial(Comparison, rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler),
+        kinds.compare.COMPARE_KIND,
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, output, saving, progress, messages),
@@ -241,8 +239,8 @@ def play_games(
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
     ran = record_run(
-        kinds.game.GAME,
-        partial(Games, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
+        kinds.game.GAME_KIND,
+        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
         play_whole_games,
         Amount("--games", games, MOST_GAMES),
         Asked(run, output, progress=progress, messages=messages),
@@ -283,8 +281,8 @@ def variants(
     strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
     ran = record_run(
-        kinds.variants.VARIANTS,
-        partial(Study, variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
+        kinds.variants.VARIANTS_KIND,
+        dict(variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
         play_variants,
         Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
         Asked(run, output, progress=progress, messages=messages),

@@ -139,7 +139,7 @@ class Recorded:
 
 def record_run(
     kind: Kind,
-    plan: Callable[..., Any],
+    plan: dict[str, Any],
     play: Callable[..., RunTotal[Any]],
     amount: Amount,
     asked: Asked,
@@ -153,10 +153,20 @@ def record_run(
 ) -> Recorded:
     """Run a recorded command (``execute``), then its kind's record and tables; write them to the asked output.
 
-    preset: the one the rules came from; command_line: the command line (or Python call) that made the run.
+    plan: the fields of the kind's plan the command's options fill; preset: the one the rules came
+    from; command_line: the command line (or Python call) that made the run.
     """
     rows: list[Rows] | None = [] if predictions else None
-    made, played = execute(plan, play, amount, asked, bidders=bidders, rules=rules, trace=trace, predictions=rows)
+    made, played = execute(
+        functools.partial(kind.plan, **plan),
+        play,
+        amount,
+        asked,
+        bidders=bidders,
+        rules=rules,
+        trace=trace,
+        predictions=rows,
+    )
     header = {
         "command": kind.command,
         "command_line": command_line,

@@ -14,7 +14,8 @@ from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
 
 KINDS: dict[str, Kind] = {
-    kind.command: kind for kind in (simulate.SIMULATE, compare.COMPARE, game.GAME, variants.VARIANTS)
+    kind.command: kind
+    for kind in (simulate.SIMULATE_KIND, compare.COMPARE_KIND, game.GAME_KIND, variants.VARIANTS_KIND)
 }
 
 

@@ -136,4 +136,4 @@ class CompareKind(SimulateKind):
         ]
 
 
-COMPARE = CompareKind()
+COMPARE_KIND = CompareKind()

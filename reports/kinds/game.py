@@ -150,4 +150,4 @@ class GameKind(HandsKind):
         ]
 
 
-GAME = GameKind()
+GAME_KIND = GameKind()

@@ -135,4 +135,4 @@ class SimulateKind(HandsKind):
         ]
 
 
-SIMULATE = SimulateKind()
+SIMULATE_KIND = SimulateKind()

@@ -172,4 +172,4 @@ class VariantsKind(Kind):
         return [INTERVALS, LUCK]
 
 
-VARIANTS = VariantsKind()
+VARIANTS_KIND = VariantsKind()
