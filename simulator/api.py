@@ -64,6 +64,7 @@ from pocha.options import (
     OutputOptions,
     RuleOptions,
     RunOptions,
+    check_seed,
     parse_study,
     with_flat_options,
 )
@@ -357,7 +358,7 @@ def match(
     """
     from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
 
-    RunOptions(seed=seed)  # the seed, checked as every run's
+    check_seed(seed)
     for name, value in (("player", player), ("against", against)):
         if not isinstance(value, str):
             raise PochaError(
