@@ -288,7 +288,7 @@ class Side:
 
 def pocha_side(player: Decider) -> Side:
     """A pocha player, seated as a PochaBot wherever its side sits (its choices fixed by its seed and the deal)."""
-    label = player.seat.label if player.seat.policy else f"{player.seat.label}@{player.policy.label}"
+    label = player.entrant.label if player.entrant.policy else f"{player.entrant.label}@{player.policy.label}"
     return Side(label, lambda game, seat, deal, seed: PochaBot(player, game, deal))
 
 

@@ -25,7 +25,7 @@ from pocha.engine.deal_state import DealState, Moves, dealing_actions
 from pocha.engine.games import Games, break_ties
 from pocha.engine.player import Decider
 from pocha.engine.policies import GREEDY
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
 from pocha.execution import Messages, check_trace, learn_tables
 from pocha.game.cards import cards_of
@@ -74,11 +74,11 @@ class Session:
     @property
     def labels(self) -> list[str]:
         """Each seat's player as the score sheet and the trace name it."""
-        return [PERSON if player is None else player.seat.label for player in self.players]
+        return [PERSON if player is None else player.entrant.label for player in self.players]
 
     def play(self) -> Outcome:
         """The whole game: the schedule's hands, points carried over, ties parted as the rules say."""
-        rules, seats = self.rules, [Seat(label, Seat.of("zero").strategy) for label in self.labels]
+        rules, seats = self.rules, [Entrant(label, Entrant.of("zero").strategy) for label in self.labels]
         table = Games(
             rules=rules, lineup=Lineup(tuple(seats)), games=1, seed=self.seed, policy=GREEDY, rotate=False, chunk_size=1
         ).seat(np.zeros(1, np.int64), self.seed)
@@ -253,7 +253,7 @@ class Session:
         """The hands played so far, as a ``pocha-trace/3`` file (written whole)."""
         if self.trace is None:
             return
-        seats = Lineup(tuple(Seat(label, Seat.of("zero").strategy) for label in self.labels))
+        seats = Lineup(tuple(Entrant(label, Entrant.of("zero").strategy) for label in self.labels))
         header = traces.header(self.rules, seats, self.seed, GREEDY)
         with atomic_path(self.trace) as temporary, open(temporary, "w", encoding="utf-8") as stream:
             traces.write_lines(stream, [header, *self.lines])
