@@ -292,7 +292,7 @@ def play_game(
         raise PochaError(f"samples: the advice's play-outs are a whole number from 2 to 100,000, not {samples!r}")
     check_trace(trace, None, "trace")
     seated: list[Decider | None] = [None if s == seat else Decider(next(others), chosen, seed) for s in range(players)]
-    bidders = [(player.seat.strategy, player.policy) for player in seated if player is not None]
+    bidders = [(player.entrant.strategy, player.policy) for player in seated if player is not None]
     learn_tables(bidders, chosen, RunOptions().make_backend(), None, messages)
     path = None if trace is None else Path(trace)
     return Session(chosen, rules, seated, seat, seed=seed, samples=samples, trace=path, ask=ask, say=say).play()
