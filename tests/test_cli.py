@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pocha import api, cli
-from pocha.cli import DEFAULT_COMPILE_SECONDS, app, compiling_announced
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.reports.text import startup_lines
+from pocha.terminal import DEFAULT_COMPILE_SECONDS, app, compiling_announced
 
 runner = CliRunner()
 
