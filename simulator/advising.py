@@ -9,7 +9,7 @@ from pocha.engine.lineups import bidder
 from pocha.engine.player import DealView
 from pocha.engine.policies import PIMC_SHARPNESS
 from pocha.errors import PochaError
-from pocha.execution import Messages, learn_tables
+from pocha.execution import Messages, learn_default_tables
 from pocha.options import RuleOptions, RunOptions, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
@@ -73,7 +73,7 @@ def advise(
     if bid is not None:
         situation.check_bid(bid)
     assumed = bidder(assume, "assume", "the play-outs play --play").strategy
-    learn_tables([(assumed, run.policy)], chosen, run.make_backend(), None, messages)
+    learn_default_tables([(assumed, run.policy)], chosen, run.make_backend(), None, messages, run.learn_tables)
     return advise_situation(
         situation,
         samples=samples,

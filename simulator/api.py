@@ -49,7 +49,7 @@ from pocha.execution import (
     check_trace,
     counter,
     execute,
-    learn_tables,
+    learn_default_tables,
     record_run,
     recorded,
 )
@@ -95,7 +95,8 @@ class Player(Decider):
 
     spec: a player as in a run (``montecarlo@pimc``); rules: a ``Rules`` or ``RuleOptions``; seed: its
     choices are those of deal ``deal`` in a run with this seed. The default trick tables it bids
-    from are learned first if pocha's cache lacks them (one line to ``messages`` says so).
+    from are learned first into pocha's cache if it lacks them and ``learn_tables`` asks (one line to
+    ``messages`` says so); without ``learn_tables`` their lack is one line (a ``PochaError``).
     """
 
     def __init__(
@@ -104,13 +105,15 @@ class Player(Decider):
         rules: Rules | RuleOptions | str = RuleOptions(),
         seed: int = 0,
         messages: Messages | None = None,
+        learn_tables: bool = False,
     ) -> None:
         if isinstance(rules, str):
             rules = RuleOptions(preset=rules)
         if not isinstance(rules, Rules | RuleOptions):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
         super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
-        learn_tables([(self.entrant.strategy, self.policy)], self.rules, RunOptions().make_backend(), None, messages)
+        bidders = [(self.entrant.strategy, self.policy)]
+        learn_default_tables(bidders, self.rules, RunOptions().make_backend(), None, messages, learn_tables)
 
 
 @recorded
@@ -347,6 +350,7 @@ def match(
     seed: int = 0,
     progress: Progress | None = None,
     messages: Messages | None = None,
+    learn_tables: bool = False,
 ) -> "Match":
     """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha-simulator[openspiel]'``).
 
@@ -355,6 +359,7 @@ def match(
     (``uniform``), or another pocha player. game: OpenSpiel's game string
     (``oh_hell(players=4,off_bid_penalty=true)``); cards: hand sizes as elsewhere, ``all`` the ones it
     deals. Every deal is played once per seat, the player there and the opponent at the others.
+    learn_tables: learn a default trick table the players lack into pocha's cache (else refuse).
     ``result.summary()`` has a row per hand size.
     """
     from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
@@ -372,13 +377,13 @@ def match(
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:
-        opponent = against if by_openspiel else Player(against, rules, seed, messages)
+        opponent = against if by_openspiel else Player(against, rules, seed, messages, learn_tables)
     except PochaError as error:
         raise PochaError(
             f"against: '{against}' is neither OpenSpiel's {' nor '.join(BOTS)} nor a pocha player ({error})"
         ) from None
     return play_match(
-        Player(player, rules, seed, messages),
+        Player(player, rules, seed, messages, learn_tables),
         against=opponent,
         game=game,
         sizes=sizes,
@@ -492,7 +497,11 @@ def bench_startup(*, repeats: int = BENCH_REPEATS, cold: bool = True) -> list["S
 
 
 def bench_decisions(
-    *, deals: int = 20, rules: RuleOptions = RuleOptions(), messages: Messages | None = None
+    *,
+    deals: int = 20,
+    rules: RuleOptions = RuleOptions(),
+    messages: Messages | None = None,
+    learn_tables: bool = False,
 ) -> list["DecisionTime"]:
     """Milliseconds a ``Player`` takes per bid and per card, for players from the quickest to the strongest.
 
@@ -503,5 +512,5 @@ def bench_decisions(
     Amount("--deals", deals, 10_000).check()
     _, chosen = rules.resolve()
     for spec in DECISION_PLAYERS:
-        Player(spec, chosen, messages=messages)  # the default tables they bid from, learned if the cache lacks them
+        Player(spec, chosen, messages=messages, learn_tables=learn_tables)  # the default tables they bid from
     return decision_times(chosen, chosen.full_deal, deals)

@@ -114,6 +114,7 @@ def simulate(
     scoring: flags.Scoring = None,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     confidence: flags.Confidence = CONFIDENCE,
     chunk_size: flags.ChunkSize = None,
     threads: flags.ThreadCount = None,
@@ -186,6 +187,7 @@ def compare(
     scoring: flags.Scoring = None,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     confidence: flags.Confidence = CONFIDENCE,
     chunk_size: flags.ChunkSize = None,
     threads: flags.ThreadCount = None,
@@ -259,6 +261,7 @@ def game(
     full_deals: flags.FullDeals = None,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     confidence: flags.Confidence = CONFIDENCE,
     chunk_size: flags.ChunkSize = None,
     threads: flags.ThreadCount = None,
@@ -322,6 +325,7 @@ def variants(
     games: flags.StudyGames = 2_000,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     confidence: flags.Confidence = CONFIDENCE,
     chunk_size: flags.ChunkSize = None,
     threads: flags.ThreadCount = None,
@@ -393,6 +397,7 @@ def advise(
     scoring: flags.Scoring = None,
     play: flags.Rollout = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     output_format: flags.AdviceFormat = "table",
 ) -> None:
     """Advise a bid (the chance of each number of tricks, the expected points of each bid) or, with --played, a card."""
@@ -461,6 +466,7 @@ def models(
     scoring: flags.Scoring = None,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
     confidence: flags.Confidence = CONFIDENCE,
     chunk_size: flags.ChunkSize = None,
     threads: flags.ThreadCount = None,
@@ -514,6 +520,7 @@ def match(
     cards: flags.MatchCards = "all",
     deals: flags.MatchDeals = 100,
     seed: flags.MatchSeed = 0,
+    learn_tables: flags.LearnTables = True,
     output_format: flags.Format = "table",
 ) -> None:
     """Play a pocha player against OpenSpiel's own in oh_hell or pocha (pip install 'pocha-simulator[openspiel]').
@@ -531,7 +538,15 @@ def match(
         from pocha import api
 
         played = api.match(
-            player, against=against, game=game, cards=cards, deals=deals, seed=seed, progress=progress, messages=say
+            player,
+            against=against,
+            game=game,
+            cards=cards,
+            deals=deals,
+            seed=seed,
+            progress=progress,
+            messages=say,
+            learn_tables=learn_tables,
         )
     if output_format == "csv":
         typer.echo(played.summary().to_csv(index=False, lineterminator="\n"), nl=False)
@@ -570,6 +585,7 @@ def play(
     tie_break: flags.TieBreak = None,
     full_deals: flags.FullDeals = None,
     seed: flags.Seed = 0,
+    learn_tables: flags.LearnTables = True,
 ) -> None:
     """Play a whole game against pocha's players: bid and play when asked, ? for advice at any decision.
 
@@ -581,7 +597,15 @@ def play(
         from pocha import api
 
         api.play_game(
-            strategy, seat=seat, samples=samples, trace=trace, rules=rules, seed=seed, say=typer.echo, messages=say
+            strategy,
+            seat=seat,
+            samples=samples,
+            trace=trace,
+            rules=rules,
+            seed=seed,
+            say=typer.echo,
+            messages=say,
+            learn_tables=learn_tables,
         )
 
 

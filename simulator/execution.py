@@ -111,7 +111,7 @@ def execute(
     if asked.output is not None:
         asked.output.check()
     where = run.make_backend()
-    learn_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages)
+    learn_default_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages, run.learn_tables)
     made = plan(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size)
     with _trace_file(trace) as stream:
         outputs = Outputs(
@@ -269,12 +269,13 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
     return tell
 
 
-def learn_tables(
+def learn_default_tables(
     bidders: Bidders,
     rules: Rules | Sequence[Rules],
     where: Backend,
     progress: Progress | None,
     messages: Messages | None,
+    learn: bool,
 ) -> None:
     """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
 
@@ -282,7 +283,8 @@ def learn_tables(
     plays. Each table learned is announced in one line, then ``progress`` counts its training deals;
     a ``table`` bidder's pimc play bidding from the greedy table is said too, once (not for a table
     inside another strategy, such as montecarlo's reading of the bids: the default runs' own detail).
-    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
+    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table. A table is
+    written into the user's cache only when the caller asks (``learn``); otherwise its lack is one line.
     """
     say = messages or unsaid
     needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
@@ -305,6 +307,13 @@ def learn_tables(
             )
         if default.shipped or is_cached(default, say):
             continue
+        if not learn:
+            raise PochaError(
+                f"table: no trick table of these rules under {default.play} play ships with pocha or is in its "
+                f"cache; learning one plays {default.deals:,} deals per hand size and keeps it in "
+                f"{default.path.parent}: pass learn_tables=True (the command line does), or train one "
+                "(pocha train) and give table:path=FILE"
+            )
         say(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
             f"per hand size, once (kept in {default.path.parent})"

@@ -124,6 +124,14 @@ Rollout = Annotated[
         "--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy, random or pimc (slow)."
     ),
 ]
+LearnTables = Annotated[
+    bool,
+    typer.Option(
+        "--learn-tables/--no-learn-tables",
+        help="Learn a trick table a table bidder (or montecarlo, reading the bids) needs where none ships for "
+        "the rules: once, kept in pocha's cache folder; --no-learn-tables refuses instead.",
+    ),
+]
 Seed = Annotated[
     int, typer.Option(metavar="N", help="Seed: the same seed and options give the same results, byte for byte.")
 ]

@@ -27,10 +27,10 @@ from pocha.engine.player import Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
-from pocha.execution import Messages, check_trace, learn_tables
+from pocha.execution import Messages, check_trace, learn_default_tables
 from pocha.game.cards import cards_of
 from pocha.game.rules import DEFAULT_PRESET, Rules
-from pocha.options import RuleOptions, RunOptions
+from pocha.options import RuleOptions, RunOptions, check_seed
 from pocha.reports.text import advice_text, card_advice_text
 from pocha.words import counted
 
@@ -270,6 +270,7 @@ def play_game(
     ask: Callable[[str], str] | None = None,
     say: Callable[[str], None] = print,
     messages: Messages | None = None,
+    learn_tables: bool = False,
 ) -> Outcome:
     """A whole game between a person at ``seat`` and pocha's players, asked through ``ask``, told through ``say``.
 
@@ -277,7 +278,8 @@ def play_game(
     players (``BID@PLAY`` specs), one for them all or one per seat in seat order (default
     ``montecarlo@pimc``); rules: the rule options, a whole game of their schedule and tie-break;
     samples: play-outs per bid or card of the advice; trace: the ``pocha-trace/3`` file the game is
-    written to after every hand (None: none); seed: the deals and every player's choices.
+    written to after every hand (None: none); seed: the deals and every player's choices;
+    learn_tables: learn a default trick table the players lack into pocha's cache (else refuse).
     """
     _, chosen = rules.resolve()
     players = chosen.players
@@ -285,14 +287,17 @@ def play_game(
         raise PochaError(f"seat: {seat!r} is not a seat; {players} players sit at seats 0..{players - 1}")
     specs = [OPPONENT] if strategies is None else [strategies] if isinstance(strategies, str) else list(strategies)
     if len(specs) not in (1, players - 1):
-        raise PochaError(f"strategy: one for every other seat or one per other seat ({players - 1}), not {len(specs)}")
+        raise PochaError(
+            f"strategy: {len(specs)} given for {players - 1} other seats; give 1 (every other seat plays it) "
+            f"or {players - 1} (1 a seat)"
+        )
     others = iter(specs * (players - 1) if len(specs) == 1 else specs)
-    RunOptions(seed=seed)  # the seed, checked as every run's
+    check_seed(seed)
     if not isinstance(samples, int) or not 2 <= samples <= 100_000:
         raise PochaError(f"samples: the advice's play-outs are a whole number from 2 to 100,000, not {samples!r}")
     check_trace(trace, None, "trace")
     seated: list[Decider | None] = [None if s == seat else Decider(next(others), chosen, seed) for s in range(players)]
     bidders = [(player.entrant.strategy, player.policy) for player in seated if player is not None]
-    learn_tables(bidders, chosen, RunOptions().make_backend(), None, messages)
+    learn_default_tables(bidders, chosen, RunOptions().make_backend(), None, messages, learn_tables)
     path = None if trace is None else Path(trace)
     return Session(chosen, rules, seated, seat, seed=seed, samples=samples, trace=path, ask=ask, say=say).play()
