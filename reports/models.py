@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import Z95
-from pocha.engine.models import BidRows
+from pocha.engine.models import BidRows, ModelBids
 from pocha.game.rules import Rules
 from pocha.reports.stats import stratified
 from pocha.strategies.playouts import bid_likelihood
@@ -56,6 +56,12 @@ class ModelsRun:
     deals: int  # per hand size
     seed: int
     complete: bool = True  # False: Ctrl-C stopped it; the scores cover the deals finished
+
+    @classmethod
+    def of(cls, plan: ModelBids, preset: str | None, complete: bool) -> "ModelsRun":
+        """What a run of ``plan`` played (its preset: the rules' name), and whether it ran to the end."""
+        strategies, policy = tuple(plan.to_dict()["strategies"]), plan.policy.label
+        return cls(plan.rules, preset, strategies, policy, plan.sizes, plan.deals, plan.seed, complete)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""

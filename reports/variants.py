@@ -17,7 +17,7 @@ from pocha.engine.confidence import Z95
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
-from pocha.reports.record import RunRecord, VariantsRun, rules_brief, schedule_text
+from pocha.reports.record import RunRecord, rules_brief, schedule_text
 
 VARIANT_COLUMNS = (
     "variant",
@@ -242,8 +242,7 @@ def columns(table: pd.DataFrame, shown: dict[str, tuple[str, str]], versus: str 
 
 def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The study's answers as titled tables of text, by variant: the rules, seats, skill, luck and the game."""
-    section = run.section
-    assert isinstance(section, VariantsRun)
+    section = run.section  # a study's (``pocha.reports.kinds.variants``)
     players = run.rules.players
     rule_sets = [Rules.from_dict(data) for data in section.variant_rules]
     described = list(zip(rules_in_words(section.variants, rule_sets), section.same_deals, strict=True))
@@ -295,15 +294,3 @@ def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.D
         ("Luck: the share of the spread of points the cards explain, hand by hand and over whole games", luck),
         ("The game, by the line-up", game),
     ]
-
-
-def study_section(studied: Sequence[Variant], games: int, strong: str, weak: str) -> VariantsRun:
-    """What a study played, as run.json says: the variants and their rules, the hands they deal alike, the players."""
-    return VariantsRun(
-        games=games,
-        variants=tuple(variant.name for variant in studied),
-        variant_rules=tuple(variant.rules.to_dict() for variant in studied),
-        same_deals=tuple(same_deals(studied[0], variant) for variant in studied),
-        strong=strong,
-        weak=weak,
-    )

@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.options import OutputOptions as OutputOptions
     from pocha.options import RuleOptions as RuleOptions
     from pocha.options import RunOptions as RunOptions
+    from pocha.playing import play_game as play_game
     from pocha.strategies.base import BidContext as BidContext
     from pocha.strategies.base import Strategy as Strategy
 
@@ -65,6 +66,7 @@ _HOMES = {
     "match": "pocha.api",
     "bench": "pocha.api",
     "bench_decisions": "pocha.api",
+    "play_game": "pocha.playing",
     "RuleOptions": "pocha.options",
     "RunOptions": "pocha.options",
     "OutputOptions": "pocha.options",

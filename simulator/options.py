@@ -58,6 +58,12 @@ STRATEGY_NAMES = SHIPPED_NAMES
 MOST_PER_CORE = PER_CORE  # threads, or LocalCluster processes, a core may be asked to run
 
 
+def check_seed(seed: int) -> None:
+    """Refuse a seed the random streams cannot take."""
+    if not 0 <= seed < 2**63:
+        raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed}")
+
+
 def needs(option: str, value: object, other: str, given: bool) -> None:
     """Refuse an option that does nothing without another one."""
     if value is not None and not given:
@@ -205,12 +211,12 @@ class RunOptions:
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
     confidence: float = CONFIDENCE  # the level of every interval the run reports (and of its verdicts)
+    learn_tables: bool = False  # learn a default trick table a table bidder lacks into pocha's cache (else refuse)
 
     policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 
     def __post_init__(self) -> None:
-        if not 0 <= self.seed < 2**63:
-            raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
+        check_seed(self.seed)
         check_confidence(self.confidence)
         object.__setattr__(self, "policy", parse_policy(self.play))
         self.make_backend()  # refused before any work: an unknown backend, an option it has no use for, no Dask

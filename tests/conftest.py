@@ -40,9 +40,9 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
 
 def lineup(*specs: str):
     """A line-up from one spec per seat."""
-    from pocha.engine.seating import Lineup, Seat
+    from pocha.engine.seating import Entrant, Lineup
 
-    return Lineup(tuple(Seat.of(spec) for spec in specs))
+    return Lineup(tuple(Entrant.of(spec) for spec in specs))
 
 
 def numbers(first: int, count: int) -> np.ndarray:
@@ -67,10 +67,10 @@ def own_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def small_table(tmp_path_factory):
     """A trick table learned from 300 deals a hand size, 4 players: many of its cells are thin."""
-    from pocha.engine.training import TrainingRequest, train_table
+    from pocha.engine.training import Training, train_table
 
     path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(TrainingRequest(rules=make_rules(players=4), deals=300, seed=5))
+    table = train_table(Training(rules=make_rules(players=4), deals=300, seed=5))
     table.save(path)
     return table, path
 

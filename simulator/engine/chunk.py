@@ -16,15 +16,14 @@ from pocha.engine.seating import Competitor, Lineup
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions
 from pocha.game.rules import Rules, forbidden_bids
-from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
+from pocha.kernels.codes import PLAY_CODES as PLAY_CODES  # the play rules' codes, for the tests
+from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids, checked_prediction
 from pocha.strategies.heuristics import expected_tables
 from pocha.words import counted
-
-PLAY_CODES = PLAY_CODES
 
 
 def deal_chunk(
