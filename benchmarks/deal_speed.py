@@ -31,11 +31,11 @@ def trumps_at_dealer(ctx):
 """
 CASES = {  # name -> (hands, trump, where)
     "none": ((), None, ()),
-    "0=1O": (("0=1O",), None, ()),
-    "0=1O, trump 7O": (("0=1O",), "7O", ()),
-    "0=1O 3O 12O": (("0=1O 3O 12O",), None, ()),
+    "1=1O": (("1=1O",), None, ()),
+    "1=1O, trump 7O": (("1=1O",), "7O", ()),
+    "1=1O 3O 12O": (("1=1O 3O 12O",), None, ()),
     "trumps(dealer) >= 2": ((), None, ("trumps(dealer) >= 2",)),
-    "0=1O 3O 12O, hcp(dealer) >= 8": (("0=1O 3O 12O",), None, ("hcp(dealer) >= 8",)),
+    "1=1O 3O 12O, hcp(dealer) >= 8": (("1=1O 3O 12O",), None, ("hcp(dealer) >= 8",)),
     "plug-in trumps at dealer >= 2": ((), None, ("<plug-in>",)),
 }
 

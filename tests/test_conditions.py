@@ -26,8 +26,8 @@ def strongest_cards(rules: Rules) -> list[str]:
 def test_every_rule_set_takes_hands_a_trump_and_a_condition(rules, play_rule):
     rules = replace(rules, play_rule=play_rule)
     cards, dealer = strongest_cards(rules), rules.players - 1
-    hands = [f"0={cards[0]}", f"dealer={cards[1]}", f"seat{dealer}={cards[2]}"]
-    where = [f"top(0, trump, 1) + trumps(dealer) >= 0 and not has(1, '{cards[0]}')"]
+    hands = [f"1={cards[0]}", f"dealer={cards[1]}", f"seat{dealer}={cards[2]}"]
+    where = [f"top(1, trump, 1) + trumps(dealer) >= 0 and not has(2, '{cards[0]}')"]
     conditions = read_conditions(rules, hands, cards[3], where)
     assert conditions.positions[0] == (rules.notation.parse(cards[0]),)
     assert conditions.positions[dealer] == (rules.notation.parse(cards[1]),)
@@ -40,27 +40,27 @@ def test_every_rule_set_takes_hands_a_trump_and_a_condition(rules, play_rule):
     with pytest.raises(PochaError, match="^(hand|trump): .* at 1 card;"):
         conditions.check_sizes([1])
     other = "1O" if rules.pack == "french" else "AS"
-    with pytest.raises(PochaError, match=f"^hand: position 0: '{other}' is not a card"):
-        read_conditions(rules, [f"0={other}"])
+    with pytest.raises(PochaError, match=f"^hand: position 1: '{other}' is not a card"):
+        read_conditions(rules, [f"1={other}"])
 
 
 def test_the_record_keeps_the_options_as_written_and_reads_them_back():
     conditions = read_conditions(
         LUDOTEKA,
-        {"0": "1o 3o", "dealer": "7C", "seat2": "12E"},
+        {"1": "1o 3o", "dealer": "7C", "seat2": "12E"},
         "7o",
-        ["trumps(dealer) >= 3", "hcp(0) > 4"],
+        ["trumps(dealer) >= 3", "hcp(1) > 4"],
     )
     data = conditions.to_dict()
     assert data == {
-        "hands": ["0=1O 3O", "3=7C", "seat2=12E"],
+        "hands": ["1=1O 3O", "dealer=7C", "seat2=12E"],
         "trump": "7O",
-        "where": ["trumps(dealer) >= 3", "hcp(0) > 4"],
+        "where": ["trumps(dealer) >= 3", "hcp(1) > 4"],
     }
     assert DealConditions.from_dict(data, LUDOTEKA) == conditions
     assert conditions.in_words() == (
-        "position 0 holds 1O 3O; position 3 holds 7C; seat 2 holds 12E; trump 7O; "
-        "where trumps(dealer) >= 3; where hcp(0) > 4"
+        "position 1 holds 1O 3O; the dealer holds 7C; seat 2 holds 12E; trump 7O; "
+        "where trumps(dealer) >= 3; where hcp(1) > 4"
     )
     assert not conditions.free and conditions.conditional
     free = DealConditions(LUDOTEKA)
@@ -81,25 +81,25 @@ def test_a_plug_in_is_kept_by_its_absolute_path(tmp_path, monkeypatch):
 
 
 MISTAKES = [  # (hands, trump, the line's start)
-    (["0=1O 3O 1O"], None, "hand: 1O is given twice; a card is dealt once"),
-    (["0=1O", "2=3C 1O"], None, "hand: 1O is given to position 0 and to position 2; a card is dealt once"),
-    (["0=1O", "seat1=1o"], None, "hand: 1O is given to position 0 and to seat 1"),
-    (["0=8O"], None, "hand: position 0: '8O' is not in this deck: its ranks are 1 3 12 11 10 7 6 5 4 2"),
-    (["0=AS"], None, "hand: position 0: 'AS' is not a card"),
-    (["4=1O"], None, "hand: '4' is not a place at 4 players; a bidding position 0..3 (0 bids first, 3 deals)"),
+    (["1=1O 3O 1O"], None, "hand: 1O is given twice; a card is dealt once"),
+    (["1=1O", "3=3C 1O"], None, "hand: 1O is given to position 1 and to position 3; a card is dealt once"),
+    (["1=1O", "seat1=1o"], None, "hand: 1O is given to position 1 and to seat 1"),
+    (["1=8O"], None, "hand: position 1: '8O' is not in this deck: its ranks are 1 3 12 11 10 7 6 5 4 2"),
+    (["1=AS"], None, "hand: position 1: 'AS' is not a card"),
+    (["5=1O"], None, "hand: '5' is not a place at 4 players; a bidding position 1..4 (1 bids first, 4 deals)"),
     (["north=1O"], None, "hand: 'north' is not a place at 4 players"),
     (["seat4=1O"], None, "hand: 'seat4' is not a place at 4 players"),
-    (["1O 3O"], None, "hand: '1O 3O' gives no place; write POSITION=CARDS"),
-    (["0="], None, 'hand: no cards given for position 0; write cards like "0=1O 3O 12C 5E 2B"'),
-    (["0=1O", "0=3O"], None, "hand: position 0 is given twice; give all its cards at once (0=CARDS)"),
-    (["3=1O", "dealer=3O"], None, "hand: position 3 is given twice"),
+    (["1O 3O"], None, "hand: '1O 3O' gives no place; write PLACE=CARDS"),
+    (["1="], None, 'hand: no cards given for position 1; write cards like "1=1O 3O 12C 5E 2B"'),
+    (["1=1O", "1=3O"], None, "hand: position 1 is given twice; give all its cards at once (1=CARDS)"),
+    (["4=1O", "dealer=3O"], None, "hand: position 4 is given twice"),
     (["seat1=1O", "seat 1=3O"], None, "hand: seat 1 is given twice"),
     ([], "13O", "trump: '13O' is not a card: '13' is not a rank of the Spanish pack"),
     ([], "none", "trump: 'none' is not a card"),
     (
-        ["1=7O"],
+        ["2=7O"],
         "7O",
-        "trump: 7O is predealt to position 1; the turned card is nobody's, or in a full deal the dealer's",
+        "trump: 7O is predealt to position 2; the turned card is nobody's, or in a full deal the dealer's",
     ),
     (["seat3=7O"], "7O", "trump: 7O is predealt to seat 3"),
 ]
@@ -115,17 +115,17 @@ def test_each_mistake_is_one_line(hands, trump, message):
 SIZE_MISTAKES = [  # (rules, hands, trump, sizes, the whole line)
     (
         LUDOTEKA,
-        ["0=1O 3O 12O"],
+        ["1=1O 3O 12O"],
         None,
         range(1, 11),
-        "hand: position 0 is given 3 cards, more than a hand holds at 1-2 cards; these conditions fit hand sizes 3-10",
+        "hand: position 1 is given 3 cards, more than a hand holds at 1-2 cards; these conditions fit hand sizes 3-10",
     ),
     (
         LUDOTEKA,
-        ["0=1O 3O", "seat2=12O"],
+        ["1=1O 3O", "seat2=12O"],
         None,
         [2, 5],
-        "hand: seat 2 and position 0 are given 3 cards when the seat is at the position, more than a hand holds at "
+        "hand: seat 2 and position 1 are given 3 cards when the seat is at the position, more than a hand holds at "
         "2 cards; these conditions fit hand sizes 3-10",
     ),
     (
@@ -141,7 +141,7 @@ SIZE_MISTAKES = [  # (rules, hands, trump, sizes, the whole line)
         ["dealer=1O 3O 12O 11O 10O 7C 6C 5C 4C 2C"],
         "7O",
         [10],
-        "hand: position 3 (the dealer, who holds the trump card) is given 11 cards, more than a hand holds at 10 cards",
+        "hand: position 4 (the dealer, who holds the trump card) is given 11 cards, more than a hand holds at 10 cards",
     ),
     (
         make_rules("oh-hell", 4),

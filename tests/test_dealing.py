@@ -47,7 +47,7 @@ def trump_count(hands: np.ndarray, trump_card: np.ndarray) -> np.ndarray:
 def test_every_rule_set_deals_the_predealt_cards_and_meets_the_condition(rules):
     players, dealer = rules.players, rules.players - 1
     names = [rules.notation.name(int(c)) for c in rules.deck()]
-    conditions = read_conditions(rules, [f"0={names[0]}", f"seat{dealer}={names[1]}"], where="voids(dealer) <= 3")
+    conditions = read_conditions(rules, [f"1={names[0]}", f"seat{dealer}={names[1]}"], where="voids(dealer) <= 3")
     for cards in sorted({2, rules.full_deal}):
         full = cards * players == rules.deck_size
         dealt = deal(rules, 7, cards, numbers(0, 200), conditions)
@@ -74,7 +74,7 @@ def test_predealt_cards_and_a_fixed_trump_leave_the_rest_to_chance(players, card
     """Every other card lands in each place with its share of the places left; 5 binomial deviations a cell."""
     rules = make_rules("ludoteka", players)
     full = cards * players == rules.deck_size
-    hands = ["0=1O 3O", "seat1=12C"]
+    hands = ["1=1O 3O", "seat1=12C"]
     conditions = read_conditions(rules, hands, "7B" if not full else None)
     deals = 20_000
     chunk = deal(rules, 3, cards, numbers(0, deals), conditions).chunk
@@ -116,7 +116,7 @@ def test_a_conditions_deals_are_the_plain_deals_that_meet_it():
 
 def test_a_deal_depends_only_on_the_seed_and_its_number():
     rules = LUDOTEKA
-    conditions = read_conditions(rules, ["0=1O"], where="hcp(dealer) >= 6")
+    conditions = read_conditions(rules, ["1=1O"], where="hcp(dealer) >= 6")
     whole = deal(rules, 9, 6, numbers(0, 400), conditions).chunk
     part = deal(rules, 9, 6, numbers(150, 100), conditions).chunk
     assert np.array_equal(whole.hands[150:250], part.hands) and np.array_equal(
@@ -127,21 +127,21 @@ def test_a_deal_depends_only_on_the_seed_and_its_number():
 
 
 def test_the_trumps_under_a_condition_follow_the_hypergeometric_law_cut_to_it():
-    """trumps(0) >= 2 at 5 cards: P(j trumps) is C(9, j) C(30, 5-j) / C(39, 5), renormalised over j >= 2."""
+    """trumps(1) >= 2 at 5 cards: P(j trumps) is C(9, j) C(30, 5-j) / C(39, 5), renormalised over j >= 2."""
     rules, cards, deals = LUDOTEKA, 5, 40_000
-    chunk = deal(rules, 2, cards, numbers(0, deals), read_conditions(rules, where="trumps(0) >= 2")).chunk
+    chunk = deal(rules, 2, cards, numbers(0, deals), read_conditions(rules, where="trumps(1) >= 2")).chunk
     seen = np.bincount(trump_count(by_position(chunk), chunk.trump_card)[:, 0], minlength=cards + 1)
     law = np.array([comb(9, j) * comb(30, cards - j) for j in range(cards + 1)], float)
     law[:2] = 0
     law /= law.sum()
     assert seen[:2].sum() == 0
     assert np.all(np.abs(seen - deals * law) < 5 * np.sqrt(deals * law * (1 - law)) + 1)
-    share = acceptance(rules, 2, cards, read_conditions(rules, where="trumps(0) >= 2"))
+    share = acceptance(rules, 2, cards, read_conditions(rules, where="trumps(1) >= 2"))
     exact = sum(comb(9, j) * comb(30, cards - j) for j in range(2, cards + 1)) / comb(39, cards)
     assert abs(share - exact) < 5 * np.sqrt(exact * (1 - exact) / dealing.PROBE_DEALS)
 
 
-ONE_CARD = [  # (players, position, card, trump card or None)
+ONE_CARD = [  # (players, position from 0, card, trump card or None)
     (4, 0, "1O", None),
     (4, 3, "3C", None),
     (3, 1, "7B", None),
@@ -162,7 +162,7 @@ def test_a_fixed_card_takes_the_trick_as_often_as_the_exact_count_says(players, 
     turned = slice(None) if trump is None else index[rules.notation.parse(trump)]
     exact = wins[turned, own].sum() / deals_in[turned, own].sum()
     deals = 60_000
-    chunk = deal(rules, 4, 1, numbers(0, deals), read_conditions(rules, [f"{position}={card}"], trump)).chunk
+    chunk = deal(rules, 4, 1, numbers(0, deals), read_conditions(rules, [f"{position + 1}={card}"], trump)).chunk
     played = np.array([[cards_of(h)[0] for h in row] for row in by_position(chunk)])  # [deal, position]
     suits, strengths = played >> 4, played % 16
     key = np.where(suits == (chunk.trump_card >> 4)[:, None], 32 + strengths, -1)
@@ -174,7 +174,7 @@ def test_a_fixed_card_takes_the_trick_as_often_as_the_exact_count_says(players, 
 def test_a_statistic_under_a_condition_matches_the_plain_runs_deals_filtered():
     """Points of the dealer bidding ``expected`` with three trumps at 6 cards: two estimates of one mean."""
     rules, cards, deals = LUDOTEKA, 6, 12_000
-    players = lineup(*["expected"] * rules.players).players(GREEDY)
+    players = lineup(*["expected"] * rules.players).competitors(GREEDY)
     seating = np.zeros((deals, rules.players), np.int64)
 
     def dealer_points(chunk):
@@ -186,7 +186,7 @@ def test_a_statistic_under_a_condition_matches_the_plain_runs_deals_filtered():
     kept = trump_count(by_position(plain), plain.trump_card)[:, 3] >= 3
     filtered = dealer_points(plain)[kept]
     conditioned = dealer_points(
-        deal(rules, 1, cards, numbers(0, deals), read_conditions(rules, where="trumps(3) >= 3")).chunk
+        deal(rules, 1, cards, numbers(0, deals), read_conditions(rules, where="trumps(4) >= 3")).chunk
     )
     error = np.sqrt(filtered.var() / len(filtered) + conditioned.var() / len(conditioned))
     assert abs(filtered.mean() - conditioned.mean()) < 4 * error
@@ -207,7 +207,7 @@ def test_a_plug_in_deals_what_the_same_expression_deals(tmp_path, monkeypatch):
     monkeypatch.setattr(dealing, "ROUND_ROWS", 7)  # rounds of a few attempts
     again = deal(rules, 6, 4, numbers(0, 500), plug_in)
     assert np.array_equal(again.chunk.hands, expression.chunk.hands)
-    both = read_conditions(rules, ["0=1O"], where=[str(tmp_path / "cond.py:fn"), "has(0, '1O')"])
+    both = read_conditions(rules, ["1=1O"], where=[str(tmp_path / "cond.py:fn"), "has(1, '1O')"])
     chunk = deal(rules, 6, 4, numbers(0, 100), both).chunk
     assert (trump_count(by_position(chunk), chunk.trump_card)[:, 3] >= 2).all()
     expressed = read_conditions(rules, where="trumps(dealer) >= 2")
@@ -241,9 +241,9 @@ def test_too_rare_a_condition_stops_with_the_deals_found(monkeypatch):
     rules = LUDOTEKA
     with pytest.raises(PochaError, match="^where: 0 of 100,000 deals of 3 cards meet the conditions; too few"):
         check_acceptance(rules, 1, [3, 4], read_conditions(rules, ["dealer=7C"], "7O", "trumps(dealer) >= 3"))
-    assert check_acceptance(rules, 1, [4], read_conditions(rules, where="trumps(0) >= 1"))[4] > 0.5
+    assert check_acceptance(rules, 1, [4], read_conditions(rules, where="trumps(1) >= 1"))[4] > 0.5
     monkeypatch.setattr(dealing, "MOST_ATTEMPTS", 50)
-    rare = read_conditions(rules, where="trumps(0) == 5")
+    rare = read_conditions(rules, where="trumps(1) == 5")
     with pytest.raises(
         PochaError, match=r"^where: deal \d+ of 5 cards met the conditions in none of 50 attempts, after"
     ):

@@ -51,7 +51,7 @@ def call(draw, rules: Rules, truth: bool) -> tuple[str, Meaning]:
     notation = rules.notation
     players = rules.players
     p = draw(st.integers(0, players - 1))
-    where = draw(st.sampled_from([str(p), "dealer"])) if p == players - 1 else str(p)
+    where = draw(st.sampled_from([str(p + 1), "dealer"])) if p == players - 1 else str(p + 1)
     if truth:
         card = int(draw(st.sampled_from(list(rules.deck()))))
         return f'has({where}, "{notation.name(card).lower()}")', lambda d: int(card in d.positions[p])
@@ -207,7 +207,7 @@ def test_conditions_are_anded_and_none_holds_always():
 
 def test_the_tree_reads_precedence_and_names():
     rules = make_rules()  # ludoteka, 4 players, ace-three: 1O is strength 9 of suit 0
-    tree = parse_where('not has(dealer, "1o") and trumps(0) + 1 >= cards or length(1, oros) == 0', rules).tree
+    tree = parse_where('not has(dealer, "1o") and trumps(1) + 1 >= cards or length(2, oros) == 0', rules).tree
     expected = Binary(
         "or",
         Binary(
@@ -218,7 +218,7 @@ def test_the_tree_reads_precedence_and_names():
         Binary("==", Call("length", 1, (0,)), Number(0)),
     )
     assert tree == expected
-    assert parse_where("top(2, trump, 2) >= 1 AND rank(0, 3) > 0", rules).tree == Binary(
+    assert parse_where("top(3, trump, 2) >= 1 AND rank(1, 3) > 0", rules).tree == Binary(
         "and",
         Binary(">=", Call("top", 2, (-1, 2)), Number(1)),
         Binary(">", Call("rank", 0, (8,)), Number(0)),
@@ -237,7 +237,7 @@ def test_hcp_counts_the_four_strongest_ranks_of_each_pack():
         ids = rules.notation.parse_list(hand)
         hands = np.zeros(rules.players, np.uint64)
         hands[1] = sum(np.uint64(1) << np.uint64(c) for c in ids)
-        rows = program([parse_where(f"hcp(0) == {points}", rules)], rules)
+        rows = program([parse_where(f"hcp(1) == {points}", rules)], rules)
         assert holds(rows, hands, 1, -1, len(ids), stack)
 
 
@@ -248,38 +248,38 @@ def test_every_rule_set_reads_its_own_notation(rules, play_rule):
     notation, last = rules.notation, rules.players - 1
     strongest_card, weakest = notation.name(int(rules.deck().max())), notation.pack.rank_names[rules.ranks[-1]]
     suit = notation.pack.suits[3]
-    text = f'has(dealer, "{strongest_card}") or rank({last}, "{weakest}") > 0 or top(0, "{suit}", 1) == 1'
+    text = f'has(dealer, "{strongest_card}") or rank({rules.players}, "{weakest}") > 0 or top(1, "{suit}", 1) == 1'
     parsed = parse_where(text, rules).tree
     assert parsed.left.left == Call("has", last, (int(rules.deck().max()),))
     other = "1O" if rules.pack == "french" else "AS"
     with pytest.raises(PochaError, match="is not a card"):
-        parse_where(f'has(0, "{other}")', rules)
-    with pytest.raises(PochaError, match=f"0..{last} at {rules.players} players"):
-        parse_where(f"trumps({rules.players}) > 0", rules)
+        parse_where(f'has(1, "{other}")', rules)
+    with pytest.raises(PochaError, match=f"1..{rules.players} at {rules.players} players"):
+        parse_where(f"trumps({rules.players + 1}) > 0", rules)
 
 
 MISTAKES = [  # (condition, what the line says, the caret's column)
-    ("trumps(4) >= 3", "a bidding position is 0..3 at 4 players", 7),
+    ("trumps(5) >= 3", "a bidding position is 1..4 at 4 players", 7),
     ("trump(0) > 1", "unknown name 'trump'", 0),
-    ("trumps(0)", "this is a number, not a condition", 0),
-    ("has(0, 1O)", 'expected a card in quotes, such as "1O"', 7),
-    ('length(0, "X") == 0', "'X' is not a suit of the Spanish pack", 10),
-    ('rank(0, "8") > 0', "'8' is not a rank of this deck", 8),
-    ("top(0, trump, 11) > 0", "top's count is 1..10", 14),
-    ("trumps(0) = 3", "write ==, not =", 10),
+    ("trumps(1)", "this is a number, not a condition", 0),
+    ("has(1, 1O)", 'expected a card in quotes, such as "1O"', 7),
+    ('length(1, "X") == 0', "'X' is not a suit of the Spanish pack", 10),
+    ('rank(1, "8") > 0', "'8' is not a rank of this deck", 8),
+    ("top(1, trump, 11) > 0", "top's count is 1..10", 14),
+    ("trumps(1) = 3", "write ==, not =", 10),
     ("1 < 2 < 3", "comparisons do not chain", 6),
-    ("trumps(0) >= 2 and 3", "and takes a condition", 19),
-    ("(trumps(0) >= 2", "expected ')', found the end", 15),
-    ('has(0, "1O") + 1 > 0', "+ takes a number, not a truth", 0),
-    ("trumps(0) >= 2 && voids(1) > 0", "write and, not &", 15),
-    ("trumps(0) >= 2 # three", "'#' has no meaning here", 15),
-    ('has(0, "1O)', "this quote is not closed", 7),
+    ("trumps(1) >= 2 and 3", "and takes a condition", 19),
+    ("(trumps(1) >= 2", "expected ')', found the end", 15),
+    ('has(1, "1O") + 1 > 0', "+ takes a number, not a truth", 0),
+    ("trumps(1) >= 2 && voids(2) > 0", "write and, not &", 15),
+    ("trumps(1) >= 2 # three", "'#' has no meaning here", 15),
+    ('has(1, "1O)', "this quote is not closed", 7),
     ("not 3", "not takes a condition", 4),
     ("trumps 0 > 1", "expected '(' after trumps", 7),
-    ("length(0) > 1", "expected ',' and then the suit", 8),
-    ('has(0, "AS")', "a French card needs the French pack", 7),
-    ("hcp(0) >", "expected a number, cards or a function", 8),
-    ("hcp(0) > 1 2", "'2' is not expected here", 11),
+    ("length(1) > 1", "expected ',' and then the suit", 8),
+    ('has(1, "AS")', "a French card needs the French pack", 7),
+    ("hcp(1) >", "expected a number, cards or a function", 8),
+    ("hcp(1) > 1 2", "'2' is not expected here", 11),
 ]
 
 

@@ -20,7 +20,7 @@ from pocha.errors import PochaError
 from pocha.game.cards import LANE_BITS
 from pocha.game.conditions import PLUG_IN, DealConditions
 from pocha.game.rules import Rules
-from pocha.kernels.deal import DRAWN, deal_batch
+from pocha.kernels.deal import DRAWN, deal_batch, deal_conditioned
 from pocha.kernels.play import Chunk
 from pocha.kernels.seats import seats_to_positions
 from pocha.kernels.where import program
@@ -76,7 +76,9 @@ def deal(rules: Rules, seed: int, cards: int, numbers: np.ndarray, conditions: D
     A deal that meets them in none of MOST_ATTEMPTS attempts stops the run with one line.
     """
     chunk = empty_chunk(rules, cards, numbers)
-    conditions = conditions or DealConditions(rules)
+    if conditions is None or conditions.free:
+        deal_batch(seed, cards, numbers, rules.deck(), chunk.hands, chunk.trump_card, not rules.has_trump(cards))
+        return Dealt(chunk, len(numbers))
     conditions.check_sizes([cards])
     if conditions.plug_ins:
         return plug_in_deal(rules, seed, chunk, conditions)
@@ -109,7 +111,7 @@ def attempted(
         for place, ids in enumerate(hands):
             fixed[row, place] = sum(1 << card for card in ids)
     kept = np.empty(len(chunk.numbers), np.int64)
-    deal_batch(
+    deal_conditioned(
         seed,
         chunk.cards,
         chunk.numbers,

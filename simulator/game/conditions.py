@@ -1,7 +1,7 @@
 """The deals a run asks for: cards predealt to positions or seats, a fixed turned card, conditions the deal must meet.
 
-A player writes them as the options do: ``0=1O 3O`` (the cards of bidding position 0, the first
-bidder, as ``pocha advise`` numbers positions; ``dealer=...`` the last; ``seat2=...`` a seat), a
+A player writes them as the options do: ``1=1O 3O`` (the cards of bidding position 1, the first
+bidder, as the result tables number positions; ``dealer=...`` the last; ``seat2=...`` a seat), a
 turned card ``7O``, conditions ``trumps(dealer) >= 3`` (``game.where``) or a predicate in a file
 ``./cond.py:fn``. ``read_conditions`` reads and checks them against the rules, ``check_sizes``
 against the run's hand sizes (a hand of 3 predealt cards fits no 2-card deal): each mistake is one
@@ -33,7 +33,7 @@ class DealConditions:
     """
 
     rules: Rules
-    positions: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each bidding position (0 bids first), or ()
+    positions: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each bidding position (from 0, the first bidder), or ()
     seats: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each seat, or ()
     trump_card: int | None = None  # the turned card (in a deal of the whole deck the dealer's); None: drawn
     where: tuple[Condition, ...] = ()  # conditions all deals meet
@@ -50,15 +50,16 @@ class DealConditions:
         return bool(self.where or self.plug_ins)
 
     def hand_texts(self) -> list[str]:
-        """The predealt hands as the options write them: ``0=1O 3O``, ``seat2=7C``."""
+        """The predealt hands as the options write them: ``1=1O 3O``, ``dealer=12E``, ``seat2=7C``."""
         return [f"{place}={self.rules.notation.names(ids)}" for place, _, ids in self.places()]
 
     def places(self) -> list[tuple[str, str, tuple[int, ...]]]:
         """``(as the options name it, in words, its cards)`` of every position and seat given cards."""
-        positions = [(str(p), f"position {p}", ids) for p, ids in enumerate(self.positions)]
+        players = self.rules.players
+        positions = [(position_text(p, players), place_words("position", p), ids) for p, ids in enumerate(self.positions)]
         return [
             place
-            for place in positions + [(f"seat{s}", f"seat {s}", ids) for s, ids in enumerate(self.seats)]
+            for place in positions + [(f"seat{s}", place_words("seat", s), ids) for s, ids in enumerate(self.seats)]
             if place[2]
         ]
 
@@ -80,11 +81,8 @@ class DealConditions:
         return read_conditions(rules, data.get("hands", ()), data.get("trump"), data.get("where", ()))
 
     def in_words(self) -> str:
-        """The conditions in one line, for a heading: ``position 0 holds 1O 3O; trump 7O; where trumps(3) >= 3``."""
-        said = [f"{words} holds {self.rules.notation.names(ids)}" for _, words, ids in self.places()]
-        said += [f"trump {self.rules.notation.name(self.trump_card)}"] if self.trump_card is not None else []
-        said += [f"where {text}" for text in self.to_dict()["where"]]
-        return "; ".join(said) or "any deal"
+        """The conditions in one line, for a heading (``conditions_in_words``)."""
+        return conditions_in_words(self.to_dict())
 
     def check_sizes(self, sizes: Sequence[int]) -> None:
         """Refuse the conditions at hand sizes where no deal can meet them: a hand too large, a trump card misplaced."""
@@ -128,11 +126,11 @@ class DealConditions:
         return found
 
     def crowded(self, at_position: list[int], at_seat: list[int], trumped: bool) -> str:
-        """The place (or the seat and position) given the most cards, in words: ``position 0 is given 3 cards,``."""
+        """The place (or the seat and position) given the most cards, in words: ``position 1 is given 3 cards,``."""
         position = max(range(len(at_position)), key=at_position.__getitem__)
         seat = max(range(len(at_seat)), key=at_seat.__getitem__)
         dealer = position == self.rules.players - 1
-        named = f"position {position}" + (" (the dealer, who holds the trump card)" if dealer and trumped else "")
+        named = place_words("position", position) + (" (the dealer, who holds the trump card)" if dealer and trumped else "")
         if not at_seat[seat]:
             return f"{named} is given {counted(at_position[position], 'card')},"
         if not at_position[position]:
@@ -152,6 +150,32 @@ def written_sizes(sizes: Sequence[int]) -> str:
     return ",".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
+def position_text(position: int, players: int) -> str:
+    """A bidding position (from 0) as the options write it: ``1`` the first bidder, ``dealer`` the last."""
+    return "dealer" if position == players - 1 else str(position + 1)
+
+
+def place_words(kind: str, index: int) -> str:
+    """A place (a position from 0, or a seat) in words: ``position 1``, ``seat 2``."""
+    return f"position {index + 1}" if kind == "position" else f"seat {index}"
+
+
+def conditions_in_words(data: Mapping[str, Any]) -> str:
+    """Conditions as ``DealConditions.to_dict`` (and run.json) hold them, in one line for a heading.
+
+    ``position 1 holds 1O 3O; the dealer holds 7C; trump 12E; where trumps(dealer) >= 3``.
+    """
+    said = []
+    for text in data.get("hands", ()):
+        place, _, cards = text.partition("=")
+        seat = SEAT.match(place)
+        named = "the dealer" if place == "dealer" else f"seat {seat['seat']}" if seat else f"position {place}"
+        said.append(f"{named} holds {cards}")
+    said += [f"trump {data['trump']}"] if data.get("trump") else []
+    said += [f"where {text}" for text in data.get("where", ())]
+    return "; ".join(said) or "any deal"
+
+
 def read_conditions(
     rules: Rules,
     hands: Sequence[str] | Mapping[str | int, str] = (),
@@ -160,7 +184,7 @@ def read_conditions(
 ) -> DealConditions:
     """Read a run's deal conditions as the options write them; each mistake is one clear line.
 
-    hands: ``POSITION=CARDS`` texts (``0=1O 3O``, ``dealer=7C``, ``seat2=AS KS``) or a mapping of
+    hands: ``PLACE=CARDS`` texts (``1=1O 3O``, ``dealer=7C``, ``seat2=AS KS``) or a mapping of
     the places to their cards; trump: the turned card; where: conditions (``game.where``) or
     predicates in files (``./cond.py:fn``), all to hold.
     """
@@ -172,16 +196,16 @@ def read_conditions(
     for place, written in items:
         kind, index = read_place(str(place), players)
         held = (positions if kind == "position" else seats)[index]
-        name = f"{kind} {index}"
+        name = place_words(kind, index)
         if held:
-            raise PochaError(f"hand: {name} is given twice; give all its cards at once ({index}=CARDS)")
+            raise PochaError(f"hand: {name} is given twice; give all its cards at once ({place}=CARDS)")
         try:
             ids = rules.notation.parse_list(written)
         except PochaError as error:
             raise PochaError(f"hand: {name}: {error}") from None
         if not ids:
             raise PochaError(
-                f'hand: no cards given for {name}; write cards like "{index}={rules.notation.pack.example}"'
+                f'hand: no cards given for {name}; write cards like "{place}={rules.notation.pack.example}"'
             )
         for card in ids:
             if card in owner:
@@ -212,25 +236,25 @@ def read_conditions(
 
 
 def split_hand(text: str) -> tuple[str, str]:
-    """``(place, the cards as written)`` of a ``POSITION=CARDS`` text."""
+    """``(place, the cards as written)`` of a ``PLACE=CARDS`` text."""
     place, equals, written = text.partition("=")
     if not equals:
-        raise PochaError(f"hand: '{text}' gives no place; write POSITION=CARDS, e.g. 0=1O 3O, dealer=7C or seat2=1O")
+        raise PochaError(f"hand: '{text}' gives no place; write PLACE=CARDS, e.g. 1=1O 3O, dealer=7C or seat2=1O")
     return place.strip(), written
 
 
 def read_place(place: str, players: int) -> tuple[str, int]:
-    """``("position", p)`` or ``("seat", s)`` of a place as written: ``0``, ``dealer``, ``seat2``."""
+    """``("position", p)`` (from 0) or ``("seat", s)`` of a place as written: ``1`` (bids first), ``dealer``, ``seat2``."""
     seat = SEAT.match(place.strip())
     if place.strip().lower() == "dealer":
         return "position", players - 1
-    if place.strip().isdigit() and int(place) < players:
-        return "position", int(place)
+    if place.strip().isdigit() and 1 <= int(place) <= players:
+        return "position", int(place) - 1
     if seat and int(seat["seat"]) < players:
         return "seat", int(seat["seat"])
     raise PochaError(
-        f"hand: '{place}' is not a place at {players} players; a bidding position 0..{players - 1} "
-        f"(0 bids first, {players - 1} deals), dealer, or a seat seat0..seat{players - 1}"
+        f"hand: '{place}' is not a place at {players} players; a bidding position 1..{players} "
+        f"(1 bids first, {players} deals), dealer, or a seat seat0..seat{players - 1}"
     )
 
 
@@ -243,7 +267,7 @@ def read_turned(rules: Rules, trump: str | None, owner: Mapping[int, str]) -> in
     except PochaError as error:
         raise PochaError(f"trump: {error}") from None
     holder = owner.get(card)
-    if holder is not None and holder != f"position {rules.players - 1}":
+    if holder is not None and holder != place_words("position", rules.players - 1):
         raise PochaError(
             f"trump: {rules.notation.name(card)} is predealt to {holder}; the turned card is nobody's, "
             "or in a full deal the dealer's"

@@ -1,7 +1,7 @@
 """The ``--where`` language: a condition on a deal's hands, read by a small hand-written parser (never ``eval``).
 
-A condition counts cards in the hands of bidding positions (0 bids first, ``dealer`` the last) and
-compares the counts::
+A condition counts cards in the hands of bidding positions (1 bids first, as the result tables
+number them; ``dealer``, the last, is position ``players``) and compares the counts::
 
     condition  := conjunct ("or" conjunct)*
     conjunct   := negation ("and" negation)*
@@ -69,7 +69,7 @@ class Call:
     """
 
     name: str  # a key of FUNCTIONS
-    position: int  # bidding position, 0 the first bidder
+    position: int  # bidding position from 0, the first bidder (written from 1)
     arguments: tuple[int, ...] = ()
 
 
@@ -139,7 +139,7 @@ def tokens(text: str) -> list[Token]:
 def parse_where(text: str, rules: Rules) -> Condition:
     """Read a ``--where`` expression against a rule set: its tree, or one line (and a caret) saying what is wrong."""
     if not text.strip():
-        raise PochaError('where: an empty condition; write one such as "trumps(0) >= 2"')
+        raise PochaError('where: an empty condition; write one such as "trumps(1) >= 2"')
     parser = Parser(text, rules, tokens(text))
     tree, kind, at = parser.condition()
     ending = parser.peek()
@@ -148,7 +148,7 @@ def parse_where(text: str, rules: Rules) -> Condition:
             raise mistake(text, ending.at, "comparisons do not chain; write a < b and b < c")
         raise mistake(text, ending.at, f"'{ending.value}' is not expected here")
     if kind != "truth":
-        raise mistake(text, at, "this is a number, not a condition; compare it, e.g. trumps(0) >= 2")
+        raise mistake(text, at, "this is a number, not a condition; compare it, e.g. trumps(1) >= 2")
     return Condition(text, tree)
 
 
@@ -264,7 +264,7 @@ class Parser:
             known = ", ".join(FUNCTIONS)
             raise mistake(self.text, token.at, f"unknown name '{token.value}'; known: {known}, cards, and, or, not")
         got = f"'{token.value}'" if token.kind != "end" else "the end"
-        raise mistake(self.text, token.at, f"expected a number, cards or a function such as trumps(0), found {got}")
+        raise mistake(self.text, token.at, f"expected a number, cards or a function such as trumps(1), found {got}")
 
     def call(self, name: Token) -> tuple[Node, str, int]:
         """A function's arguments, read against the rules."""
@@ -281,17 +281,17 @@ class Parser:
         return Call(function, position, tuple(arguments)), "truth" if function in TRUTHS else "number", name.at
 
     def position(self) -> int:
-        """A bidding position: a number 0..players-1 or ``dealer``."""
+        """A bidding position, read from 0: written as a number 1..players (1 bids first) or ``dealer``."""
         token = self.take()
         players = self.rules.players
         if token.kind == "name" and token.value.lower() == "dealer":
             return players - 1
-        if token.kind == "number" and int(token.value) < players:
-            return int(token.value)
+        if token.kind == "number" and 1 <= int(token.value) <= players:
+            return int(token.value) - 1
         raise mistake(
             self.text,
             token.at,
-            f"a bidding position is 0..{players - 1} at {players} players (0 bids first, {players - 1} deals) "
+            f"a bidding position is 1..{players} at {players} players (1 bids first, {players} deals) "
             f"or dealer, not '{token.value}'",
         )
 

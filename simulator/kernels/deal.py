@@ -1,37 +1,94 @@
-"""Dealing: predealt cards placed, the rest shuffled and dealt, the turned card; dealt again until a condition holds."""
+"""Dealing: shuffle, hands as bitmasks, the turned trump card; under conditions, predealt cards placed and deals redrawn.
+
+``deal_batch`` deals at random, as every run without conditions does; ``deal_conditioned`` places
+predealt cards first and deals again until a condition holds. Both shuffle and deal with the same
+helpers, so a deal that needs nothing of the conditions (attempt 0, nothing predealt) is the
+same deal either way.
+"""
 
 import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO, nth_card, popcount
 from pocha.kernels.codes import NO_TRUMP, STREAM_DEAL
-from pocha.kernels.jit import jit
+from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.streams import attempt_state, below, draw, next_state, stream_state
 from pocha.kernels.where import holds
 
 DRAWN = -1  # the ``turned`` of a deal whose trump card is drawn, not fixed
 
 
+@jit_inline
+def shuffled(order, cards, left, draws, state):
+    """``order[:left]`` set to ``cards[:left]``, its first ``draws`` places then drawn at random; the state after.
+
+    A partial Fisher-Yates: only the cards that are dealt or turned are drawn.
+    """
+    for c in range(left):  # (element by element: numba's slice assignment took 14 ns a deal more)
+        order[c] = cards[c]
+    for j in range(draws):
+        if j & 1 == 0:
+            state = next_state(state)
+            bits = draw(state)
+        else:
+            bits <<= np.uint64(32)
+        r = j + np.int64(((bits >> np.uint64(32)) * np.uint64(left - j)) >> np.uint64(32))
+        order[j], order[r] = order[r], order[j]
+    return state
+
+
+@jit_inline
+def dealt_round(order, dealt, mano, hands):
+    """Deal ``order[:dealt]`` one card at a time from the mano round: hands (uint64[seat]) of one deal."""
+    players = hands.shape[0]
+    seat = mano  # the mano gets the first card, then every players-th
+    for first in range(players):
+        hand = ZERO
+        for j in range(first, dealt, players):
+            hand |= ONE << np.uint64(order[j])
+        hands[seat] = hand
+        seat = seat + 1 if seat + 1 < players else 0
+
+
 @jit
-def deal_batch(
+def deal_batch(seed, cards, numbers, deck, hands, trump_card, no_trump):
+    """Shuffle and deal the deals numbered ``numbers`` (int64[row]), ``cards`` cards to each of the players.
+
+    deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``;
+    cards go one at a time from the mano round to the dealer. Outputs: ``hands`` uint64[deals, seat]
+    bitmasks; ``trump_card`` int64[deals]: the next card turned up, or the dealer's last card when
+    the deal takes the whole deck; NO_TRUMP for every deal when ``no_trump`` (the rules play this
+    hand size without trump: ``Rules.has_trump``). The cards are dealt the same either way.
+    """
+    players = hands.shape[1]
+    size = deck.shape[0]
+    dealt = cards * players
+    draws = dealt + 1 if dealt < size else dealt
+    order = deck.copy()
+    for d in range(hands.shape[0]):
+        deal = numbers[d]
+        shuffled(order, deck, size, draws, stream_state(seed, cards, deal, STREAM_DEAL))
+        dealt_round(order, dealt, (deal + 1) % players, hands[d])
+        trump_card[d] = NO_TRUMP if no_trump else (order[dealt] if dealt < size else order[dealt - 1])
+
+
+@jit
+def deal_conditioned(
     seed, cards, numbers, deck, fixed, turned, no_trump, rows, first, cycle, span, hands, trump_card, attempt
 ):
-    """Deal the deals numbered ``numbers`` (int64[row]), ``cards`` cards to each of the players.
+    """``deal_batch`` under conditions: predealt cards placed, the turned card fixed, deals redrawn until ``rows`` hold.
 
-    deck: int64[deck_size] card ids. Deal number ``i`` has dealer ``i % players``; cards go one at a
-    time from the mano round to the dealer. With predealt cards, each hand holds its own and then,
-    from the mano to the dealer, as many of the shuffled rest of the deck as it lacks.
-    fixed: uint64[2, player], the predealt cards by bidding position (row 0) and by seat (row 1).
-    turned: the turned card when it is fixed (in a deal of the whole deck the dealer holds it), else
-    DRAWN. rows: the condition's program (``kernels.where``; no rows for none). Row ``d`` tries
-    attempts from ``first + d % cycle`` on, ``span`` of them (``attempt_state``: attempt 0 is the deal
-    as dealt without conditions), and keeps the first that meets the condition (``cycle`` rows of a
-    deal, one attempt each, let a plug-in be asked about several attempts at once).
+    With predealt cards, each hand holds its own and then, from the mano to the dealer, as many of
+    the shuffled rest of the deck as it lacks. fixed: uint64[2, player], the predealt cards by
+    bidding position (row 0) and by seat (row 1). turned: the turned card when it is fixed (in a
+    deal of the whole deck the dealer holds it), else DRAWN. rows: the condition's program
+    (``kernels.where``; no rows for none). Row ``d`` tries attempts from ``first + d % cycle`` on,
+    ``span`` of them (``attempt_state``: attempt 0 is the deal as ``deal_batch`` deals it), and keeps
+    the first that meets the condition (``cycle`` rows of a deal, one attempt each, let a plug-in be
+    asked about several attempts at once).
 
-    Outputs: ``hands`` uint64[deal, seat]; ``trump_card`` int64[deal]: the next card turned up, or
-    the dealer's last card when the deal takes the whole deck (one of the dealer's cards at random when
-    some are predealt); NO_TRUMP for every deal when ``no_trump`` (the rules play this hand size
-    without trump: ``Rules.has_trump``), the cards dealt the same either way; ``attempt`` int64[deal]:
-    the attempt kept, ``first + d % cycle + span`` when none met the condition.
+    Outputs as ``deal_batch``'s; in a deal of the whole deck whose dealer is given cards, the trump
+    card is one of the dealer's cards at random. ``attempt`` int64[deal]: the attempt kept,
+    ``first + d % cycle + span`` when none met the condition.
     """
     players = hands.shape[1]
     size = deck.shape[0]
@@ -72,25 +129,9 @@ def deal_batch(
         start = stream_state(seed, cards, deal, STREAM_DEAL)
         attempt[d] = first + shift + span
         for a in range(first + shift, first + shift + span):
-            state = attempt_state(start, a)
-            for c in range(left):  # (element by element: numba's slice assignment took 14 ns a deal more)
-                order[c] = rest[c]
-            for j in range(draws):  # partial Fisher-Yates: only the cards that are dealt or turned
-                if j & 1 == 0:
-                    state = next_state(state)
-                    bits = draw(state)
-                else:
-                    bits <<= np.uint64(32)
-                r = j + np.int64(((bits >> np.uint64(32)) * np.uint64(left - j)) >> np.uint64(32))
-                order[j], order[r] = order[r], order[j]
-            if random == dealt:  # nothing predealt: the mano gets the first card, then every players-th
-                seat = mano
-                for q in range(players):
-                    hand = ZERO
-                    for j in range(q, dealt, players):
-                        hand |= ONE << np.uint64(order[j])
-                    hands[d, seat] = hand
-                    seat = seat + 1 if seat + 1 < players else 0
+            state = shuffled(order, rest, left, draws, attempt_state(start, a))
+            if random == dealt:
+                dealt_round(order, dealt, mano, hands[d])
             else:  # each hand its predealt cards, then the next of the shuffled rest it lacks, from the mano on
                 taken, seat = 0, mano
                 for _ in range(players):
