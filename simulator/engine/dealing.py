@@ -12,13 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.cards import LANE_BITS
-from pocha.game.conditions import PLUG_IN, DealConditions
+from pocha.game.conditions import PLUG_IN, DealConditions, written_sizes
 from pocha.game.rules import Rules
 from pocha.kernels.deal import DRAWN, deal_batch, deal_conditioned
 from pocha.kernels.play import Chunk
@@ -30,7 +30,9 @@ from pocha.words import counted
 
 MOST_ATTEMPTS = 1_000_000  # attempts a deal may take: at the least acceptance, a deal runs out once in e^100
 LEAST_ACCEPTANCE = 1e-4  # the share of first attempts the conditions must accept for a run to start
-PROBE_DEALS = 100_000  # deals dealt once each to measure the acceptance before a run (``acceptance``)
+PROBE_DEALS = 100_000  # the most deals dealt once each to measure the acceptance before a run (``probe``)
+PROBE_ROUND = 10_000  # deals the probe deals at a time
+PROBE_MET = 1_000  # deals that meet the conditions after which the probe stops (their share then within a few %)
 ROUND_ROWS = 1 << 16  # attempts a plug-in is asked about at once, at most (at least one a deal still dealt)
 
 
@@ -210,28 +212,99 @@ def where_context(rules: Rules, chunk: Chunk, rows: np.ndarray) -> WhereContext:
     return WhereContext(rules, chunk.cards, numbers, hands, by_position.T.copy(), chunk.trump_card[rows])
 
 
-def acceptance(rules: Rules, seed: int, cards: int, conditions: DealConditions, deals: int = PROBE_DEALS) -> float:
-    """The share of deals of ``cards`` cards that meet the conditions: deals 0..deals-1 of the run, dealt once each."""
-    if not conditions.conditional:
-        return 1.0
-    chunk = empty_chunk(rules, cards, np.arange(deals, dtype=np.int64))
+def met(rules: Rules, seed: int, cards: int, conditions: DealConditions, numbers: np.ndarray) -> int:
+    """How many of the deals ``numbers`` meet the conditions as first dealt (their attempt 0)."""
+    chunk = empty_chunk(rules, cards, numbers)
     holds = attempted(rules, seed, chunk, conditions, 0, 1) == 0
     for spec in conditions.plug_ins:
         asked = np.flatnonzero(holds)
         holds[asked] = answer(spec, predicate(spec), where_context(rules, chunk, asked))
-    return float(holds.mean())
+    return int(holds.sum())
 
 
-def check_acceptance(rules: Rules, seed: int, sizes: Sequence[int], conditions: DealConditions) -> dict[int, float]:
-    """Each hand size's share of deals that meet the conditions; refused (one line) where too few do to deal them."""
-    shares = {cards: acceptance(rules, seed, cards, conditions) for cards in sizes}
-    low = [cards for cards, share in shares.items() if share < LEAST_ACCEPTANCE]
-    if low:
-        cards = low[0]
-        met = round(shares[cards] * PROBE_DEALS)
-        raise PochaError(
-            f"where: {met:,} of {PROBE_DEALS:,} deals of {counted(cards, 'card')} meet the conditions; "
-            f"too few to deal them (at least 1 in {1 / LEAST_ACCEPTANCE:,.0f} must): loosen them or choose other "
-            "hand sizes"
-        )
-    return shares
+def probe(rules: Rules, seed: int, cards: int, conditions: DealConditions) -> tuple[int, int]:
+    """``(met, dealt)``: the run's deals 0, 1, ... of ``cards`` cards dealt once each, until PROBE_MET meet them.
+
+    Rounds of PROBE_ROUND deals, PROBE_DEALS at most: a common condition is known after one round
+    (a plug-in asked about few deals), a rare one after enough deals to tell it from none.
+    """
+    found = dealt = 0
+    while found < PROBE_MET and dealt < PROBE_DEALS:
+        found += met(rules, seed, cards, conditions, np.arange(dealt, dealt + PROBE_ROUND, dtype=np.int64))
+        dealt += PROBE_ROUND
+    return found, dealt
+
+
+@dataclass(frozen=True)
+class Conditioned:
+    """A run's deal conditions, the hand sizes they apply to and the share of deals that meet them at each.
+
+    shares: ``(hand size, share)`` for every size they apply to: of the run's deals dealt once each
+    (``probe``), the share that meets them (1 without ``--where``). A run deals only these sizes,
+    except whole games, whose other hands are dealt freely.
+    """
+
+    conditions: DealConditions
+    shares: tuple[tuple[int, float], ...]
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The hand sizes the conditions apply to."""
+        return tuple(cards for cards, _ in self.shares)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The conditions as run.json and the trace header hold them, with the share that meets them at each size."""
+        return self.conditions.to_dict() | {"acceptance": {str(cards): share for cards, share in self.shares}}
+
+
+def conditions_at(conditioned: Conditioned | None, cards: int) -> DealConditions | None:
+    """The conditions a deal of ``cards`` cards is dealt under: None (freely) where they do not apply."""
+    return conditioned.conditions if conditioned is not None and cards in conditioned.sizes else None
+
+
+def conditions_entry(conditioned: Conditioned | None) -> dict[str, Any]:
+    """A plan's ``conditions`` entry of run.json: none for a run without conditions (its record unchanged)."""
+    return {} if conditioned is None else {"conditions": conditioned.to_dict()}
+
+
+def condition_sizes(
+    rules: Rules, seed: int, conditions: DealConditions, sizes: Sequence[int], every: bool
+) -> tuple[Conditioned, dict[int, str]]:
+    """The conditions at the hand sizes where deals can meet them, and each size left out with why.
+
+    every: the sizes are all a run deals without naming them (``--cards all``, a game's schedule):
+    a size no deal can meet, or too few (below LEAST_ACCEPTANCE), is left out; else it is refused
+    in one line. A plug-in that cannot answer is refused here too, before any work.
+    """
+    if not every:
+        conditions.check_sizes(sizes)
+    shares: dict[int, float] = {}
+    left_out: dict[int, str] = {}
+    for cards in sizes:
+        problems = conditions.problems(cards)
+        found, dealt = (0, 0) if problems else probe(rules, seed, cards, conditions)
+        if problems:
+            left_out[cards] = problems[0]
+        elif found < LEAST_ACCEPTANCE * dealt:
+            if not every:
+                raise PochaError(
+                    f"where: {found:,} of {dealt:,} deals of {counted(cards, 'card')} meet the conditions; too few "
+                    f"to deal them (at least 1 in {1 / LEAST_ACCEPTANCE:,.0f} must): loosen them or choose other "
+                    "hand sizes"
+                )
+            left_out[cards] = f"{found:,} of {dealt:,} deals meet the conditions"
+        else:
+            shares[cards] = found / dealt
+    if not shares:
+        raise PochaError(f"where: no deal of this run can meet the conditions: {why_left_out(left_out)}")
+    return Conditioned(conditions, tuple(shares.items())), left_out
+
+
+def why_left_out(left_out: dict[int, str]) -> str:
+    """The hand sizes left out, grouped by why: ``1-2 cards (hand: ...); 3 cards (where: 0 of 100,000 ...)``."""
+    grouped: dict[str, list[int]] = {}
+    for cards, why in left_out.items():
+        grouped.setdefault(why, []).append(cards)
+    return "; ".join(
+        f"{written_sizes(sizes)} {'card' if sizes == [1] else 'cards'} ({why})" for why, sizes in grouped.items()
+    )

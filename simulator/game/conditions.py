@@ -33,7 +33,7 @@ class DealConditions:
     """
 
     rules: Rules
-    positions: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each bidding position (from 0, the first bidder), or ()
+    positions: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each bidding position (from 0: the first), or ()
     seats: tuple[tuple[int, ...], ...] = ()  # card ids predealt to each seat, or ()
     trump_card: int | None = None  # the turned card (in a deal of the whole deck the dealer's); None: drawn
     where: tuple[Condition, ...] = ()  # conditions all deals meet
@@ -56,7 +56,9 @@ class DealConditions:
     def places(self) -> list[tuple[str, str, tuple[int, ...]]]:
         """``(as the options name it, in words, its cards)`` of every position and seat given cards."""
         players = self.rules.players
-        positions = [(position_text(p, players), place_words("position", p), ids) for p, ids in enumerate(self.positions)]
+        positions = [
+            (position_text(p, players), place_words("position", p), ids) for p, ids in enumerate(self.positions)
+        ]
         return [
             place
             for place in positions + [(f"seat{s}", place_words("seat", s), ids) for s, ids in enumerate(self.seats)]
@@ -130,7 +132,8 @@ class DealConditions:
         position = max(range(len(at_position)), key=at_position.__getitem__)
         seat = max(range(len(at_seat)), key=at_seat.__getitem__)
         dealer = position == self.rules.players - 1
-        named = place_words("position", position) + (" (the dealer, who holds the trump card)" if dealer and trumped else "")
+        named = place_words("position", position)
+        named += " (the dealer, who holds the trump card)" if dealer and trumped else ""
         if not at_seat[seat]:
             return f"{named} is given {counted(at_position[position], 'card')},"
         if not at_position[position]:
@@ -244,7 +247,7 @@ def split_hand(text: str) -> tuple[str, str]:
 
 
 def read_place(place: str, players: int) -> tuple[str, int]:
-    """``("position", p)`` (from 0) or ``("seat", s)`` of a place as written: ``1`` (bids first), ``dealer``, ``seat2``."""
+    """``("position", p)`` (from 0) or ``("seat", s)`` of a place as written: ``1`` (the first bidder), ``dealer``."""
     seat = SEAT.match(place.strip())
     if place.strip().lower() == "dealer":
         return "position", players - 1

@@ -1,4 +1,4 @@
-"""Dealing: shuffle, hands as bitmasks, the turned trump card; under conditions, predealt cards placed and deals redrawn.
+"""Dealing: shuffle, hands as bitmasks, the turned trump card; under conditions, predealt cards and deals redrawn.
 
 ``deal_batch`` deals at random, as every run without conditions does; ``deal_conditioned`` places
 predealt cards first and deals again until a condition holds. Both shuffle and deal with the same
