@@ -63,8 +63,17 @@ class ModelsRun:
         """What a run of ``plan`` played (its preset: the rules' name), and whether it ran to the end."""
         played = plan.to_dict()
         strategies, policy = tuple(played["strategies"]), plan.policy.label
-        dealt = played.get("conditions")
-        return cls(plan.rules, preset, strategies, policy, plan.sizes, plan.deals, plan.seed, complete, dealt)
+        return cls(
+            plan.rules,
+            preset,
+            strategies,
+            policy,
+            plan.sizes,
+            plan.deals,
+            plan.seed,
+            complete=complete,
+            conditions=played.get("conditions"),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (``conditions`` only for a run that has them)."""

@@ -16,7 +16,7 @@ from exact_one_card import counts
 
 from pocha.engine import dealing
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine.dealing import acceptance, check_acceptance, deal
+from pocha.engine.dealing import condition_sizes, deal, met, probe
 from pocha.engine.policies import GREEDY
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
@@ -136,9 +136,10 @@ def test_the_trumps_under_a_condition_follow_the_hypergeometric_law_cut_to_it():
     law /= law.sum()
     assert seen[:2].sum() == 0
     assert np.all(np.abs(seen - deals * law) < 5 * np.sqrt(deals * law * (1 - law)) + 1)
-    share = acceptance(rules, 2, cards, read_conditions(rules, where="trumps(1) >= 2"))
+    found, dealt = probe(rules, 2, cards, read_conditions(rules, where="trumps(1) >= 2"))
     exact = sum(comb(9, j) * comb(30, cards - j) for j in range(2, cards + 1)) / comb(39, cards)
-    assert abs(share - exact) < 5 * np.sqrt(exact * (1 - exact) / dealing.PROBE_DEALS)
+    assert dealt == dealing.PROBE_ROUND and found >= dealing.PROBE_MET  # a common condition: one round
+    assert abs(found / dealt - exact) < 5 * np.sqrt(exact * (1 - exact) / dealt)
 
 
 ONE_CARD = [  # (players, position from 0, card, trump card or None)
@@ -211,7 +212,7 @@ def test_a_plug_in_deals_what_the_same_expression_deals(tmp_path, monkeypatch):
     chunk = deal(rules, 6, 4, numbers(0, 100), both).chunk
     assert (trump_count(by_position(chunk), chunk.trump_card)[:, 3] >= 2).all()
     expressed = read_conditions(rules, where="trumps(dealer) >= 2")
-    assert acceptance(rules, 6, 4, plug_in, 20_000) == acceptance(rules, 6, 4, expressed, 20_000)
+    assert met(rules, 6, 4, plug_in, numbers(0, 20_000)) == met(rules, 6, 4, expressed, numbers(0, 20_000))
 
 
 @pytest.mark.parametrize(
@@ -239,9 +240,13 @@ def test_a_broken_plug_in_is_one_line(tmp_path, body, message):
 
 def test_too_rare_a_condition_stops_with_the_deals_found(monkeypatch):
     rules = LUDOTEKA
+    three = read_conditions(rules, ["dealer=7C"], "7O", "trumps(dealer) >= 3")
     with pytest.raises(PochaError, match="^where: 0 of 100,000 deals of 3 cards meet the conditions; too few"):
-        check_acceptance(rules, 1, [3, 4], read_conditions(rules, ["dealer=7C"], "7O", "trumps(dealer) >= 3"))
-    assert check_acceptance(rules, 1, [4], read_conditions(rules, where="trumps(1) >= 1"))[4] > 0.5
+        condition_sizes(rules, 1, three, [3, 4], every=False)
+    assert probe(rules, 1, 3, three) == (0, dealing.PROBE_DEALS)
+    conditioned, left_out = condition_sizes(rules, 1, three, [3, 4], every=True)
+    assert conditioned.sizes == (4,) and left_out == {3: "0 of 100,000 deals meet the conditions"}
+    assert condition_sizes(rules, 1, read_conditions(rules, where="trumps(1) >= 1"), [4], False)[0].shares[0][1] > 0.5
     monkeypatch.setattr(dealing, "MOST_ATTEMPTS", 50)
     rare = read_conditions(rules, where="trumps(1) == 5")
     with pytest.raises(

@@ -262,6 +262,15 @@ def conditions_at(conditioned: Conditioned | None, cards: int) -> DealConditions
     return conditioned.conditions if conditioned is not None and cards in conditioned.sizes else None
 
 
+def dealt_alike(first: Conditioned | None, other: Conditioned | None, cards: int) -> bool:
+    """Whether two rule sets' deals of ``cards`` cards meet the same conditions, or none (alike decks deal alike)."""
+    a, b = conditions_at(first, cards), conditions_at(other, cards)
+    if a is None or b is None:
+        return a is b
+    same = (a.positions, a.seats, a.trump_card, a.plug_ins) == (b.positions, b.seats, b.trump_card, b.plug_ins)
+    return same and np.array_equal(program(a.where, a.rules), program(b.where, b.rules))
+
+
 def conditions_entry(conditioned: Conditioned | None) -> dict[str, Any]:
     """A plan's ``conditions`` entry of run.json: none for a run without conditions (its record unchanged)."""
     return {} if conditioned is None else {"conditions": conditioned.to_dict()}
