@@ -138,7 +138,7 @@ def test_the_trumps_under_a_condition_follow_the_hypergeometric_law_cut_to_it():
     assert np.all(np.abs(seen - deals * law) < 5 * np.sqrt(deals * law * (1 - law)) + 1)
     found, dealt = probe(rules, 2, cards, read_conditions(rules, where="trumps(1) >= 2"))
     exact = sum(comb(9, j) * comb(30, cards - j) for j in range(2, cards + 1)) / comb(39, cards)
-    assert dealt == dealing.PROBE_ROUND and found >= dealing.PROBE_MET  # a common condition: one round
+    assert found >= dealing.PROBE_MET and dealt < dealing.PROBE_DEALS  # a common condition: a few rounds
     assert abs(found / dealt - exact) < 5 * np.sqrt(exact * (1 - exact) / dealt)
 
 

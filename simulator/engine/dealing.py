@@ -32,7 +32,7 @@ MOST_ATTEMPTS = 1_000_000  # attempts a deal may take: at the least acceptance, 
 LEAST_ACCEPTANCE = 1e-4  # the share of first attempts the conditions must accept for a run to start
 PROBE_DEALS = 100_000  # the most deals dealt once each to measure the acceptance before a run (``probe``)
 PROBE_ROUND = 10_000  # deals the probe deals at a time
-PROBE_MET = 1_000  # deals that meet the conditions after which the probe stops (their share then within a few %)
+PROBE_MET = 10_000  # deals that meet the conditions after which the probe stops (their share then within 2%)
 ROUND_ROWS = 1 << 16  # attempts a plug-in is asked about at once, at most (at least one a deal still dealt)
 
 
