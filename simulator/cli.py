@@ -96,6 +96,7 @@ def show(
         "pocha simulate --out run1 --plot",
         "pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100",
         "pocha simulate -s montecarlo --cards 5 --deals 2000 --predictions --out run2",
+        'pocha simulate --cards 6 --where "trumps(dealer) >= 3"   (the deals where the dealer holds 3 trumps)',
     ),
 )
 def simulate(
@@ -171,6 +172,7 @@ def simulate(
         "pocha compare expected expected:bias=0.5 --cards 8 --deals 200000",
         "pocha compare expected aces-trumps --no-duplicate --out cmp --plot",
         "pocha compare expected aces-trumps table --field fair-share   (4 seats: the field fills the fourth)",
+        "pocha compare expected aces-trumps --cards 5 --hand 1=1O --trump 7O   (the first bidder holds the trump ace)",
     ),
 )
 def compare(

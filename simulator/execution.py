@@ -194,12 +194,13 @@ def condition_deals(
     games: bool = False,
     variant: str = "",
 ) -> tuple[Conditioned | None, tuple[int, ...]]:
-    """A run's deal conditions read against its rules (None for any deal), and the hand sizes it then deals.
+    """A run's deal conditions read against its rules (None for any deal), and the hand sizes they apply to.
 
     every: ``sizes`` are all the run deals without naming them (``--cards all``, a game's schedule): the
     sizes no deal can meet are left out and said (a game deals them freely); sizes named are refused
     instead. Each mistake is one line (a variant's names it), before any work; ``messages`` hears the
-    sizes left out and the share of deals that meet a ``--where`` condition.
+    sizes left out and the share of deals that meet a ``--where`` condition. Without conditions the
+    sizes are ``sizes``: a run of deals deals the sizes returned.
     """
     if not dealing.given:
         return None, tuple(sizes)
@@ -220,7 +221,7 @@ def condition_deals(
     if conditions.conditional:
         met = ", ".join(f"{share:.1%} at {counted(cards, 'card')}" for cards, share in conditioned.shares)
         say(f"{said}where: the share of deals that meet the conditions (each deal is dealt until it does): {met}")
-    return conditioned, tuple(sizes) if games else conditioned.sizes
+    return conditioned, conditioned.sizes
 
 
 def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:

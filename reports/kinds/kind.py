@@ -58,9 +58,9 @@ class Kind:
         return ()
 
     def heading(self, run: RunRecord) -> str:
-        """Two lines saying what was played: the table, rules, play, amount and seed; who sat where; and the deals.
+        """What was played: the table, rules, play, amount and seed; who sat where; the deals asked for, if any.
 
-        A third line names the deal conditions of a run that has them.
+        Two lines, and a third for a run under deal conditions.
         """
         rules = run.rules
         field = self.field(run)

@@ -225,7 +225,7 @@ def met(rules: Rules, seed: int, cards: int, conditions: DealConditions, numbers
 def probe(rules: Rules, seed: int, cards: int, conditions: DealConditions) -> tuple[int, int]:
     """``(met, dealt)``: the run's deals 0, 1, ... of ``cards`` cards dealt once each, until PROBE_MET meet them.
 
-    Rounds of PROBE_ROUND deals, PROBE_DEALS at most: a common condition is known after one round
+    Rounds of PROBE_ROUND deals, PROBE_DEALS at most: a common condition is known after a few rounds
     (a plug-in asked about few deals), a rare one after enough deals to tell it from none.
     """
     found = dealt = 0
