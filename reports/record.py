@@ -1,11 +1,13 @@
 """The run record (``run.json``): what fixes a run's results, how to repeat it, and what it played."""
 
 import types
+from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.engine.confidence import CONFIDENCE
 from pocha.errors import PochaError
+from pocha.game.conditions import conditions_in_words, written_sizes
 from pocha.game.rules import PRESETS, Rules, Scoring
 from pocha.version import __version__
 
@@ -120,6 +122,32 @@ def conforms(value: Any, kind: Any) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, kind)
+
+
+def conditions_text(conditions: dict[str, Any], sizes: Sequence[int] = ()) -> str:
+    """A run's deal conditions in words, as run.json holds them, with the share of deals that meet them.
+
+    ``position 1 holds 1O; where trumps(dealer) >= 3 (met by 24.6% of the deals at 5 cards)``. sizes:
+    every hand size the run deals (a game's conditions may apply to some of them only).
+    """
+    notes = conditions_notes(conditions, sizes)
+    return conditions_in_words(conditions) + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def conditions_notes(conditions: dict[str, Any], sizes: Sequence[int]) -> list[str]:
+    """What ``conditions_text`` says in brackets: the share of deals that meet them, the hand sizes dealt freely."""
+    shares = {int(cards): share for cards, share in conditions.get("acceptance", {}).items()}
+    notes = []
+    if shares and min(shares.values()) < 1:
+        low, high = min(shares, key=shares.__getitem__), max(shares, key=shares.__getitem__)
+        met = f"{shares[low]:.1%} of the deals at {low} cards" + (
+            f" to {shares[high]:.1%} at {high}" if len(shares) > 1 else ""
+        )
+        notes.append(f"met by {met}")
+    free = sorted(set(sizes) - set(shares))
+    if free:
+        notes.append(f"the hands of {written_sizes(free)} {'card' if free == [1] else 'cards'} dealt freely")
+    return notes
 
 
 def schedule_text(rules: Rules) -> str:

@@ -19,7 +19,7 @@ from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES,
 from pocha.reports.kinds import hands, kind_of
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
-from pocha.reports.record import RunRecord, rules_brief, schedule_text, scoring_note
+from pocha.reports.record import RunRecord, conditions_text, rules_brief, schedule_text, scoring_note
 from pocha.reports.tables import match_table
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
@@ -286,6 +286,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         f"{counted(played.deals, 'deal')} per hand size, "
         f"{dealt if len(sizes) > 1 else counted(sizes[0], 'card')}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
+        *([f"deals: {conditions_text(played.conditions)}"] if played.conditions else []),
     ]
     scored = list(dict.fromkeys(scores.cards))  # the hand sizes with a deal finished, then "all"
     headline = "all" if "all" in scored else scored[0] if scored else None

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import Z95
+from pocha.engine.dealing import dealt_alike
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
@@ -176,13 +177,16 @@ def same_deals(first: Variant, other: Variant) -> str:
     """How many of a game's hands two variants deal alike: ``all``, ``N of M hands`` (those of one size), or ``none``.
 
     A deal is cards by strength: two decks of as many ranks deal the same cards whatever their names
-    or packs. Hands are numbered by their place in the game, so games of different lengths share none.
+    or packs. Hands are numbered by their place in the game, so games of different lengths share none;
+    a hand dealt under deal conditions is alike where both variants' conditions deal it alike.
     """
     a, b = first.rules, other.rules
     sizes_a, sizes_b = a.hand_sizes(), b.hand_sizes()
     if (a.players, a.deck_size) != (b.players, b.deck_size) or len(sizes_a) != len(sizes_b):
         return "none"
-    shared = sum(x == y for x, y in zip(sizes_a, sizes_b, strict=True))
+    shared = sum(
+        x == y and dealt_alike(first.conditioned, other.conditioned, x) for x, y in zip(sizes_a, sizes_b, strict=True)
+    )
     return "all" if shared == len(sizes_a) else f"{shared} of {len(sizes_a)} hands" if shared else "none"
 
 

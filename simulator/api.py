@@ -5,9 +5,10 @@ the command line give the same numbers for the same options. Options take the CL
 groups (``pocha.options``: ``rules=RuleOptions(...)``, ``run=``, ``output=``, ``saving=``) or as
 plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Rules`` object);
 ``cards`` is a hand size, a list of them or ``"all"``, strategies are spec strings
-(``"expected:bias=0.3"``) or strategy objects. Every check of the options happens before any deal
-is played; a mistake raises ``PochaError`` with one line. Each run is a short call of the one
-execution path (``pocha.execution``).
+(``"expected:bias=0.3"``) or strategy objects; the deals a run asks for (``dealing=DealOptions(...)``,
+or ``hands=``, ``trump=``, ``where=``: docs/deals.md) are read against its rules. Every check of the
+options happens before any deal is played; a mistake raises ``PochaError`` with one line. Each run
+is a short call of the one execution path (``pocha.execution``).
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
 nothing is written. The lines for the person running pocha go to ``messages`` (the CLI prints
 them on stderr; the library prints nothing): a default trick table learned first, and before a run
@@ -16,6 +17,7 @@ deals timed: ``pocha.engine.estimate``).
 """
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +49,7 @@ from pocha.execution import (
     Messages,
     Progress,
     check_trace,
+    condition_deals,
     counter,
     execute,
     learn_default_tables,
@@ -54,13 +57,14 @@ from pocha.execution import (
     recorded,
 )
 from pocha.game.rules import Rules
-from pocha.game.sizes import hand_sizes
+from pocha.game.sizes import every_size, hand_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     STUDY,
     STUDY_STRONG,
     STUDY_WEAK,
     CheckpointOptions,
+    DealOptions,
     OutputOptions,
     RuleOptions,
     RunOptions,
@@ -125,6 +129,7 @@ def simulate(
     deals: int = 250_000,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     saving: CheckpointOptions = CheckpointOptions(),
     trace: str | Path | None = None,
@@ -150,9 +155,10 @@ def simulate(
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     ran = record_run(
         kinds.simulate.SIMULATE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals),
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals, conditioned=dealt),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, output, saving, progress, messages),
@@ -185,6 +191,7 @@ def compare(
     duplicate: bool = True,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     saving: CheckpointOptions = CheckpointOptions(),
     progress: Progress | None = None,
@@ -202,9 +209,11 @@ def compare(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     ran = record_run(
         kinds.compare.COMPARE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler),
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler)
+        | dict(conditioned=dealt),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, output, saving, progress, messages),
@@ -225,6 +234,7 @@ def play_games(
     rotate: bool = True,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     trace: str | Path | None = None,
     trace_games: int | None = None,
@@ -243,9 +253,10 @@ def play_games(
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
+    dealt = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
     ran = record_run(
         kinds.game.GAME_KIND,
-        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
+        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games, conditioned=dealt),
         play_whole_games,
         Amount("--games", games, MOST_GAMES),
         Asked(run, output, progress=progress, messages=messages),
@@ -269,6 +280,7 @@ def variants(
     weak: Spec = STUDY_WEAK,
     games: int = 2_000,
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
@@ -282,7 +294,11 @@ def variants(
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
     run.at_95_only("variants")
-    studied = parse_study(variants, players)
+    dealt = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
+    studied = [
+        replace(variant, conditioned=dealt(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
+        for variant in parse_study(variants, players)
+    ]
     strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
     ran = record_run(
@@ -308,6 +324,7 @@ def score_models(
     deals: int = 2_000,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
 ) -> ModelsResult:
@@ -326,8 +343,11 @@ def score_models(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan, recorded = execute(
-        partial(ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals),
+        partial(
+            ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals, conditioned=dealt
+        ),
         record_bids,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, progress=progress, messages=messages),
@@ -372,8 +392,7 @@ def match(
             )
     loaded = load_game(game)
     rules = rules_for(loaded)
-    every = isinstance(cards, str) and cards.strip().lower() == "all"
-    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules)
+    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:

@@ -96,6 +96,7 @@ def show(
         "pocha simulate --out run1 --plot",
         "pocha simulate --preset italian --hook never --cards 3 --trace deals.jsonl --trace-deals 100",
         "pocha simulate -s montecarlo --cards 5 --deals 2000 --predictions --out run2",
+        'pocha simulate --cards 6 --where "trumps(dealer) >= 3"   (the deals where the dealer holds 3 trumps)',
     ),
 )
 def simulate(
@@ -104,6 +105,9 @@ def simulate(
     strategy: flags.Strategies = None,
     cards: flags.Cards = "all",
     deals: flags.DealsPerSize = 250_000,
+    hands: flags.DealtHands = None,
+    trump: flags.FixedTrump = None,
+    where: flags.Where = None,
     players: flags.Players = 4,
     preset: flags.Preset = DEFAULT_PRESET,
     deck: flags.Deck = None,
@@ -148,6 +152,7 @@ def simulate(
             deals=deals,
             rules=rules,
             run=run,
+            dealing=group(options.DealOptions, locals()),
             output=output,
             saving=saving,
             trace=trace,
@@ -167,6 +172,7 @@ def simulate(
         "pocha compare expected expected:bias=0.5 --cards 8 --deals 200000",
         "pocha compare expected aces-trumps --no-duplicate --out cmp --plot",
         "pocha compare expected aces-trumps table --field fair-share   (4 seats: the field fills the fourth)",
+        "pocha compare expected aces-trumps --cards 5 --hand 1=1O --trump 7O   (the first bidder holds the trump ace)",
     ),
 )
 def compare(
@@ -177,6 +183,9 @@ def compare(
     cards: flags.Cards = "all",
     deals: flags.Boards = 100_000,
     duplicate: flags.Duplicate = True,
+    hands: flags.DealtHands = None,
+    trump: flags.FixedTrump = None,
+    where: flags.Where = None,
     players: flags.Players = 4,
     preset: flags.Preset = DEFAULT_PRESET,
     deck: flags.Deck = None,
@@ -224,6 +233,7 @@ def compare(
             duplicate=duplicate,
             rules=rules,
             run=run,
+            dealing=group(options.DealOptions, locals()),
             output=output,
             saving=saving,
             progress=progress,
@@ -248,6 +258,9 @@ def game(
     strategy: flags.Strategies = None,
     games: flags.WholeGames = 20_000,
     rotate: flags.Rotate = True,
+    hands: flags.DealtHands = None,
+    trump: flags.FixedTrump = None,
+    where: flags.Where = None,
     players: flags.Players = 4,
     preset: flags.Preset = DEFAULT_PRESET,
     deck: flags.Deck = None,
@@ -294,6 +307,7 @@ def game(
             rotate=rotate,
             rules=rules,
             run=run,
+            dealing=group(options.DealOptions, locals()),
             output=output,
             trace=trace,
             trace_games=trace_games,
@@ -323,6 +337,9 @@ def variants(
     strong: flags.Strong = STUDY_STRONG,
     weak: flags.Weak = STUDY_WEAK,
     games: flags.StudyGames = 2_000,
+    hands: flags.DealtHands = None,
+    trump: flags.FixedTrump = None,
+    where: flags.Where = None,
     play: flags.Play = "greedy",
     seed: flags.Seed = 0,
     learn_tables: flags.LearnTables = True,
@@ -359,6 +376,7 @@ def variants(
             weak=weak,
             games=games,
             run=run,
+            dealing=group(options.DealOptions, locals()),
             output=output,
             progress=progress,
             messages=say,
@@ -456,6 +474,9 @@ def models(
     model: flags.Models = None,
     cards: flags.Cards = "all",
     deals: flags.DealsPerSize = 2_000,
+    hands: flags.DealtHands = None,
+    trump: flags.FixedTrump = None,
+    where: flags.Where = None,
     players: flags.Players = 4,
     preset: flags.Preset = DEFAULT_PRESET,
     deck: flags.Deck = None,
@@ -490,8 +511,17 @@ def models(
         check_format(output_format, FORMATS)
         from pocha import api
 
+        dealing = group(options.DealOptions, locals())
         result = api.score_models(
-            strategy, models=model, cards=cards, deals=deals, rules=rules, run=run, progress=progress, messages=say
+            strategy,
+            models=model,
+            cards=cards,
+            deals=deals,
+            rules=rules,
+            run=run,
+            dealing=dealing,
+            progress=progress,
+            messages=say,
         )
     if output_format == "csv":
         typer.echo(result.scores.to_csv(index=False, lineterminator="\n"), nl=False)

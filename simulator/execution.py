@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
 from pocha.engine.confidence import CONFIDENCE
+from pocha.engine.dealing import Conditioned, condition_sizes, why_left_out
 from pocha.engine.estimate import LONG
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal
@@ -29,8 +30,9 @@ from pocha.engine.trace import is_trace
 from pocha.engine.training import learn_default
 from pocha.engine.workload import Estimate
 from pocha.errors import PochaError
+from pocha.game.conditions import written_sizes
 from pocha.game.rules import Rules
-from pocha.options import CheckpointOptions, OutputOptions, RunOptions, needs
+from pocha.options import CheckpointOptions, DealOptions, OutputOptions, RunOptions, needs
 from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
 from pocha.strategies.base import Strategy
@@ -179,6 +181,47 @@ def record_run(
     record = kind.record(made, played.total, header)
     tables = kind.tables(record, made, played.total, rows)
     return Recorded(record, played.total, tables, write_outputs(record, tables, asked.output))
+
+
+def condition_deals(
+    dealing: DealOptions,
+    rules: Rules,
+    sizes: Sequence[int],
+    seed: int,
+    messages: Messages | None,
+    *,
+    every: bool,
+    games: bool = False,
+    variant: str = "",
+) -> tuple[Conditioned | None, tuple[int, ...]]:
+    """A run's deal conditions read against its rules (None for any deal), and the hand sizes they apply to.
+
+    every: ``sizes`` are all the run deals without naming them (``--cards all``, a game's schedule): the
+    sizes no deal can meet are left out and said (a game deals them freely); sizes named are refused
+    instead. Each mistake is one line (a variant's names it), before any work; ``messages`` hears the
+    sizes left out and the share of deals that meet a ``--where`` condition. Without conditions the
+    sizes are ``sizes``: a run of deals deals the sizes returned.
+    """
+    if not dealing.given:
+        return None, tuple(sizes)
+    said = f"variant '{variant}': " if variant else ""
+    try:
+        conditions = dealing.read(rules)
+        conditioned, left_out = condition_sizes(rules, seed, conditions, list(dict.fromkeys(sizes)), every)
+    except PochaError as error:
+        raise PochaError(f"{said}{error}") from None
+    say = messages or unsaid
+    if left_out:
+        kept, why = written_sizes(conditioned.sizes), why_left_out(left_out)
+        say(
+            f"{said}where: the conditions apply to the hands of {kept} cards; the others are dealt freely: {why}"
+            if games
+            else f"{said}cards: the run deals {kept} cards; no deal of the others can meet the conditions: {why}"
+        )
+    if conditions.conditional:
+        met = ", ".join(f"{share:.1%} at {counted(cards, 'card')}" for cards, share in conditioned.shares)
+        say(f"{said}where: the share of deals that meet the conditions (each deal is dealt until it does): {met}")
+    return conditioned, conditioned.sizes
 
 
 def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:

@@ -213,6 +213,37 @@ CheckpointEvery = Annotated[
     float | None, typer.Option(metavar="SECONDS", help="Seconds of progress between checkpoint saves (default 5).")
 ]
 
+DealtHands = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--hand",
+        metavar="PLACE=CARDS",
+        help='Cards every deal gives a player, the rest dealt at random: "1=1O 3O" (bidding position 1, the '
+        'first bidder, as the tables number them; pocha advise\'s --position 0), "dealer=7C" (the last), or a '
+        'seat, "seat2=AS KS". Once per player; hand sizes as for --where (docs/deals.md).',
+    ),
+]
+FixedTrump = Annotated[
+    str | None,
+    typer.Option(
+        "--trump",
+        metavar="CARD",
+        help="The turned card of every deal (in a full deal the dealer's last card, which the dealer then holds).",
+    ),
+]
+Where = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--where",
+        metavar="EXPR",
+        help='Keep only the deals that meet a condition on the hands by bidding position: "trumps(dealer) >= 3", '
+        '"voids(1) >= 1", "has(1, \'1O\') and hcp(2) < 4" (trumps, length, has, rank, top, hcp, voids, cards), or '
+        "a predicate in a file, ./cond.py:fn. Repeatable: all must hold. Hand sizes no deal can meet are left out "
+        "of --cards all (said on stderr) and refused when named; a game deals its other hands freely "
+        "(docs/deals.md).",
+    ),
+]
+
 # --- each command's own, and pocha's ---------------------------------------------------------------------------
 
 DealsTrace = Annotated[

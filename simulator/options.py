@@ -10,7 +10,7 @@ files may be written.
 import functools
 import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +22,7 @@ from pocha.engine.confidence import CONFIDENCE, check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
+from pocha.game.conditions import DealConditions, read_conditions
 from pocha.game.rules import (
     DEFAULT_PRESET,
     FULL_DEAL_TRUMPS,
@@ -298,7 +299,50 @@ class CheckpointOptions:
         )
 
 
-GROUPS = {"rules": RuleOptions, "run": RunOptions, "output": OutputOptions, "saving": CheckpointOptions}
+@dataclass(frozen=True)
+class DealOptions:
+    """The deals a run asks for (docs/deals.md): cards predealt to places, the turned card, conditions; none: any deal.
+
+    hands: ``PLACE=CARDS`` texts (``1=1O 3O``: bidding position 1 bids first; ``dealer=7C``;
+    ``seat2=AS KS``) or a mapping of places to cards; trump: the turned card; where: conditions
+    (``trumps(dealer) >= 3``) or predicates in files (``./cond.py:fn``), all to hold. Read against
+    the rules of the run (``read``), each mistake one line.
+    """
+
+    hands: tuple[str, ...] | Mapping[str | int, str] = ()
+    trump: str | None = None
+    where: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("hands", "where"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, (value,))
+            elif value is None or (isinstance(value, Sequence) and not isinstance(value, tuple)):
+                object.__setattr__(self, name, tuple(value or ()))
+            elif not isinstance(value, tuple | Mapping):
+                raise PochaError(f"{name}: a list of texts such as {DEAL_EXAMPLES[name]}, not {value!r}")
+        if self.trump is not None and not isinstance(self.trump, str):
+            raise PochaError(f"trump: a card such as '7O', not {self.trump!r}")
+
+    @property
+    def given(self) -> bool:
+        """Whether the run asks for any deals but random ones."""
+        return bool(self.hands or self.trump is not None or self.where)
+
+    def read(self, rules: Rules) -> DealConditions:
+        """The conditions these options name, read against ``rules``."""
+        return read_conditions(rules, self.hands, self.trump, self.where)
+
+
+DEAL_EXAMPLES = {"hands": "'1=1O 3O' or 'dealer=7C'", "where": "'trumps(dealer) >= 3'"}
+GROUPS = {
+    "rules": RuleOptions,
+    "run": RunOptions,
+    "output": OutputOptions,
+    "saving": CheckpointOptions,
+    "dealing": DealOptions,
+}
 GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 

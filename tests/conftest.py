@@ -6,9 +6,26 @@ import numpy as np
 import pytest
 
 from pocha.game.cards import mask_of
-from pocha.game.rules import Rules, make_rules
+from pocha.game.rules import PRESETS, Rules, make_rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
+EVERY_RULE_SET = list(  # every preset at every player count it has a deck for (2 to 10), both packs and full-deal rules
+    dict.fromkeys(
+        [
+            make_rules(name, players, full_deal_trump=trump)
+            for name, preset in PRESETS.items()
+            for players in sorted(preset.decks)
+            for trump in ("dealer-card", "none")
+        ]
+        + [make_rules("ludoteka", 4, deck="french"), make_rules("italian", 2, deck="french:32")]
+    )
+)
+
+
+def rule_id(rules: Rules) -> str:
+    """A test id for a rule set: ``4p-40s-dealer-card``."""
+    order = "natural" if rules.ranks[1] != 3 else "ace-three"
+    return f"{rules.players}p-{rules.deck_size}{rules.pack[0]}-{order}-{rules.play_rule}-{rules.full_deal_trump}"
 
 
 def ids(text: str, rules: Rules = LUDOTEKA) -> list[int]:

@@ -28,6 +28,7 @@ class GameRun:
     tie_break_hands: int  # extra one-card hands played in all
     shared_games: int  # games whose first place is shared (a tie the tie-break left)
     unresolved_games: int  # of those, games still tied when the tie-break limit ran out
+    conditions: dict[str, Any] | None = None  # the deal conditions of the hands they apply to; None: any deal
 
     @property
     def planned(self) -> int:
@@ -86,6 +87,10 @@ class GameKind(HandsKind):
             "results": summary(total.hand_tally, policies, run.level),
             "errors": error_distribution(total.hand_tally),
         }
+
+    def dealt_sizes(self, run: RunRecord) -> tuple[int, ...]:
+        """The schedule's hand sizes."""
+        return tuple(run.section.hand_sizes)
 
     def amount(self, run: RunRecord) -> str:
         """Games, their schedule, and whether the seating moved."""

@@ -133,6 +133,8 @@ class HandsKind(Kind):
         }
         if not rules.has_trump(rules.full_deal):
             rows["full deal"] = FULL_DEAL_TRUMPS["none"]
+        if run.section.conditions:
+            rows["deals"] = self.conditions(run)
         rows |= self.more_facts(run)
         body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
         return f'<dl class="facts">{body}</dl>'

@@ -8,7 +8,7 @@ command (``pocha.reports.kinds.kind_of``), and never test which command it is.
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pocha.reports.record import RunRecord, play_text, rules_brief, scoring_note
+from pocha.reports.record import RunRecord, conditions_text, play_text, rules_brief, scoring_note
 from pocha.words import counted
 
 if TYPE_CHECKING:
@@ -58,7 +58,10 @@ class Kind:
         return ()
 
     def heading(self, run: RunRecord) -> str:
-        """Two lines saying what was played: the table, rules, play, amount and seed; who sat where."""
+        """What was played: the table, rules, play, amount and seed; who sat where; the deals asked for, if any.
+
+        Two lines, and a third for a run under deal conditions.
+        """
         rules = run.rules
         field = self.field(run)
         seats = ", ".join(
@@ -67,8 +70,20 @@ class Kind:
         brief = rules_brief(rules, run.preset) + scoring_note(rules)
         return (
             f"{rules.players} players, {run.preset or 'custom'} rules ({brief}), "
-            f"{play_text(run)}, {self.amount(run)}, seed {run.seed}\nseats {seats}"
+            f"{play_text(run)}, {self.amount(run)}, seed {run.seed}\nseats {seats}{self.deals_line(run)}"
         )
+
+    def deals_line(self, run: RunRecord) -> str:
+        """The heading's line on the deal conditions (``deals: ...``, after a line break); nothing for a run without."""
+        return f"\ndeals: {self.conditions(run)}" if run.section.conditions else ""
+
+    def conditions(self, run: RunRecord) -> str:
+        """The run's deal conditions in words, with the share of deals that meet them (a run that has them)."""
+        return conditions_text(run.section.conditions, self.dealt_sizes(run))
+
+    def dealt_sizes(self, run: RunRecord) -> tuple[int, ...]:
+        """Every hand size the run deals, with the conditions or without (a game's: its schedule's)."""
+        return self.sizes(run)
 
     def amount(self, run: RunRecord) -> str:
         """How much the run played, as the heading says it."""

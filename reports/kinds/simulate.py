@@ -22,6 +22,7 @@ class DealsRun:
 
     cards: tuple[int, ...]  # the hand sizes
     deals_per_size: int  # deals (boards) per hand size
+    conditions: dict[str, Any] | None = None  # the deal conditions (``Conditioned.to_dict``), None: any deal
 
     @property
     def planned(self) -> int:

@@ -8,9 +8,11 @@ import pandas as pd
 
 from pocha.engine.predictions import Rows
 from pocha.engine.variants import Study, VariantTally
+from pocha.game.conditions import conditions_in_words
+from pocha.game.rules import Rules
 from pocha.reports.kinds.kind import Kind, Tables
 from pocha.reports.markup import table, text
-from pocha.reports.record import RunRecord, play_text
+from pocha.reports.record import RunRecord, conditions_notes, play_text
 from pocha.reports.variants import INTERVALS, LUCK, figure, question_tables, same_deals, variant_table
 from pocha.words import counted
 
@@ -28,6 +30,7 @@ class VariantsRun:
     same_deals: tuple[str, ...]  # the hands each deals alike with the first: ``all``, ``N of M hands``, ``none``
     strong: str  # the strong player of the skill table
     weak: str  # the weak player (every other seat of the skill table, every seat of the weak one)
+    conditions: tuple[dict[str, Any], ...] | None = None  # each variant's deal conditions, None: any deal
 
     @property
     def planned(self) -> int:
@@ -122,7 +125,17 @@ class VariantsKind(Kind):
             f"{counted(section.games, 'game')} each (first dealer by lot, seating rotated), {play_text(run)}, "
             f"seed {run.seed}\nline-up: {seats}; "
             f"skill: {section.strong} at one seat among {section.weak}, against {section.weak} at every seat"
+            f"{self.deals_line(run)}"
         )
+
+    def conditions(self, run: RunRecord) -> str:
+        """The study's deal conditions in words, each variant's share of the deals that meet them."""
+        section = run.section
+        each = [
+            f"{name}: {'; '.join(conditions_notes(conditions, Rules.from_dict(rules).hand_sizes())) or 'every hand'}"
+            for name, conditions, rules in zip(section.variants, section.conditions, section.variant_rules, strict=True)
+        ]
+        return f"{conditions_in_words(section.conditions[0])} ({'; '.join(each)})"
 
     def text(self, run: RunRecord, tables: Tables) -> list[str]:
         """A study's figures by question: the variants, seat advantage, skill, luck and the game; how they are read."""
@@ -157,6 +170,8 @@ class VariantsKind(Kind):
             "amount": f"{counted(section.games, 'whole game')} per variant, seating rotated, first dealer by lot",
             "seed": str(run.seed),
         }
+        if section.conditions:
+            rows["deals"] = self.conditions(run)
         body = "".join(f"<dt>{text(key)}</dt><dd>{text(value)}</dd>" for key, value in rows.items())
         answers = "".join(f"<li>{text(s)}</li>" for s in variant_answers(tables["variants"]))
         summary = [f'<dl class="facts">{body}</dl>', "<h2>Summary</h2>", f'<ul class="verdicts">{answers}</ul>']

@@ -22,6 +22,7 @@ import numpy as np
 from pocha.engine import trace as traces
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import Chunk, SeatPolicies, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import GameTally, Tally
@@ -48,7 +49,9 @@ class Games(Plan):
 
     rotate: seat the line-up on from each game's first dealer (see the module docstring).
     trace_games: with a trace in the outputs, the games whose every deal it gets, from the first
-    (all when None), game by game in play order (ordered backends only).
+    (all when None), game by game in play order (ordered backends only). conditioned: the deal
+    conditions the schedule's hands of the sizes they apply to meet (the others, and tie-break
+    hands, are dealt freely; None: any deal).
     """
 
     rules: Rules
@@ -56,6 +59,7 @@ class Games(Plan):
     games: int
     rotate: bool = True
     trace_games: int | None = None
+    conditioned: Conditioned | None = None
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -104,6 +108,7 @@ class Games(Plan):
             "games": self.games,
             "rotate": self.rotate,
             "hand_sizes": self.rules.hand_sizes(),
+            **conditions_entry(self.conditioned),
         }
 
     def run(self, index: int) -> Part[GameTotals]:
@@ -219,16 +224,23 @@ class GameHands:
         return seat_policies(self.games.lineup.competitors(self.games.policy), self.seating)
 
     def play(
-        self, hand_index: int, cards: int, rows: np.ndarray | slice, lines: list[list[dict[str, Any]]]
+        self,
+        hand_index: int,
+        cards: int,
+        rows: np.ndarray | slice,
+        lines: list[list[dict[str, Any]]],
+        conditioned: Conditioned | None = None,
     ) -> tuple[Chunk, np.ndarray, np.ndarray]:
         """Deal, bid and play hand ``hand_index`` of the games ``rows``: ``(chunk, won, points)``.
 
-        The traced games among them add their deal lines to ``lines`` (one list per game).
+        The traced games among them add their deal lines to ``lines`` (one list per game). The deal
+        meets the conditions ``conditioned`` holds for its size, if any.
         """
         games, rules = self.games, self.games.rules
         numbers = self.numbers[rows]
         strategies = games.lineup.competitors(games.policy)
-        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows))
+        conditions = conditions_at(conditioned, cards)
+        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows), conditions)
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, self.decisions, chunk)
         traced = bool(numbers[0] < (games.trace_games or 0))  # the hand keeps its plays for the trace
@@ -242,12 +254,15 @@ class GameHands:
         return chunk, won, points
 
     def play_through(self, lines: list[list[dict[str, Any]]]) -> PlayedGames:
-        """Every hand of the schedule, points carried over, then the tie-break (traced games add their lines)."""
+        """Every hand of the schedule, points carried over, then the tie-break (traced games add their lines).
+
+        The schedule's hands meet the game's deal conditions where they apply; tie-break hands are dealt freely.
+        """
         schedule = self.games.rules.hand_sizes()
         scores = np.zeros(self.seating.shape, np.int64)
         hands = []
         for j, cards in enumerate(schedule):
-            hands.append(self.play(j, cards, slice(None), lines))
+            hands.append(self.play(j, cards, slice(None), lines, self.games.conditioned))
             scores += hands[-1][2]
 
         def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
@@ -266,5 +281,6 @@ def play_games(games: Games, outputs: Outputs = Outputs(), backend: Backend = Th
     shown = (games.games if games.trace_games is None else games.trace_games) if outputs.trace is not None else 0
     games = replace(games, trace_games=shown)
     if outputs.trace is not None:
-        traces.write_lines(outputs.trace, [traces.header(games.rules, games.lineup, games.seed, games.policy)])
+        header = traces.header(games.rules, games.lineup, games.seed, games.policy, games.conditioned)
+        traces.write_lines(outputs.trace, [header])
     return run(games, backend, outputs)

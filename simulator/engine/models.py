@@ -15,6 +15,7 @@ import numpy as np
 
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, position_contexts
+from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import DealChunks
@@ -65,18 +66,20 @@ class ModelBids(DealChunks):
     """The bids of ``lineup`` on ``deals`` deals of each size in ``sizes``, and the ``models``' bids beside them.
 
     The plan of ``pocha models``; its total is the ``BidRows`` of every deal. policy: of the seats
-    that name none, what the bidders bid for.
+    that name none, what the bidders bid for. conditioned: the deal conditions every deal meets (None:
+    any deal).
     """
 
     lineup: Lineup
     models: tuple[Entrant, ...]
+    conditioned: Conditioned | None = None
 
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
         task = self.task(index)
         rules, cards, players = self.rules, self.sizes[task.size_index], self.rules.players
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
-        dealt = deal_chunk(rules, self.seed, cards, numbers)
+        dealt = deal_chunk(rules, self.seed, cards, numbers, conditions_at(self.conditioned, cards))
         seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
         collect_bids(rules, self.lineup.competitors(self.policy), seating, self.seed, dealt)
         bids = np.empty((players, task.count), np.int64)
@@ -114,6 +117,7 @@ class ModelBids(DealChunks):
             "models": [model.label for model in self.models],
             "sizes": list(self.sizes),
             "deals": self.deals,
+            **conditions_entry(self.conditioned),
         }
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from pocha.engine import trace as traces
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, seat_policies
+from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.predictions import Predicted, prediction_rows
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
@@ -89,12 +90,14 @@ class Deals(DealChunks):
     ordered backends only); traced, the tasks go hand size by hand size. With predictions in the
     outputs, each task's rows of the predicting strategies' predictions go there (and the trace
     lines carry them too): ``simulate`` sets ``predict``. A checkpoint may resume a run (whose chunk
-    size is then the saved one).
+    size is then the saved one). conditioned: the deal conditions every deal meets, at every size
+    of the run (None: any deal).
     """
 
     lineup: Lineup
     trace_deals: int | None = None
     predict: bool = False
+    conditioned: Conditioned | None = None
 
     @property
     def by_size(self) -> bool:
@@ -114,7 +117,8 @@ class Deals(DealChunks):
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         number = task.size_index * self.deals + task.first  # run-wide number of the chunk's first deal
         traced = number < (self.trace_deals or 0)  # the chunk keeps its plays for the trace
-        chunk = deal_chunk(rules, self.seed, self.sizes[task.size_index], numbers)
+        cards = self.sizes[task.size_index]
+        chunk = deal_chunk(rules, self.seed, cards, numbers, conditions_at(self.conditioned, cards))
         tally = self.empty()
         rotations: list[tuple[np.ndarray, ...]] = []  # each rotation's seating, bids, won and points
         lines: list[dict[str, Any]] = []
@@ -152,6 +156,7 @@ class Deals(DealChunks):
             **super().to_dict(),
             "cards": list(self.sizes),
             "deals_per_size": self.deals,
+            **conditions_entry(self.conditioned),
         }
 
 
@@ -189,5 +194,6 @@ def simulate(deals: Deals, outputs: Outputs = Outputs(), backend: Backend = Thre
     shown = (every if deals.trace_deals is None else deals.trace_deals) if stream is not None else 0
     deals = replace(deals, trace_deals=shown, predict=outputs.predictions is not None)
     if stream is not None:
-        traces.write_lines(stream, [traces.header(deals.rules, deals.lineup, deals.seed, deals.policy)])
+        header = traces.header(deals.rules, deals.lineup, deals.seed, deals.policy, deals.conditioned)
+        traces.write_lines(stream, [header])
     return run(deals, backend, outputs)

@@ -24,6 +24,7 @@ import numpy as np
 
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run
+from pocha.engine.dealing import Conditioned
 from pocha.engine.games import Games, PlayedGames
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Entrant, Lineup
@@ -38,11 +39,16 @@ CORRELATION_MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x an
 
 @dataclass(frozen=True)
 class Variant:
-    """One rule set of a study: its name as the user wrote it (``ludoteka:hook=never``) and its rules."""
+    """One rule set of a study: its name as the user wrote it (``ludoteka:hook=never``) and its rules.
+
+    conditioned: the study's deal conditions as read against these rules, and the sizes they apply to
+    (None: any deal).
+    """
 
     name: str
     preset: str | None
     rules: Rules
+    conditioned: Conditioned | None = None
 
 
 @dataclass
@@ -179,8 +185,9 @@ class Study(Plan):
         games = min(amount, self.games)
         return replace(self, games=games, chunk_size=games)
 
-    def tables(self, rules: Rules) -> tuple[Games, Games, Games]:
+    def tables(self, variant: Variant) -> tuple[Games, Games, Games]:
         """The line-up, the weak table and the skill table of one variant, as whole-game workloads."""
+        rules = variant.rules
         players = rules.players
         weak = Lineup((self.weak,) * players)
         skill = Lineup((self.strong, *(self.weak,) * (players - 1)))
@@ -193,6 +200,7 @@ class Study(Plan):
                 policy=self.policy,
                 rotate=True,
                 chunk_size=self.chunk,
+                conditioned=variant.conditioned,
             )
             for lineup in (self.lineup, weak, skill)
         )
@@ -229,7 +237,14 @@ class Study(Plan):
             "variant_rules": [variant.rules.to_dict() for variant in self.variants],
             "strong": self.strong.label,
             "weak": self.weak.label,
+            **self.conditions_entry(),
         }
+
+    def conditions_entry(self) -> dict[str, Any]:
+        """Each variant's deal conditions as run.json holds them, as read against its rules; none without."""
+        if self.variants[0].conditioned is None:
+            return {}
+        return {"conditions": [variant.conditioned.to_dict() for variant in self.variants if variant.conditioned]}
 
     def run(self, index: int) -> Part[VariantTally]:
         """Play chunk ``index`` of games under every variant at the three tables, and sum their measures by group."""
@@ -239,7 +254,7 @@ class Study(Plan):
         total = self.empty()
         np.add.at(total.games, groups, 1)
         for variant, sums in zip(self.variants, total.sums, strict=True):
-            lineup_games, weak_games, skill_games = self.tables(variant.rules)
+            lineup_games, weak_games, skill_games = self.tables(variant)
             weak = weak_games.seat(numbers, self.seed)
             played_weak = weak.play_through([])
             same = lineup_games.to_dict() == weak_games.to_dict()
