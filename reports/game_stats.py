@@ -9,14 +9,12 @@ counting them as independent only widens it).
 """
 
 from collections import Counter
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import CONFIDENCE, Z95, normal_quantile
 from pocha.engine.tally import GameTally
-from pocha.reports.record import GameRun
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
 GAME_COLUMNS = (
@@ -98,16 +96,3 @@ def game_summary(
             }
         )
     return pd.DataFrame(rows, columns=GAME_COLUMNS)
-
-
-def game_section(games: int, rotate: bool, hand_sizes: Sequence[int], tally: GameTally) -> GameRun:
-    """What a game run played, as run.json says: its games and their hand sizes, and how their ties were parted."""
-    return GameRun(
-        games=games,
-        rotate=rotate,
-        hand_sizes=tuple(hand_sizes),
-        tie_break_games=tally.tie_break_games,
-        tie_break_hands=tally.tie_break_hands,
-        shared_games=tally.shared_games,
-        unresolved_games=tally.unresolved,
-    )

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import Z95
-from pocha.engine.models import BidRows
+from pocha.engine.models import BidRows, ModelBids
 from pocha.game.rules import Rules
 from pocha.reports.stats import stratified
 from pocha.strategies.playouts import bid_likelihood
@@ -56,10 +56,29 @@ class ModelsRun:
     deals: int  # per hand size
     seed: int
     complete: bool = True  # False: Ctrl-C stopped it; the scores cover the deals finished
+    conditions: dict[str, Any] | None = None  # the deal conditions (``Conditioned.to_dict``), None: any deal
+
+    @classmethod
+    def of(cls, plan: ModelBids, preset: str | None, complete: bool) -> "ModelsRun":
+        """What a run of ``plan`` played (its preset: the rules' name), and whether it ran to the end."""
+        played = plan.to_dict()
+        strategies, policy = tuple(played["strategies"]), plan.policy.label
+        return cls(
+            plan.rules,
+            preset,
+            strategies,
+            policy,
+            plan.sizes,
+            plan.deals,
+            plan.seed,
+            complete=complete,
+            conditions=played.get("conditions"),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data."""
-        return asdict(self) | {"rules": self.rules.to_dict()}
+        """Plain JSON-ready data (``conditions`` only for a run that has them)."""
+        data = asdict(self) | {"rules": self.rules.to_dict()}
+        return {name: value for name, value in data.items() if name != "conditions" or value is not None}
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,9 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 from pocha.engine.confidence import percent  # noqa: E402
+from pocha.reports.kinds import kind_of  # noqa: E402
 from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
-from pocha.reports.record import GameRun, RunRecord, VariantsRun, is_duplicate, play_text, scoring_note  # noqa: E402
+from pocha.reports.record import RunRecord  # noqa: E402
 from pocha.reports.tables import adjusted_over, headline  # noqa: E402
 from pocha.reports.variants import figure as variant_figure  # noqa: E402
 from pocha.words import counted  # noqa: E402
@@ -34,26 +35,10 @@ COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # matplotlib's defau
 
 
 def subtitle(run: RunRecord) -> str:
-    """Two lines under a title: rules, amount of play and seed; the command (shortened if long)."""
-    section = run.section
+    """Two lines under a title: rules, amount of play and seed (its kind's); the command (shortened if long)."""
     command = run.command_line or f"pocha {run.command} (the command was not recorded)"
     shown = textwrap.shorten(command, COMMAND_WIDTH, placeholder=" ...")
-    if isinstance(section, VariantsRun):
-        return (
-            f"{run.rules.players} players, {counted(len(section.variants), 'rule set')}, "
-            f"{counted(section.games, 'game')} each, {play_text(run)}, seed {run.seed}\n{shown}"
-        )
-    amount = (
-        counted(section.games, "game")
-        if isinstance(section, GameRun)
-        else f"{counted(section.deals_per_size, 'deal')} per hand size"
-    )
-    seating = ", duplicate" if is_duplicate(run) else ""
-    return (
-        f"{run.rules.players} players, {run.preset or 'custom'} rules{scoring_note(run.rules)}, {play_text(run)}, "
-        f"{amount}{seating}, "
-        f"seed {run.seed}\n{shown}"
-    )
+    return f"{kind_of(run.command).subtitle(run)}\n{shown}"
 
 
 def label(name: str, width: int = 18) -> str:
@@ -468,7 +453,7 @@ def game_shape(run: RunRecord, tables: Tables) -> Figure | None:
     return figure
 
 
-FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
+FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {  # by name: a kind lists those it draws
     "points_by_size": points_by_size,
     "exact_rate_by_size": exact_rate_by_size,
     "points_by_position": points_by_position,
@@ -477,8 +462,6 @@ FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "pairs_by_size": pairs_by_size,
     "win_probability": win_probability,
     "calibration": calibration_plot,
-}
-VARIANT_FIGURES: dict[str, Callable[[RunRecord, Tables], Figure | None]] = {
     "seat_advantage": seat_advantage,
     "dealer_gap_by_size": dealer_gap_by_size,
     "skill_and_luck": skill_and_luck,
@@ -506,10 +489,10 @@ CAPTIONS = {  # what to read from each figure
 
 
 def render_figures(run: RunRecord, tables: Tables) -> dict[str, bytes]:
-    """Every figure the tables allow, as PNG data by name (``points_by_size``, ...)."""
+    """Every figure of the run's kind the tables allow, as PNG data by name (``points_by_size``, ...)."""
     rendered = {}
-    for name, draw in (VARIANT_FIGURES if run.command == "variants" else FIGURES).items():
-        figure = draw(run, tables)
+    for name in kind_of(run.command).figures:
+        figure = FIGURES[name](run, tables)
         if figure is None:
             continue
         buffer = io.BytesIO()

@@ -1,81 +1,16 @@
 """The run record (``run.json``): what fixes a run's results, how to repeat it, and what it played."""
 
 import types
+from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pocha.engine.confidence import CONFIDENCE
 from pocha.errors import PochaError
+from pocha.game.conditions import conditions_in_words, written_sizes
 from pocha.game.rules import PRESETS, Rules, Scoring
 from pocha.version import __version__
 
-
-@dataclass(frozen=True, kw_only=True)
-class DealsRun:
-    """What a ``simulate`` run played: deals of each hand size."""
-
-    cards: tuple[int, ...]  # the hand sizes
-    deals_per_size: int  # deals (boards) per hand size
-
-    @property
-    def planned(self) -> int:
-        """Deals (all hand sizes together) the run was asked to play."""
-        return self.deals_per_size * len(self.cards)
-
-
-@dataclass(frozen=True, kw_only=True)
-class CompareRun(DealsRun):
-    """What a ``compare`` run played: deals of each hand size, in duplicate or not, and the field."""
-
-    duplicate: bool  # every deal replayed once per rotation of the seating
-    field: str | None = None  # the strategy filling the seats the compared ones leave
-
-
-@dataclass(frozen=True, kw_only=True)
-class GameRun:
-    """What a ``game`` run played: whole games, and how their ties were parted."""
-
-    games: int  # whole games played
-    rotate: bool  # seating moved one seat every game
-    hand_sizes: tuple[int, ...]  # the hand sizes of one game, in order
-    tie_break_games: int  # games that needed extra one-card hands
-    tie_break_hands: int  # extra one-card hands played in all
-    shared_games: int  # games whose first place is shared (a tie the tie-break left)
-    unresolved_games: int  # of those, games still tied when the tie-break limit ran out
-
-    @property
-    def planned(self) -> int:
-        """Games the run was asked to play."""
-        return self.games
-
-
-@dataclass(frozen=True, kw_only=True)
-class VariantsRun:
-    """What a ``variants`` study played: the same games under every variant, by the line-up and the skill tables.
-
-    The header's rules and preset are the first variant's; ``variant_rules`` holds every variant's.
-    """
-
-    games: int  # whole games per variant
-    variants: tuple[str, ...]  # as written: a preset with overrides (``ludoteka:hook=never``)
-    variant_rules: tuple[dict[str, Any], ...]  # each variant's rules (``Rules.to_dict``)
-    same_deals: tuple[str, ...]  # the hands each deals alike with the first: ``all``, ``N of M hands``, ``none``
-    strong: str  # the strong player of the skill table
-    weak: str  # the weak player (every other seat of the skill table, every seat of the weak one)
-
-    @property
-    def planned(self) -> int:
-        """Games per variant the study was asked to play."""
-        return self.games
-
-
-Section = DealsRun | GameRun | VariantsRun
-SECTIONS: dict[str, type[Section]] = {
-    "simulate": DealsRun,
-    "compare": CompareRun,
-    "game": GameRun,
-    "variants": VariantsRun,
-}
 OLD_NAMES = {"play": "policy", "plays": "policies"}  # run.json before the rules' play became play_rule
 HEADER_ORDER = (
     "command",
@@ -101,14 +36,14 @@ class RunRecord:
     ``run.json`` is flat: the header's fields, then the section's (the command says which section).
     """
 
-    command: str  # simulate, compare, game or variants
+    command: str  # simulate, compare, game or variants: its kind (``pocha.reports.kinds``)
     rules: Rules  # a variants study's first variant's
     preset: str | None  # the preset the rules came from; None for rules given as an object
     strategies: tuple[str, ...]  # strategy labels (specs in canonical form), seat by seat
     policy: str  # card-play policy of the seats that name none
     policies: tuple[str, ...]  # every seat's card-play policy
     seed: int
-    section: Section  # what the command played
+    section: Any  # what the command played: its kind's section
     command_line: str | None = None  # what made the run: the exact command line, or the Python call
     version: str = __version__  # of pocha
     complete: bool = True  # False when the run was stopped (Ctrl-C): the results cover ``played`` only
@@ -116,12 +51,6 @@ class RunRecord:
     date: str | None = None  # when the run ended (UTC)
     files: dict[str, int | None] | None = None  # the files the run wrote, with each table's data rows
     confidence: float | None = None  # the level of the run's intervals when not CONFIDENCE (95%)
-
-    def __post_init__(self) -> None:
-        if self.command not in SECTIONS:
-            raise PochaError(f"run.json: unknown command '{self.command}'; known: {', '.join(SECTIONS)}")
-        if type(self.section) is not SECTIONS[self.command]:
-            raise PochaError(f"run.json: a {self.command} run holds a {SECTIONS[self.command].__name__} section")
 
     @property
     def level(self) -> float:
@@ -141,19 +70,15 @@ class RunRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
-        """Inverse of ``to_dict``; unknown or missing fields are refused with one line."""
+    def from_dict(cls, data: dict[str, Any], section_type: type) -> "RunRecord":
+        """Inverse of ``to_dict``, the section a ``section_type``; unknown or missing fields refused with one line."""
         data = {OLD_NAMES.get(name, name): value for name, value in data.items()}
-        command = data.get("command")
-        if command not in SECTIONS:
-            raise PochaError(f"run.json: unknown command '{command}'; known: {', '.join(SECTIONS)}")
-        kind = SECTIONS[command]
         header = {f.name for f in fields(cls)} - {"section"}
-        part = {f.name for f in fields(kind)}
+        part = {f.name for f in fields(section_type)}
         unknown = set(data) - header - part
         if unknown:
             raise PochaError(f"run.json: unknown field(s) {', '.join(sorted(unknown))}")
-        needed = {f.name for f in (*fields(cls), *fields(kind)) if f.default is MISSING and f.name != "section"}
+        needed = {f.name for f in (*fields(cls), *fields(section_type)) if f.default is MISSING and f.name != "section"}
         missing = needed - set(data)
         if missing:
             raise PochaError(f"run.json: missing field(s) {', '.join(sorted(missing))}")
@@ -161,11 +86,11 @@ class RunRecord:
         if not isinstance(data["rules"], dict):
             raise PochaError("run.json: rules must be a mapping of rule options")
         values["rules"] = Rules.from_dict(data["rules"])
-        kinds = get_type_hints(cls) | get_type_hints(kind)
-        wrong = [name for name, value in values.items() if not conforms(value, kinds[name])]
+        types_of = get_type_hints(cls) | get_type_hints(section_type)
+        wrong = [name for name, value in values.items() if not conforms(value, types_of[name])]
         if wrong:
-            raise PochaError(f"run.json: {wrong[0]} holds {values[wrong[0]]!r}, not a {kinds[wrong[0]]}")
-        section = kind(**{name: values.pop(name) for name in part if name in values})
+            raise PochaError(f"run.json: {wrong[0]} holds {values[wrong[0]]!r}, not a {types_of[wrong[0]]}")
+        section = section_type(**{name: values.pop(name) for name in part if name in values})
         return cls(**values, section=section)
 
     @property
@@ -177,16 +102,6 @@ class RunRecord:
     def planned(self) -> int:
         """Deals (all hand sizes together) or games the run was asked to play."""
         return self.section.planned
-
-
-def dealt_sizes(run: RunRecord) -> tuple[int, ...]:
-    """The hand sizes a simulate or compare run dealt; none for whole games."""
-    return run.section.cards if isinstance(run.section, DealsRun) else ()
-
-
-def is_duplicate(run: RunRecord) -> bool:
-    """Whether a run replayed every deal once per rotation of the seating (compare --duplicate)."""
-    return isinstance(run.section, CompareRun) and run.section.duplicate
 
 
 def conforms(value: Any, kind: Any) -> bool:
@@ -207,6 +122,32 @@ def conforms(value: Any, kind: Any) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, kind)
+
+
+def conditions_text(conditions: dict[str, Any], sizes: Sequence[int] = ()) -> str:
+    """A run's deal conditions in words, as run.json holds them, with the share of deals that meet them.
+
+    ``position 1 holds 1O; where trumps(dealer) >= 3 (met by 24.6% of the deals at 5 cards)``. sizes:
+    every hand size the run deals (a game's conditions may apply to some of them only).
+    """
+    notes = conditions_notes(conditions, sizes)
+    return conditions_in_words(conditions) + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def conditions_notes(conditions: dict[str, Any], sizes: Sequence[int]) -> list[str]:
+    """What ``conditions_text`` says in brackets: the share of deals that meet them, the hand sizes dealt freely."""
+    shares = {int(cards): share for cards, share in conditions.get("acceptance", {}).items()}
+    notes = []
+    if shares and min(shares.values()) < 1:
+        low, high = min(shares, key=shares.__getitem__), max(shares, key=shares.__getitem__)
+        met = f"{shares[low]:.1%} of the deals at {low} cards" + (
+            f" to {shares[high]:.1%} at {high}" if len(shares) > 1 else ""
+        )
+        notes.append(f"met by {met}")
+    free = sorted(set(sizes) - set(shares))
+    if free:
+        notes.append(f"the hands of {written_sizes(free)} {'card' if free == [1] else 'cards'} dealt freely")
+    return notes
 
 
 def schedule_text(rules: Rules) -> str:

@@ -29,6 +29,7 @@ from pocha.engine.atomic import check_folder_writable, named, together
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
+from pocha.reports.kinds import kind_of, record_from
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import ERROR_COLUMNS, PAIR_COLUMNS, RAW_PAIR_COLUMNS, RESULT_COLUMNS, with_holm
 from pocha.reports.tables import CSV_STYLES, csv_text
@@ -46,12 +47,6 @@ TABLE_COLUMNS = {
 EARLIER = {"pairs": (RAW_PAIR_COLUMNS, with_holm)}  # tables an earlier pocha wrote with fewer columns: completed
 LABEL_COLUMNS = {"cards": str, "position": str, "play": str}  # "all" beside numbers, policy specs: read as text
 TEXT_COLUMNS = {"strategy", "strategy_a", "strategy_b", "variant", "measure", *LABEL_COLUMNS}
-NEEDED = {
-    "simulate": ("results",),
-    "compare": ("results", "pairs"),
-    "game": ("games", "results"),
-    "variants": ("variants",),
-}
 
 
 def is_table_csv(path: Path) -> bool:
@@ -71,7 +66,7 @@ def read_record(folder: Path) -> RunRecord:
     if not path.is_file():
         raise PochaError(f"no {RECORD} in '{folder}'; give a folder written by --out FOLDER")
     try:
-        record = RunRecord.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        record = record_from(json.loads(path.read_text(encoding="utf-8")))
     except PochaError as error:  # read, but not as pocha writes it
         raise PochaError(f"{path} is not a pocha run record ({error})") from None
     except (OSError, UnicodeDecodeError, TypeError, ValueError, AttributeError):  # the parser's words name no fix
@@ -181,7 +176,7 @@ def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
         raise PochaError(f"report: {folder / missing[0]} is listed in run.json but missing")
     if not run.complete:
         raise PochaError(f"report: '{folder}' holds a stopped run")
-    lacking = [f"{name}.csv" for name in NEEDED[run.command] if f"{name}.csv" not in files]
+    lacking = [f"{name}.csv" for name in kind_of(run.command).needed if f"{name}.csv" not in files]
     if lacking:
         raise PochaError(f"report: run.json of a {run.command} run does not list {lacking[0]}")
     tables = {

@@ -20,7 +20,7 @@ import pandas as pd
 from pocha.engine.confidence import CONFIDENCE, normal_quantile
 from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
 
-FIELD = {name: i for i, name in enumerate(HAND_FIELDS)}
+HAND_FIELD_INDEX = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
 RESULT_COLUMNS = (
     "strategy",
@@ -130,10 +130,10 @@ def summary(tally: Tally, policies: dict[str, str] | None = None, confidence: fl
                         "se_points": error,
                         "ci_low": mean - z * error,
                         "ci_high": mean + z * error,
-                        **{name: per_hand(fields[FIELD[key]], n_hands) for name, key in RATES.items()},
+                        **{name: per_hand(fields[HAND_FIELD_INDEX[key]], n_hands) for name, key in RATES.items()},
                     }
                 )
-                exact = per_hand(fields[FIELD["exact"]], n_hands)
+                exact = per_hand(fields[HAND_FIELD_INDEX["exact"]], n_hands)
                 rows[-1]["exact_ci_low"] = float(np.clip(exact - z * rate_error, 0.0, 1.0))
                 rows[-1]["exact_ci_high"] = float(np.clip(exact + z * rate_error, 0.0, 1.0))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)

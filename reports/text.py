@@ -2,7 +2,7 @@
 
 import statistics
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import astuple
 
 import numpy as np
@@ -11,38 +11,16 @@ import pandas as pd
 from pocha.engine.advice import Advice, CardAdvice
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
-from pocha.engine.confidence import percent
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
+from pocha.reports.kinds import hands, kind_of
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
-from pocha.reports.predictions import prediction_bias
-from pocha.reports.record import (
-    CompareRun,
-    GameRun,
-    RunRecord,
-    VariantsRun,
-    dealt_sizes,
-    is_duplicate,
-    play_text,
-    rules_brief,
-    schedule_text,
-    scoring_note,
-)
-from pocha.reports.tables import (
-    adjusted_over,
-    adjustment_key,
-    bias_table,
-    game_table,
-    match_table,
-    pair_size_table,
-    terminal_table,
-    verdicts,
-)
-from pocha.reports.variants import INTERVALS, LUCK, question_tables
+from pocha.reports.record import RunRecord, conditions_text, rules_brief, schedule_text, scoring_note
+from pocha.reports.tables import match_table
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
 from pocha.words import counted
@@ -51,171 +29,47 @@ Tables = dict[str, pd.DataFrame]
 
 
 def run_heading(run: RunRecord) -> str:
-    """Two lines saying what was played."""
-    rules, section = run.rules, run.section
-    if isinstance(section, VariantsRun):
-        lineup = dict.fromkeys(run.strategies)
-        seats = f"{next(iter(lineup))} at every seat" if len(lineup) == 1 else ", ".join(run.strategies)
-        return (
-            f"{rules.players} players, {counted(len(section.variants), 'variant')}, {counted(section.games, 'game')} "
-            f"each (first dealer by lot, seating rotated), {play_text(run)}, seed {run.seed}\nline-up: {seats}; "
-            f"skill: {section.strong} at one seat among {section.weak}, against {section.weak} at every seat"
-        )
-    if isinstance(section, GameRun):
-        amount = f"{counted(section.games, 'game')} ({schedule_text(rules)} schedule, first dealer by lot)" + (
-            ", seating rotated" if section.rotate else ""
-        )
-    else:
-        sizes = section.cards
-        contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
-        listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
-        size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
-        duplicate = f", each played {rules.players} times, seating rotated" if is_duplicate(run) else ""
-        amount = f"{counted(section.deals_per_size, 'deal')} per hand size{duplicate}, {size_text}"
-    field = section.field if isinstance(section, CompareRun) else None
-    seats = ", ".join(
-        f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
-    )
-    brief = rules_brief(rules, run.preset) + scoring_note(rules)
-    return (
-        f"{rules.players} players, {run.preset or 'custom'} rules ({brief}), "
-        f"{play_text(run)}, {amount}, seed {run.seed}\nseats {seats}"
-    )
+    """Two lines saying what was played (its kind's)."""
+    return kind_of(run.command).heading(run)
 
 
-def played_per_size(results: pd.DataFrame) -> tuple[int, int]:
-    """The fewest and the most deals any hand size played (equal unless a run stopped)."""
-    deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-    return int(deals.min()), int(deals.max())
-
-
-def _sizes_text(run: RunRecord, results: pd.DataFrame) -> str:
-    """What the ``all`` rows pool: every hand size, weighted by the deals each played when a stop left them uneven."""
-    sizes = dealt_sizes(run)
-    if len(sizes) == 1:
-        text = counted(sizes[0], "card")
-    else:
-        least, most = played_per_size(results)
-        text = (
-            "all hand sizes" if least == most else f"all hand sizes as played, unevenly ({least:,} to {most:,} deals)"
-        )
-    return text if run.complete else f"{text}, the deals played before the stop"
+def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
+    """The summary of a run that tallies hands: one row per strategy, every position and hand size together."""
+    return hands.per_strategy(run, frame, kind_of(run.command).sizes(run))
 
 
 def stopped_note(run: RunRecord, tables: Tables) -> str:
     """One line saying a stopped run's results cover only what it played, and how evenly."""
-    unit = "game" if isinstance(run.section, GameRun | VariantsRun) else "deal"
-    note = f"stopped: {run.played or 0:,} of {counted(run.planned, unit)} played; the results cover those only"
-    if unit == "deal" and len(dealt_sizes(run)) > 1:
-        least, most = played_per_size(tables["results"])
-        spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
-        note += f" (every hand size played {spread})"
-    return note
-
-
-def _position_and_size_tables(run: RunRecord, frame: pd.DataFrame) -> list[str]:
-    """The per-position table, the per-size table when there are several sizes, and the key."""
-    players, level = run.rules.players, percent(run.level)
-    lines = [
-        f"\nBy bidding position ({_sizes_text(run, frame)}; 1 bids first and leads, {players} is the dealer):",
-        terminal_table(frame, "position", level),
-    ]
-    if len(dealt_sizes(run)) > 1:
-        lines += ["\nBy hand size (all positions):", terminal_table(frame, "cards", level)]
-    return [*lines, f"\npoints: mean points per hand; ±{level}: half-width of its {level} confidence interval."]
-
-
-def per_strategy(run: RunRecord, frame: pd.DataFrame) -> list[str]:
-    """The summary first: one row per strategy, every position and hand size together."""
-    return [f"\nPer strategy ({_sizes_text(run, frame)}):", terminal_table(frame, "strategy", percent(run.level))]
-
-
-def simulation_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha simulate``: per strategy, the predictions' bias when recorded, then by position and by hand size."""
-    return [
-        *per_strategy(run, tables["results"]),
-        *prediction_section(run, tables),
-        *_position_and_size_tables(run, tables["results"]),
-    ]
-
-
-def prediction_section(run: RunRecord, tables: Tables) -> list[str]:
-    """The bias of each recorded prediction (none unless the run recorded some)."""
-    bias = prediction_bias(tables["predictions"]) if "predictions" in tables else None
-    if bias is None or bias.empty:
-        return []
-    return [
-        f"\nPredictions ({_sizes_text(run, tables['results'])}; "
-        "bias: mean predicted - realised per hand, ±95%: its half-width):",
-        bias_table(bias),
-    ]
-
-
-def comparison_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha compare``: per strategy, the verdicts, by position and size, the pairs by size."""
-    frame, pairs = tables["results"], tables["pairs"]
-    lines = [
-        *per_strategy(run, frame),
-        f"\nPairwise, paired by deal ({_sizes_text(run, frame)}; "
-        f"difference in mean points per hand, {adjusted_over(pairs)}):",
-        "\n".join(verdicts(pairs)),
-        *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs, run.level)) else []),
-        *_position_and_size_tables(run, frame),
-    ]
-    if len(dealt_sizes(run)) > 1:
-        lines += [
-            "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own "
-            f"{percent(run.level)}):",
-            pair_size_table(pairs, percent(run.level)),
-        ]
-    return lines
-
-
-def game_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """``pocha game``: win rates and scores, and how ties were parted."""
-    games = int(tables["games"].games.iloc[0])
-    assert isinstance(run.section, GameRun)
-    tied, extra = run.section.tie_break_games, run.section.tie_break_hands
-    shared, unresolved = run.section.shared_games, run.section.unresolved_games
-    lines = [
-        f"\nWhole games ({counted(len(run.section.hand_sizes), 'hand')} each; win: share of games won outright per "
-        "seat held):",
-        game_table(tables["games"], percent(run.level)),
-        f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
-        f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
-    ]
-    if shared:
-        limit = f", {unresolved:,} of them when the limit of extra hands ran out" if unresolved else ""
-        lines.append(f"{counted(shared, 'game')} ended with first place shared{limit} (column shared).")
-    return lines
-
-
-def variants_sections(run: RunRecord, tables: Tables) -> list[str]:
-    """A study's figures by question: the variants, seat advantage, skill, luck and the game; how they are read."""
-    if not run.played:
-        return []  # stopped before a game ended: the heading's note says so
-    lines = []
-    for title, frame in question_tables(run, tables["variants"]):
-        lines += [f"\n{title}:", frame.to_string(justify="right")]
-    return [*lines, "", *(textwrap.fill(paragraph, 100) for paragraph in (LUCK, INTERVALS))]
-
-
-SECTIONS: dict[str, Callable[[RunRecord, Tables], list[str]]] = {
-    "simulate": simulation_sections,
-    "compare": comparison_sections,
-    "game": game_sections,
-    "variants": variants_sections,
-}
+    return kind_of(run.command).stopped(run, tables)
 
 
 def run_text(run: RunRecord, tables: Tables) -> str:
-    """A run's results as the terminal shows them: the heading, then the command's sections."""
+    """A run's results as the terminal shows them: the heading, then its kind's sections."""
     heading = [run_heading(run)] if run.complete else [run_heading(run), stopped_note(run, tables)]
-    return "\n".join([*heading, *SECTIONS[run.command](run, tables)])
+    return "\n".join([*heading, *kind_of(run.command).text(run, tables)])
 
 
-def advice_text(advice: Advice, symbols: bool = False) -> str:
-    """The advice as a few short tables; symbols: the suits as the pack's symbols (a terminal that shows them)."""
+def csv_note(run: RunRecord, tables: Tables) -> str | None:
+    """Where the tables are that ``--format csv`` leaves out, when they answer the command's question."""
+    if not kind_of(run.command).names_others:
+        return None
+    main, *others = tables
+    return f"the CSV is {main}.csv alone; --out FOLDER also writes {', '.join(f'{name}.csv' for name in others)}"
+
+
+def interrupted_note(run: RunRecord) -> str:
+    """What the command line says on stderr after a stopped run's results."""
+    unit = kind_of(run.command).unit
+    return f"Interrupted: the results above cover the finished {unit}s only; no output file was written."
+
+
+def advice_text(advice: Advice | CardAdvice, symbols: bool = False) -> str:
+    """The advice as a few short tables; symbols: the suits as the pack's symbols (a terminal that shows them).
+
+    Card advice (``pocha advise --played``) as ``card_advice_text`` shows it.
+    """
+    if isinstance(advice, CardAdvice):
+        return card_advice_text(advice, symbols)
     s = advice.situation
     notation = s.rules.notation
     who = (
@@ -432,6 +286,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         f"{counted(played.deals, 'deal')} per hand size, "
         f"{dealt if len(sizes) > 1 else counted(sizes[0], 'card')}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
+        *([f"deals: {conditions_text(played.conditions)}"] if played.conditions else []),
     ]
     scored = list(dict.fromkeys(scores.cards))  # the hand sizes with a deal finished, then "all"
     headline = "all" if "all" in scored else scored[0] if scored else None

@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import Z95
+from pocha.engine.dealing import dealt_alike
 from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
-from pocha.reports.record import RunRecord, VariantsRun, rules_brief, schedule_text
+from pocha.reports.record import RunRecord, rules_brief, schedule_text
 
 VARIANT_COLUMNS = (
     "variant",
@@ -176,13 +177,16 @@ def same_deals(first: Variant, other: Variant) -> str:
     """How many of a game's hands two variants deal alike: ``all``, ``N of M hands`` (those of one size), or ``none``.
 
     A deal is cards by strength: two decks of as many ranks deal the same cards whatever their names
-    or packs. Hands are numbered by their place in the game, so games of different lengths share none.
+    or packs. Hands are numbered by their place in the game, so games of different lengths share none;
+    a hand dealt under deal conditions is alike where both variants' conditions deal it alike.
     """
     a, b = first.rules, other.rules
     sizes_a, sizes_b = a.hand_sizes(), b.hand_sizes()
     if (a.players, a.deck_size) != (b.players, b.deck_size) or len(sizes_a) != len(sizes_b):
         return "none"
-    shared = sum(x == y for x, y in zip(sizes_a, sizes_b, strict=True))
+    shared = sum(
+        x == y and dealt_alike(first.conditioned, other.conditioned, x) for x, y in zip(sizes_a, sizes_b, strict=True)
+    )
     return "all" if shared == len(sizes_a) else f"{shared} of {len(sizes_a)} hands" if shared else "none"
 
 
@@ -242,8 +246,7 @@ def columns(table: pd.DataFrame, shown: dict[str, tuple[str, str]], versus: str 
 
 def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The study's answers as titled tables of text, by variant: the rules, seats, skill, luck and the game."""
-    section = run.section
-    assert isinstance(section, VariantsRun)
+    section = run.section  # a study's (``pocha.reports.kinds.variants``)
     players = run.rules.players
     rule_sets = [Rules.from_dict(data) for data in section.variant_rules]
     described = list(zip(rules_in_words(section.variants, rule_sets), section.same_deals, strict=True))
@@ -295,15 +298,3 @@ def question_tables(run: RunRecord, table: pd.DataFrame) -> list[tuple[str, pd.D
         ("Luck: the share of the spread of points the cards explain, hand by hand and over whole games", luck),
         ("The game, by the line-up", game),
     ]
-
-
-def study_section(studied: Sequence[Variant], games: int, strong: str, weak: str) -> VariantsRun:
-    """What a study played, as run.json says: the variants and their rules, the hands they deal alike, the players."""
-    return VariantsRun(
-        games=games,
-        variants=tuple(variant.name for variant in studied),
-        variant_rules=tuple(variant.rules.to_dict() for variant in studied),
-        same_deals=tuple(same_deals(studied[0], variant) for variant in studied),
-        strong=strong,
-        weak=weak,
-    )

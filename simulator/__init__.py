@@ -11,8 +11,9 @@ The Python API (the command line calls the same functions)::
     rules = pocha.RuleOptions(preset="italian", players=5, hook="never")
     pocha.simulate("expected", rules=rules, run=pocha.RunOptions(seed=3, play="pimc"), cards=4, deals=2_000)
 
-The option groups (``RuleOptions``, ``RunOptions``, ``OutputOptions``, ``CheckpointOptions``) may also
-be given as plain keywords: ``pocha.simulate("expected", players=5, seed=3)``.
+The option groups (``RuleOptions``, ``RunOptions``, ``OutputOptions``, ``CheckpointOptions``, and
+``DealOptions`` for the deals a run asks for) may also be given as plain keywords:
+``pocha.simulate("expected", players=5, seed=3, where="trumps(dealer) >= 3")``.
 
 Names are loaded on first use, so ``import pocha`` stays quick and pulls in neither numba nor pandas.
 """
@@ -43,9 +44,11 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.game.rules import Scoring as Scoring
     from pocha.game.rules import make_rules as make_rules
     from pocha.options import CheckpointOptions as CheckpointOptions
+    from pocha.options import DealOptions as DealOptions
     from pocha.options import OutputOptions as OutputOptions
     from pocha.options import RuleOptions as RuleOptions
     from pocha.options import RunOptions as RunOptions
+    from pocha.playing import play_game as play_game
     from pocha.strategies.base import BidContext as BidContext
     from pocha.strategies.base import Strategy as Strategy
 
@@ -65,10 +68,12 @@ _HOMES = {
     "match": "pocha.api",
     "bench": "pocha.api",
     "bench_decisions": "pocha.api",
+    "play_game": "pocha.playing",
     "RuleOptions": "pocha.options",
     "RunOptions": "pocha.options",
     "OutputOptions": "pocha.options",
     "CheckpointOptions": "pocha.options",
+    "DealOptions": "pocha.options",
     "PochaError": "pocha.errors",
     "Rules": "pocha.game.rules",
     "Scoring": "pocha.game.rules",

@@ -9,7 +9,7 @@ from pocha.engine.lineups import bidder
 from pocha.engine.player import DealView
 from pocha.engine.policies import PIMC_SHARPNESS
 from pocha.errors import PochaError
-from pocha.execution import Messages, learn_tables
+from pocha.execution import Messages, learn_default_tables
 from pocha.options import RuleOptions, RunOptions, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
@@ -22,25 +22,48 @@ def advise(
     *,
     position: int = 0,
     bids: str | Sequence[int] = (),
+    played: str | Sequence[str] | None = None,
     bid: int | None = None,
     samples: int = 10_000,
     assume: str = "table",
-    sharpness: float = MONTECARLO_SHARPNESS,
+    sharpness: float | None = None,
     solve: int = 0,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     messages: Messages | None = None,
-) -> Advice:
+) -> Advice | CardAdvice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
 
     trump: None only where the deal has no trump (a full deal under ``full_deal_trump="none"``).
     position: how many players bid before you (0: you bid first and lead); bids: their bids, in
     order. bid: a bid to single out (it must be legal). ``assume`` is how the others are taken to bid:
-    the earlier bids are read through it (``sharpness``: how sharply; 0 does not read them) and the
-    later bidders bid by it, answering each candidate bid; ``run.play`` is how every seat plays the
-    play-outs, ``solve`` how many of their last tricks are solved exactly, every hand open (greedy
-    only). ``result.to_frame()`` has a row per bid; ``result.model`` says what was assumed.
+    the earlier bids are read through it (``sharpness``: how sharply, MONTECARLO_SHARPNESS when None;
+    0 does not read them) and the later bidders bid by it, answering each candidate bid; ``run.play``
+    is how every seat plays the play-outs, ``solve`` how many of their last tricks are solved
+    exactly, every hand open (greedy only). ``result.to_frame()`` has a row per bid; ``result.model``
+    says what was assumed. Given ``played``, the card to play instead (``advise_card``, which takes
+    no bid, assume or solve: ``pocha advise --played``).
     """
+    if played is not None:
+        for given, name, why in (
+            (bid is not None, "bid", "a card is advised, not a bid"),
+            (assume != "table", "assume", "card advice reads the bids as pimc does"),
+            (solve, "solve", "card advice finishes its play-outs greedy"),
+        ):
+            if given:
+                raise PochaError(f"{name}: does nothing with --played ({why})")
+        card_sharpness = PIMC_SHARPNESS if sharpness is None else sharpness
+        return advise_card(
+            hand,
+            trump,
+            position=position,
+            bids=bids,
+            played=played,
+            samples=samples,
+            sharpness=card_sharpness,
+            rules=rules,
+            run=run,
+        )
     _, chosen = rules.resolve()
     if run.policy.name not in ROLLOUTS:
         raise PochaError(f"play: advise plays its play-outs {ROLLOUT_NAMES}, not '{run.play}'")
@@ -50,14 +73,14 @@ def advise(
     if bid is not None:
         situation.check_bid(bid)
     assumed = bidder(assume, "assume", "the play-outs play --play").strategy
-    learn_tables([(assumed, run.policy)], chosen, run.make_backend(), None, messages)
+    learn_default_tables([(assumed, run.policy)], chosen, run.make_backend(), None, messages, run.learn_tables)
     return advise_situation(
         situation,
         samples=samples,
         seed=run.seed,
         rollout=run.policy.name,
         assume=(assume, assumed),
-        sharpness=sharpness,
+        sharpness=MONTECARLO_SHARPNESS if sharpness is None else sharpness,
         asked=bid,
         solve=solve,
     )

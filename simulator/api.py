@@ -5,9 +5,10 @@ the command line give the same numbers for the same options. Options take the CL
 groups (``pocha.options``: ``rules=RuleOptions(...)``, ``run=``, ``output=``, ``saving=``) or as
 plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Rules`` object);
 ``cards`` is a hand size, a list of them or ``"all"``, strategies are spec strings
-(``"expected:bias=0.3"``) or strategy objects. Every check of the options happens before any deal
-is played; a mistake raises ``PochaError`` with one line. Each run is a short call of the one
-execution path (``pocha.execution``).
+(``"expected:bias=0.3"``) or strategy objects; the deals a run asks for (``dealing=DealOptions(...)``,
+or ``hands=``, ``trump=``, ``where=``: docs/deals.md) are read against its rules. Every check of the
+options happens before any deal is played; a mistake raises ``PochaError`` with one line. Each run
+is a short call of the one execution path (``pocha.execution``).
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
 nothing is written. The lines for the person running pocha go to ``messages`` (the CLI prints
 them on stderr; the library prints nothing): a default trick table learned first, and before a run
@@ -15,34 +16,32 @@ expected to last over 30 s, how long and the amount that would take about that l
 deals timed: ``pocha.engine.estimate``).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
-from pocha.engine.games import GamesRequest
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
     MODELLED_TABLE,
     Spec,
     compared_lineup,
+    entrant_of,
     lineup_from,
-    model_seats,
-    seat_of,
+    model_entrants,
 )
-from pocha.engine.models import ModelsRequest, record_bids
+from pocha.engine.models import ModelBids, record_bids
 from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
-from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
-from pocha.engine.simulate import DealsRequest
 from pocha.engine.simulate import simulate as simulate_deals
-from pocha.engine.training import TrainingRequest, train_table
-from pocha.engine.variants import GAME_GROUPS, VariantsRequest, play_variants
+from pocha.engine.training import Training, train_table
+from pocha.engine.variants import GAME_GROUPS, play_variants
 from pocha.errors import PochaError
 from pocha.execution import (
     Amount,
@@ -50,51 +49,45 @@ from pocha.execution import (
     Messages,
     Progress,
     check_trace,
-    conclude,
+    condition_deals,
     counter,
     execute,
-    learn_tables,
-    new_record,
+    learn_default_tables,
+    record_run,
     recorded,
 )
 from pocha.game.rules import Rules
-from pocha.game.sizes import hand_sizes
+from pocha.game.sizes import every_size, hand_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     STUDY,
     STUDY_STRONG,
     STUDY_WEAK,
     CheckpointOptions,
+    DealOptions,
     OutputOptions,
     RuleOptions,
     RunOptions,
+    check_seed,
     parse_study,
     with_flat_options,
 )
-from pocha.reports.record import CompareRun, DealsRun, RunRecord
-from pocha.results import (
-    GamesResult,
-    ModelsResult,
-    RulesInfo,
-    SimulationResult,
-    TrainingResult,
-    VariantsResult,
-    deal_tables,
-    game_tables,
-)
+from pocha.playing import play_game as play_game
+from pocha.reports import kinds
+from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
 from pocha.strategies.base import Predicts
 from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 
 if TYPE_CHECKING:
-    import pandas as pd
-
-    from pocha.engine.bench import Benchmark, Measurement
+    from pocha.engine.bench import Benchmark
     from pocha.engine.decisions import DecisionTime
     from pocha.engine.startup import StartupTime
     from pocha.reports.match import Match
 
 STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
+BENCH_DEALS = 1_000_000  # deals a bench run plays (slow strategies a share)
+BENCH_REPEATS = 5  # runs per workload, and per command of the start-up times
 MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
 MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
 MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
@@ -106,7 +99,8 @@ class Player(Decider):
 
     spec: a player as in a run (``montecarlo@pimc``); rules: a ``Rules`` or ``RuleOptions``; seed: its
     choices are those of deal ``deal`` in a run with this seed. The default trick tables it bids
-    from are learned first if pocha's cache lacks them (one line to ``messages`` says so).
+    from are learned first into pocha's cache if it lacks them and ``learn_tables`` asks (one line to
+    ``messages`` says so); without ``learn_tables`` their lack is one line (a ``PochaError``).
     """
 
     def __init__(
@@ -115,13 +109,15 @@ class Player(Decider):
         rules: Rules | RuleOptions | str = RuleOptions(),
         seed: int = 0,
         messages: Messages | None = None,
+        learn_tables: bool = False,
     ) -> None:
         if isinstance(rules, str):
             rules = RuleOptions(preset=rules)
         if not isinstance(rules, Rules | RuleOptions):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
         super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
-        learn_tables([(self.seat.strategy, self.policy)], self.rules, RunOptions().make_backend(), None, messages)
+        bidders = [(self.entrant.strategy, self.policy)]
+        learn_default_tables(bidders, self.rules, RunOptions().make_backend(), None, messages, learn_tables)
 
 
 @recorded
@@ -133,6 +129,7 @@ def simulate(
     deals: int = 250_000,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     saving: CheckpointOptions = CheckpointOptions(),
     trace: str | Path | None = None,
@@ -151,18 +148,28 @@ def simulate(
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
-    record = new_record(
-        "simulate", DealsRun(cards=tuple(sizes), deals_per_size=deals), (preset, chosen), lineup, run, command_line
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    ran = record_run(
+        kinds.simulate.SIMULATE_KIND,
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals, conditioned=dealt),
+        simulate_deals,
+        Amount("--deals", deals, MOST_DEALS, len(sizes)),
+        Asked(run, output, saving, progress, messages),
+        preset=preset,
+        command_line=command_line,
+        bidders=lineup,
+        rules=chosen,
+        trace=trace,
+        predictions=predictions,
     )
-    asked = Asked(run, output, saving, progress, messages)
-    return _deal(record, lineup, sizes, deals, asked, trace=trace, trace_deals=trace_deals, predictions=predictions)
+    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
@@ -184,6 +191,7 @@ def compare(
     duplicate: bool = True,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     saving: CheckpointOptions = CheckpointOptions(),
     progress: Progress | None = None,
@@ -198,57 +206,23 @@ def compare(
     each strategy bids every seat's cards of every deal.
     """
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players)
     filler = lineup.seats[-1].label if field is not None else None
-    section = CompareRun(cards=tuple(sizes), deals_per_size=deals, duplicate=duplicate, field=filler)
-    record = new_record("compare", section, (preset, chosen), lineup, run, command_line)
-    return _deal(record, lineup, sizes, deals, Asked(run, output, saving, progress, messages), duplicate=duplicate)
-
-
-def _deal(
-    record: RunRecord,
-    lineup: Lineup,
-    sizes: list[int],
-    deals: int,
-    asked: Asked,
-    *,
-    duplicate: bool = False,
-    trace: str | Path | None = None,
-    trace_deals: int | None = None,
-    predictions: bool = False,
-) -> SimulationResult:
-    """Play a dealing run (simulate or compare) of ``deals`` deals of each hand size and write its outputs."""
-    rows: list[Rows] | None = [] if predictions else None
-    played = execute(
-        partial(
-            DealsRequest,
-            rules=record.rules,
-            lineup=lineup,
-            sizes=sizes,
-            deals=deals,
-            duplicate=duplicate,
-            trace_deals=trace_deals,
-        ),
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    ran = record_run(
+        kinds.compare.COMPARE_KIND,
+        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler)
+        | dict(conditioned=dealt),
         simulate_deals,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        asked,
+        Asked(run, output, saving, progress, messages),
+        preset=preset,
+        command_line=command_line,
         bidders=lineup,
-        rules=record.rules,
-        trace=trace,
-        predictions=rows,
+        rules=chosen,
     )
-
-    def tables(ended: RunRecord) -> dict[str, "pd.DataFrame"]:
-        made = deal_tables(ended, played.total)
-        if rows is not None:
-            from pocha.reports.predictions import prediction_table
-
-            made["predictions"] = prediction_table(rows, lineup.labels)
-        return made
-
-    record, made, files = conclude(record, played, int(played.total.boards.sum()), tables, asked.output)
-    return SimulationResult(record, played.total, made, files)
+    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 @recorded
@@ -260,6 +234,7 @@ def play_games(
     rotate: bool = True,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     trace: str | Path | None = None,
     trace_games: int | None = None,
@@ -275,31 +250,23 @@ def play_games(
     deals of full and up) and tie_break (all, tied or one) shape each game. trace: a pocha-trace/3 file of every
     deal of the first ``trace_games`` games (all when None).
     """
-    from pocha.reports.game_stats import game_section
-
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
-    played = execute(
-        partial(GamesRequest, rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games),
+    dealt = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
+    ran = record_run(
+        kinds.game.GAME_KIND,
+        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games, conditioned=dealt),
         play_whole_games,
         Amount("--games", games, MOST_GAMES),
         Asked(run, output, progress=progress, messages=messages),
+        preset=preset,
+        command_line=command_line,
         bidders=lineup,
         rules=chosen,
         trace=trace,
     )
-    tally = played.total.game_tally
-    section = game_section(games, rotate, chosen.hand_sizes(), tally)
-    record = new_record("game", section, (preset, chosen), lineup, run, command_line)
-    record, tables, files = conclude(
-        record,
-        played,
-        tally.games,
-        lambda ended: game_tables(ended, played.total.hand_tally, tally),
-        output,
-    )
-    return GamesResult(record, played.total.hand_tally, tally, tables, files)
+    return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
 
 
 @recorded
@@ -313,6 +280,7 @@ def variants(
     weak: Spec = STUDY_WEAK,
     games: int = 2_000,
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
@@ -325,40 +293,26 @@ def variants(
     measured (default: the weak player at every seat). strong, weak: the players of the skill table
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
-    from pocha.reports.variants import study_section, variant_table
-
     run.at_95_only("variants")
-    studied = parse_study(variants, players)
-    strong_seat, weak_seat = (seat_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
+    dealt = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
+    studied = [
+        replace(variant, conditioned=dealt(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
+        for variant in parse_study(variants, players)
+    ]
+    strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    played = execute(
-        partial(
-            VariantsRequest,
-            rules=studied[0].rules,
-            variants=tuple(studied),
-            lineup=lineup,
-            strong=strong_seat,
-            weak=weak_seat,
-            games=games,
-        ),
+    ran = record_run(
+        kinds.variants.VARIANTS_KIND,
+        dict(variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
         play_variants,
-        Amount(
-            "--games", games, MOST_GAMES, len(studied), GAME_GROUPS, f"the intervals need {GAME_GROUPS} groups of games"
-        ),
+        Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
         Asked(run, output, progress=progress, messages=messages),
-        bidders=Lineup((*lineup.seats, strong_seat, weak_seat)),
+        preset=studied[0].preset,
+        command_line=command_line,
+        bidders=Lineup((*lineup.seats, strong_entrant, weak_entrant)),
         rules=[variant.rules for variant in studied],
     )
-    section = study_section(studied, games, strong_seat.label, weak_seat.label)
-    record = new_record("variants", section, (studied[0].preset, studied[0].rules), lineup, run, command_line)
-    record, tables, files = conclude(
-        record,
-        played,
-        int(played.total.games.sum()),
-        lambda _: {"variants": variant_table(tuple(studied), played.total)},
-        output,
-    )
-    return VariantsResult(record, played.total, tables, files)
+    return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 @with_flat_options
@@ -370,6 +324,7 @@ def score_models(
     deals: int = 2_000,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    dealing: DealOptions = DealOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
 ) -> ModelsResult:
@@ -385,28 +340,24 @@ def score_models(
 
     run.at_95_only("models")
     preset, chosen = rules.resolve()
-    sizes = hand_sizes(cards, chosen)
+    sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
-    seats, families = model_seats(DEFAULT_MODELS if models is None else models)
-    recorded = execute(
-        partial(ModelsRequest, rules=chosen, lineup=lineup, models=tuple(seats), sizes=sizes, deals=deals),
+    entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
+    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    plan, recorded = execute(
+        partial(
+            ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals, conditioned=dealt
+        ),
         record_bids,
         Amount("--deals", deals, MOST_DEALS, len(sizes)),
         Asked(run, progress=progress, messages=messages),
-        bidders=Lineup((*lineup.seats, *seats)),  # a model bids for the run's play
+        bidders=Lineup((*lineup.seats, *entrants)),  # a model bids for the run's play
         rules=chosen,
     )
-    played = ModelsRun(
-        rules=chosen,
-        preset=preset,
-        strategies=tuple(seat.label for seat in lineup.seats),
-        policy=run.policy.label,
-        sizes=tuple(sizes),
-        deals=deals,
-        seed=run.seed,
-        complete=recorded.complete,
+    played = ModelsRun.of(plan, preset, recorded.complete)
+    return ModelsResult(
+        played, model_table(recorded.total, [entrant.label for entrant in entrants], families, chosen.players)
     )
-    return ModelsResult(played, model_table(recorded.total, [seat.label for seat in seats], families, chosen.players))
 
 
 def match(
@@ -419,6 +370,7 @@ def match(
     seed: int = 0,
     progress: Progress | None = None,
     messages: Messages | None = None,
+    learn_tables: bool = False,
 ) -> "Match":
     """A pocha player against OpenSpiel's own in its ``oh_hell`` (needs ``pip install 'pocha-simulator[openspiel]'``).
 
@@ -427,11 +379,12 @@ def match(
     (``uniform``), or another pocha player. game: OpenSpiel's game string
     (``oh_hell(players=4,off_bid_penalty=true)``); cards: hand sizes as elsewhere, ``all`` the ones it
     deals. Every deal is played once per seat, the player there and the opponent at the others.
+    learn_tables: learn a default trick table the players lack into pocha's cache (else refuse).
     ``result.summary()`` has a row per hand size.
     """
     from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
 
-    RunOptions(seed=seed)  # the seed, checked as every run's
+    check_seed(seed)
     for name, value in (("player", player), ("against", against)):
         if not isinstance(value, str):
             raise PochaError(
@@ -439,18 +392,17 @@ def match(
             )
     loaded = load_game(game)
     rules = rules_for(loaded)
-    every = isinstance(cards, str) and cards.strip().lower() == "all"
-    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every else cards, rules)
+    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:
-        opponent = against if by_openspiel else Player(against, rules, seed, messages)
+        opponent = against if by_openspiel else Player(against, rules, seed, messages, learn_tables)
     except PochaError as error:
         raise PochaError(
             f"against: '{against}' is neither OpenSpiel's {' nor '.join(BOTS)} nor a pocha player ({error})"
         ) from None
     return play_match(
-        Player(player, rules, seed, messages),
+        Player(player, rules, seed, messages, learn_tables),
         against=opponent,
         game=game,
         sizes=sizes,
@@ -476,8 +428,8 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    table = execute(
-        partial(TrainingRequest, rules=chosen, deals=deals),
+    _, table = execute(
+        partial(Training, rules=chosen, deals=deals),
         train_table,
         Amount("--deals", deals, MOST_DEALS, chosen.full_deal),
         Asked(run, progress=progress, messages=messages),
@@ -512,31 +464,51 @@ def strategies() -> list[StrategyInfo]:
 
 def bench(
     *,
-    deals: int = 1_000_000,
-    repeats: int = 5,
+    deals: int = BENCH_DEALS,
+    repeats: int = BENCH_REPEATS,
     threads: str | Sequence[int] = (1,),
     dask: int = 0,
     against: str | Path | None = None,
-) -> Iterator["Measurement"]:
+    stages: bool = False,
+    startup: bool = False,
+    decisions: bool = False,
+    messages: Messages | None = None,
+) -> Iterable[Any]:
     """Deals (or games) per second of the standard workloads, each measurement as it is made.
 
     threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
     a Dask LocalCluster of that many workers; against: a reference program timed in the same rounds
-    (a ``.c`` file is built first, e.g. the repository's benchmarks/reference.c).
+    (a ``.c`` file is built first, e.g. the repository's benchmarks/reference.c). Or instead one
+    profile of one thread: the ``stages`` (``bench_stages``), the ``startup`` times
+    (``bench_startup``) or the ``decisions`` of a Player (``bench_decisions``), with none of those.
     """
     from pocha.engine.bench import bench as measured
 
+    asked = {"--stages": stages, "--startup": startup, "--decisions": decisions}
+    profiles = [flag for flag, given in asked.items() if given]
+    if profiles and (against or dask or threads not in ("1", (1,), [1]) or len(profiles) > 1):
+        raise PochaError(
+            f"{' and '.join(profiles)}: one profile at a time, of one thread; leave --against, --dask and --threads out"
+        )
+    if decisions and (deals, repeats) != (BENCH_DEALS, BENCH_REPEATS):
+        raise PochaError("--decisions: times every decision of 20 deals of 4 x 10; leave -n and --repeats out")
+    if decisions:
+        return bench_decisions(messages=messages)
+    if startup:
+        return bench_startup(repeats=repeats)
+    if stages:
+        return bench_stages(repeats=repeats)
     return measured(deals, repeats, threads, dask, against)
 
 
-def bench_stages(*, repeats: int = 5) -> Iterator[tuple["Benchmark", dict[str, float]]]:
+def bench_stages(*, repeats: int = BENCH_REPEATS) -> Iterator[tuple["Benchmark", dict[str, float]]]:
     """Nanoseconds per deal of each stage (deal, bids, play, tally) of the staged workloads, on one thread."""
     from pocha.engine.bench import stage_profile
 
     return stage_profile(repeats, STAGE_CHUNKS)
 
 
-def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]:
+def bench_startup(*, repeats: int = BENCH_REPEATS, cold: bool = True) -> list["StartupTime"]:
     """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``."""
     from pocha.engine.startup import startup_times
 
@@ -544,7 +516,11 @@ def bench_startup(*, repeats: int = 5, cold: bool = True) -> list["StartupTime"]
 
 
 def bench_decisions(
-    *, deals: int = 20, rules: RuleOptions = RuleOptions(), messages: Messages | None = None
+    *,
+    deals: int = 20,
+    rules: RuleOptions = RuleOptions(),
+    messages: Messages | None = None,
+    learn_tables: bool = False,
 ) -> list["DecisionTime"]:
     """Milliseconds a ``Player`` takes per bid and per card, for players from the quickest to the strongest.
 
@@ -555,5 +531,5 @@ def bench_decisions(
     Amount("--deals", deals, 10_000).check()
     _, chosen = rules.resolve()
     for spec in DECISION_PLAYERS:
-        Player(spec, chosen, messages=messages)  # the default tables they bid from, learned if the cache lacks them
+        Player(spec, chosen, messages=messages, learn_tables=learn_tables)  # the default tables they bid from
     return decision_times(chosen, chosen.full_deal, deals)

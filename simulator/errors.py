@@ -3,3 +3,11 @@
 
 class PochaError(ValueError):
     """A user's mistake (bad rule option, hand, strategy, file): the CLI shows it as one line."""
+
+
+def missing_extra(extra: str, what: str) -> PochaError:
+    """The error of an optional dependency not installed: what is missing, and the one line that installs it."""
+    return PochaError(
+        f"{extra}: {what} is not installed; install it with pip install 'pocha-simulator[{extra}]' "
+        f"(in a clone of pocha: pip install -e '.[{extra}]')"
+    )

@@ -1,17 +1,19 @@
-"""The one way every recorded command runs: check, learn the tables it needs, play, record, write.
+"""The one way every command runs: check, learn the tables it needs, play; a recorded one: record, tabulate, write.
 
-A command (``pocha.api``) reads its options into what it plays (a line-up, hand sizes, the engine's
-request) and hands ``execute`` the engine call; ``execute`` makes the checks every run shares, the
-backend and the outputs the runner feeds (progress, the estimate's word, the trace), and ``conclude``
-ends the record, makes the tables and writes them. The lines for the person running pocha (a table
-learned, a long run's time) go to the caller's ``messages``: the library prints nothing itself.
+A command (``pocha.api``) reads its options into what it plays (a line-up, hand sizes: the engine's
+plan, short of the seed, policy and chunk size every run takes from its options) and hands
+``execute`` the plan and the engine's call; ``execute`` makes the checks every run shares, the
+backend and the outputs the runner feeds (progress, the estimate's word, the trace). A recorded
+command (``record_run``) then asks its kind (``pocha.reports.kinds``) for the record and the tables,
+and writes them. The lines for the person running pocha (a table learned, a long run's time) go to
+the caller's ``messages``: the library prints nothing itself.
 """
 
 import contextlib
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -19,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
 from pocha.engine.confidence import CONFIDENCE
+from pocha.engine.dealing import Conditioned, condition_sizes, why_left_out
 from pocha.engine.estimate import LONG
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal
@@ -27,9 +30,11 @@ from pocha.engine.trace import is_trace
 from pocha.engine.training import learn_default
 from pocha.engine.workload import Estimate
 from pocha.errors import PochaError
+from pocha.game.conditions import written_sizes
 from pocha.game.rules import Rules
-from pocha.options import CheckpointOptions, OutputOptions, RunOptions, needs
-from pocha.reports.record import RunRecord, Section
+from pocha.options import CheckpointOptions, DealOptions, OutputOptions, RunOptions, needs
+from pocha.reports.kinds.kind import Kind
+from pocha.reports.record import RunRecord
 from pocha.strategies.base import Strategy
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, table_strategies
 from pocha.words import counted, duration, round_down
@@ -40,7 +45,7 @@ if TYPE_CHECKING:
     from pocha.engine.predictions import Rows
 
 T = TypeVar("T")
-R = TypeVar("R")
+P = TypeVar("P")
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
 Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
 NO_BIDDERS = Lineup(())  # of a run that bids with no table: training
@@ -87,8 +92,8 @@ class Asked:
 
 
 def execute(
-    request: Callable[..., R],
-    play: Callable[[R, Outputs], T],
+    plan: Callable[..., P],
+    play: Callable[..., T],
     amount: Amount,
     asked: Asked,
     *,
@@ -96,20 +101,20 @@ def execute(
     rules: Rules | Sequence[Rules] = (),
     trace: str | Path | None = None,
     predictions: "list[Rows] | None" = None,
-) -> T:
+) -> tuple[P, T]:
     """Check what every run checks, learn the default tables ``bidders`` need under ``rules``, and play.
 
-    request: the engine's request, short of the fields every run shares (seed, policy, chunk size,
-    backend); play: the engine's run of it, with the outputs. A trace is written whole when the run
-    ends, dropped when it was stopped.
+    plan: the engine's plan, short of what every run takes from its options (seed, policy, chunk
+    size); play: the engine's run of it, with the outputs and the backend. Returns the plan made and
+    what its play returned. A trace is written whole when the run ends, dropped when it was stopped.
     """
     run = asked.run
     amount.check()
     if asked.output is not None:
         asked.output.check()
     where = run.make_backend()
-    learn_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages)
-    made = request(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size, backend=where)
+    learn_default_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages, run.learn_tables)
+    made = plan(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size)
     with _trace_file(trace) as stream:
         outputs = Outputs(
             progress=counter(asked.progress, amount.total),
@@ -118,54 +123,110 @@ def execute(
             predictions=predictions,
             checkpoint=asked.saving.make_checkpoint(),
         )
-        played = play(made, outputs)
+        played = play(made, outputs, backend=where)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:
             raise _Stopped
-    return played
+    return made, played
 
 
-def conclude(
-    record: RunRecord,
-    played: RunTotal[Any],
-    count: int,
-    tables: Callable[[RunRecord], dict[str, "pd.DataFrame"]],
-    output: OutputOptions | None,
-) -> tuple[RunRecord, dict[str, "pd.DataFrame"], tuple[Path, ...]]:
-    """A run that has ended: its record (whether it ran to the end, ``count`` played, when), its tables, its files."""
-    record = replace(
-        record, complete=played.complete, played=count, date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    )
-    made = tables(record)
-    return record, made, write_outputs(record, made, output)
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded run that has ended: its record, the engine's total, its tables and the files written."""
+
+    record: RunRecord
+    total: Any
+    tables: dict[str, "pd.DataFrame"]
+    files: tuple[Path, ...]
 
 
-def new_record(
-    command: str,
-    section: Section,
-    resolved: tuple[str | None, Rules],
-    lineup: Lineup,
-    run: RunOptions,
+def record_run(
+    kind: Kind,
+    plan: dict[str, Any],
+    play: Callable[..., RunTotal[Any]],
+    amount: Amount,
+    asked: Asked,
+    *,
+    preset: str | None,
     command_line: str | None,
-) -> RunRecord:
-    """The record of a run: its command and section, the preset and rules, the seats' strategies and play, the seed."""
-    preset, rules = resolved
-    return RunRecord(
-        command=command,
+    bidders: Lineup,
+    rules: Rules | Sequence[Rules],
+    trace: str | Path | None = None,
+    predictions: bool = False,
+) -> Recorded:
+    """Run a recorded command (``execute``), then its kind's record and tables; write them to the asked output.
+
+    plan: the fields of the kind's plan the command's options fill; preset: the one the rules came
+    from; command_line: the command line (or Python call) that made the run.
+    """
+    rows: list[Rows] | None = [] if predictions else None
+    made, played = execute(
+        functools.partial(kind.plan, **plan),
+        play,
+        amount,
+        asked,
+        bidders=bidders,
         rules=rules,
-        preset=preset,
-        strategies=tuple(seat.label for seat in lineup.seats),
-        policy=run.policy.label,
-        policies=tuple((seat.policy or run.policy).label for seat in lineup.seats),
-        seed=run.seed,
-        section=section,
-        command_line=command_line,
-        confidence=None if run.confidence == CONFIDENCE else run.confidence,
+        trace=trace,
+        predictions=rows,
     )
+    header = {
+        "command": kind.command,
+        "command_line": command_line,
+        "preset": preset,
+        "confidence": None if asked.run.confidence == CONFIDENCE else asked.run.confidence,
+        "complete": played.complete,
+        "played": kind.played(played.total),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+    record = kind.record(made, played.total, header)
+    tables = kind.tables(record, made, played.total, rows)
+    return Recorded(record, played.total, tables, write_outputs(record, tables, asked.output))
+
+
+def condition_deals(
+    dealing: DealOptions,
+    rules: Rules,
+    sizes: Sequence[int],
+    seed: int,
+    messages: Messages | None,
+    *,
+    every: bool,
+    games: bool = False,
+    variant: str = "",
+) -> tuple[Conditioned | None, tuple[int, ...]]:
+    """A run's deal conditions read against its rules (None for any deal), and the hand sizes they apply to.
+
+    every: ``sizes`` are all the run deals without naming them (``--cards all``, a game's schedule): the
+    sizes no deal can meet are left out and said (a game deals them freely); sizes named are refused
+    instead. Each mistake is one line (a variant's names it), before any work; ``messages`` hears the
+    sizes left out and the share of deals that meet a ``--where`` condition. Without conditions the
+    sizes are ``sizes``: a run of deals deals the sizes returned.
+    """
+    if not dealing.given:
+        return None, tuple(sizes)
+    said = f"variant '{variant}': " if variant else ""
+    try:
+        conditions = dealing.read(rules)
+        conditioned, left_out = condition_sizes(rules, seed, conditions, list(dict.fromkeys(sizes)), every)
+    except PochaError as error:
+        raise PochaError(f"{said}{error}") from None
+    say = messages or unsaid
+    if left_out:
+        kept, why = written_sizes(conditioned.sizes), why_left_out(left_out)
+        say(
+            f"{said}where: the conditions apply to the hands of {kept} cards; the others are dealt freely: {why}"
+            if games
+            else f"{said}cards: the run deals {kept} cards; no deal of the others can meet the conditions: {why}"
+        )
+    if conditions.conditional:
+        met = ", ".join(f"{share:.1%} at {counted(cards, 'card')}" for cards, share in conditioned.shares)
+        say(f"{said}where: the share of deals that meet the conditions (each deal is dealt until it does): {met}")
+    return conditioned, conditioned.sizes
 
 
 def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
     """Each bidding strategy of a line-up with its play policy."""
-    return [(player.strategy, player.policy) for player in lineup.players(run.policy)]
+    return [(player.strategy, player.policy) for player in lineup.competitors(run.policy)]
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
@@ -251,12 +312,13 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
     return tell
 
 
-def learn_tables(
+def learn_default_tables(
     bidders: Bidders,
     rules: Rules | Sequence[Rules],
     where: Backend,
     progress: Progress | None,
     messages: Messages | None,
+    learn: bool,
 ) -> None:
     """Before a run: learn the default trick tables its ``table`` bidders need and pocha's cache lacks.
 
@@ -264,7 +326,8 @@ def learn_tables(
     plays. Each table learned is announced in one line, then ``progress`` counts its training deals;
     a ``table`` bidder's pimc play bidding from the greedy table is said too, once (not for a table
     inside another strategy, such as montecarlo's reading of the bids: the default runs' own detail).
-    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table.
+    Ctrl-C while learning stops the run (``KeyboardInterrupt``) and keeps no table. A table is
+    written into the user's cache only when the caller asks (``learn``); otherwise its lack is one line.
     """
     say = messages or unsaid
     needed: dict[Path, tuple[DefaultTable, PlayPolicy]] = {}
@@ -287,6 +350,13 @@ def learn_tables(
             )
         if default.shipped or is_cached(default, say):
             continue
+        if not learn:
+            raise PochaError(
+                f"table: no trick table of these rules under {default.play} play ships with pocha or is in its "
+                f"cache; learning one plays {default.deals:,} deals per hand size and keeps it in "
+                f"{default.path.parent}: pass learn_tables=True (the command line does), or train one "
+                "(pocha train) and give table:path=FILE"
+            )
         say(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
             f"per hand size, once (kept in {default.path.parent})"

@@ -1,5 +1,6 @@
-"""pocha's players at OpenSpiel's ``oh_hell`` table, and a match against OpenSpiel's own players.
+"""pocha's players at OpenSpiel's tables, ``oh_hell`` and ``pocha``, and a match against OpenSpiel's players.
 
+``pocha`` (``pocha.openspiel_game``) plays pocha's rules themselves; ``oh_hell`` is plain Oh Hell.
 Needs OpenSpiel (``pip install 'pocha-simulator[openspiel]'``). How ``oh_hell`` maps onto pocha, read from its
 source (``open_spiel/games/oh_hell/oh_hell.cc``) and checked by playing its states (tests/test_openspiel.py):
 
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from pocha.engine.player import DealView, Decider
-from pocha.errors import PochaError
+from pocha.errors import PochaError, missing_extra
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, mask_of, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
 from pocha.kernels.decide import seat_worlds
@@ -40,12 +41,13 @@ try:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 except ImportError:
-    raise PochaError(
-        "openspiel: OpenSpiel is not installed; install it with pip install 'pocha-simulator[openspiel]' "
-        "(in a clone of pocha: pip install -e '.[openspiel]')"
-    ) from None
+    raise missing_extra("openspiel", "OpenSpiel") from None
+
+from pocha import openspiel_game
 
 GAME = "oh_hell"
+GAMES = (GAME, openspiel_game.GAME)  # the games a match plays: plain Oh Hell, and pocha's own rules
+SIZE_PARAMETER = {GAME: ("num_tricks_fixed", -1), openspiel_game.GAME: ("cards", 0)}  # the hand size, and "any"
 SUITS = "CDSH"  # OpenSpiel's suit order: a card's action is rank * 4 + suit
 LOWEST_RANK = 2  # OpenSpiel's rank 0
 MADE_BID_BONUS = 10  # oh_hell.cc's kMadeBidBonus
@@ -62,34 +64,43 @@ RESAMPLERS = {  # where IS-MCTS's worlds come from: name -> what its searcher kn
 
 
 def load_game(text: str) -> "pyspiel.Game":
-    """An ``oh_hell`` game from OpenSpiel's game string: ``oh_hell``, ``oh_hell(players=4,off_bid_penalty=true)``.
+    """A game from OpenSpiel's game string: ``oh_hell(players=4,off_bid_penalty=true)``, ``pocha(hook=never)``.
 
     A string OpenSpiel refuses, another game, or parameters pocha cannot play are one line each
     (OpenSpiel writes its own complaint to stderr first, so the string is read here before it is loaded).
     """
     if not isinstance(text, str):
-        raise PochaError(f"game: OpenSpiel's game string, e.g. {GAME}(players=4), not {text!r}")
+        raise PochaError(f"game: OpenSpiel's game string, e.g. {GAME}(players=4) or pocha(players=4), not {text!r}")
     name, bracket, rest = text.strip().partition("(")
-    if name.strip() != GAME:
-        raise PochaError(f"game: '{text}' is not {GAME}; pocha plays OpenSpiel's {GAME}, e.g. {GAME}(players=4)")
-    spec = default_parameters()
+    name = name.strip()
+    if name not in GAMES:
+        raise PochaError(
+            f"game: '{text}' is none of {' and '.join(GAMES)}; pocha plays OpenSpiel's {GAME}, e.g. {GAME}(players=4), "
+            "and its own rules, e.g. pocha(players=4)"
+        )
+    spec = default_parameters(name)
     if bracket and not rest.endswith(")"):
         raise PochaError(f"game: '{text}' lacks its closing ')'")
-    items = [parameter(item, spec) for item in rest.removesuffix(")").split(",") if item.strip()]
+    items = [parameter(item, spec, name) for item in rest.removesuffix(")").split(",") if item.strip()]
     twice = sorted({name for name, _ in items if [n for n, _ in items].count(name) > 1})
     if twice:
         raise PochaError(f"game: {', '.join(twice)} given more than once in '{text}'")
     given = dict(items)
+    if name == openspiel_game.GAME:
+        openspiel_game.game_moves(given)  # refused here in one line, not by OpenSpiel
+        return pyspiel.load_game(name, given)
     parameters = spec | given
     check_parameters(parameters)
     return pyspiel.load_game(GAME, parameters)
 
 
-def parameter(item: str, spec: dict[str, Any]) -> tuple[str, Any]:
+def parameter(item: str, spec: dict[str, Any], game: str = GAME) -> tuple[str, Any]:
     """``(name, value)`` of one ``name=value`` of a game string, of the type OpenSpiel takes for it."""
     name, _, text = (part.strip() for part in item.partition("="))
     if name not in spec:
-        raise PochaError(f"game: unknown parameter '{name}'; {GAME} takes {', '.join(spec)}")
+        raise PochaError(f"game: unknown parameter '{name}'; {game} takes {', '.join(spec)}")
+    if isinstance(spec[name], str):
+        return name, text
     if isinstance(spec[name], bool):
         if text not in ("true", "false"):
             raise PochaError(f"game: {name} is true or false, not '{text}'")
@@ -99,10 +110,15 @@ def parameter(item: str, spec: dict[str, Any]) -> tuple[str, Any]:
     return name, int(text)
 
 
-def default_parameters() -> dict[str, Any]:
-    """OpenSpiel's parameters of ``oh_hell`` and their defaults."""
-    found = next(kind for kind in pyspiel.registered_games() if kind.short_name == GAME)
+def default_parameters(game: str = GAME) -> dict[str, Any]:
+    """OpenSpiel's parameters of a game (``oh_hell``, ``pocha``) and their defaults."""
+    found = next(kind for kind in pyspiel.registered_games() if kind.short_name == game)
     return dict(found.parameter_specification)
+
+
+def is_pocha(game: "pyspiel.Game") -> bool:
+    """Whether the game is pocha's own, ``pocha``, rather than ``oh_hell``."""
+    return bool(game.get_type().short_name == openspiel_game.GAME)
 
 
 def check_parameters(parameters: dict[str, Any]) -> None:
@@ -119,10 +135,15 @@ def check_parameters(parameters: dict[str, Any]) -> None:
 
 
 def rules_for(game: "pyspiel.Game") -> Rules:
-    """The pocha rules of an ``oh_hell`` game: its players and ranks, follow-suit play, the hook always, its scoring."""
+    """The pocha rules of a game: a ``pocha`` game's own.
+
+    For ``oh_hell``: its players and ranks, follow-suit play, the hook always, its scoring.
+    """
+    if is_pocha(game):
+        return game.moves.rules
     parameters = game.get_parameters()
     if game.get_type().short_name != GAME:
-        raise PochaError(f"game: pocha plays OpenSpiel's {GAME}, not {game.get_type().short_name}")
+        raise PochaError(f"game: pocha plays OpenSpiel's {' and '.join(GAMES)}, not {game.get_type().short_name}")
     check_parameters(parameters)
     ranks = range(LOWEST_RANK + parameters["num_cards_per_suit"] - 1, LOWEST_RANK - 1, -1)  # strongest first
     per_trick = parameters["points_per_trick"]
@@ -141,12 +162,16 @@ def rules_for(game: "pyspiel.Game") -> Rules:
 
 
 def deck_size(game: "pyspiel.Game") -> int:
-    """Cards in the deck: also the action of bid 0 (a bid's action is the deck size + the bid)."""
+    """Cards in the deck: also the action of bid 0 (a bid's action is the deck size + the bid), in either game."""
+    if is_pocha(game):
+        return int(game.moves.bid_offset)
     return int(game.get_parameters()["num_cards_per_suit"]) * SUIT_COUNT
 
 
 def most_tricks(game: "pyspiel.Game") -> int:
-    """The largest hand ``oh_hell`` deals: one card is always left to turn up."""
+    """The largest hand a game deals: ``oh_hell`` leaves a card to turn up; ``pocha`` deals its rules' full deal."""
+    if is_pocha(game):
+        return int(game.moves.rules.full_deal)
     return (deck_size(game) - 1) // game.num_players()
 
 
@@ -170,12 +195,14 @@ def card_action(card: str, notation: Notation) -> int:
 
 
 def view_of(state: "pyspiel.State") -> DealView:
-    """The deal as the player to move sees it, read from the state's history.
+    """The deal as the player to move sees it: a ``pocha`` state's own view, else read from the state's history.
 
-    The history is every action: the hand size, the dealer, the cards dealt to players 0, 1, ... in
+    An ``oh_hell`` history is every action: the hand size, the dealer, the cards dealt to players 0, 1, ... in
     turn, the trump card, the bids from the dealer's left, the cards played. Of the cards dealt only
     the mover's own are read.
     """
+    if is_pocha(state.get_game()):
+        return state.deal.view()  # type: ignore[no-any-return]
     seat, players = state.current_player(), state.num_players()
     cards, dealer, dealt, trump, after = deal_parts(state.history(), players)
     bids = [action - deck_size(state.get_game()) for action in after[:players]]
@@ -204,7 +231,7 @@ def deal_parts(history: Sequence[int], players: int) -> tuple[int, int, list[int
 
 
 class PochaBot(pyspiel.Bot):
-    """A pocha player as an OpenSpiel bot: ``PochaBot(pocha.Player("montecarlo@pimc", rules_for(game)), game)``.
+    """A pocha player as an OpenSpiel bot, in either game: ``PochaBot(pocha.Player(spec, rules_for(game)), game)``.
 
     Each step reads the state as its player sees it (``view_of``), asks the player and answers with
     OpenSpiel's action, which must be legal there. deal: the deal's number in a run with the player's
@@ -229,6 +256,7 @@ class PochaBot(pyspiel.Bot):
         self.player = player
         self.notation = rules.notation
         self.bid_offset = deck_size(game)
+        self.card_actions = game.moves.action_of if is_pocha(game) else None  # pocha's card ids -> actions
         self.deal = deal
 
     def step(self, state: "pyspiel.State") -> int:
@@ -237,6 +265,8 @@ class PochaBot(pyspiel.Bot):
         decision = self.player.decide(view, self.deal, predict=False)
         if decision.kind == "bid":
             action = self.bid_offset + int(decision.choice)
+        elif self.card_actions is not None:
+            action = self.card_actions[self.notation.parse(str(decision.choice))]
         else:
             action = card_action(str(decision.choice), self.notation)
         if action not in state.legal_actions():
@@ -260,12 +290,15 @@ class Side:
 
 def pocha_side(player: Decider) -> Side:
     """A pocha player, seated as a PochaBot wherever its side sits (its choices fixed by its seed and the deal)."""
-    label = player.seat.label if player.seat.policy else f"{player.seat.label}@{player.policy.label}"
+    label = player.entrant.label if player.entrant.policy else f"{player.entrant.label}@{player.policy.label}"
     return Side(label, lambda game, seat, deal, seed: PochaBot(player, game, deal))
 
 
-def opponent_side(against: "str | Decider") -> Side:
-    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot."""
+def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) -> Side:
+    """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot.
+
+    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler.
+    """
     if isinstance(against, Decider):
         return pocha_side(against)
     name, _, text = against.strip().partition(":")
@@ -276,6 +309,11 @@ def opponent_side(against: "str | Decider") -> Side:
     if name != "ismcts":
         raise PochaError(f"against: '{against}' is none of OpenSpiel's {', '.join(BOTS)}, nor a pocha player")
     search = Search.of(text)
+    if game is not None and is_pocha(game) and search.resampler != "pocha":
+        raise PochaError(
+            f"against: resampler={search.resampler} is {GAME}'s own (it sees which cards are out); the pocha game's "
+            "own resample_from_infostate is pocha's honest one: leave resampler out"
+        )
     return Side(search.label, lambda game, seat, deal, seed: search.bot(game, seed))
 
 
@@ -354,7 +392,10 @@ class Search:
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
             child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
         )
-        if self.resampler == "pocha":
+        if is_pocha(game):  # the game's own honest resample, its random numbers from the seed
+            draw = np.random.RandomState([seed, 2]).random_sample
+            bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, draw))
+        elif self.resampler == "pocha":
             bot.set_resampler(UnseenCards(game, seed))
         return bot  # resampler openspiel: the bot asks the state (oh_hell's ResampleFromInfostate)
 
@@ -478,15 +519,24 @@ class NumbaSearch(pyspiel.Bot):
 
 
 def deal_chance(game: "pyspiel.Game", seed: int, deal: int) -> list[int]:
-    """The chance outcomes of one deal: hand size, dealer, the cards in dealing order, the trump card.
+    """The chance outcomes of one deal of a game of one hand size.
 
-    Drawn from (seed, hand size, deal) alone, so every match with the same seed plays the same deals.
+    ``oh_hell``: the hand size, the dealer, the cards in dealing order, the trump card; ``pocha``: the
+    dealer, the cards in dealing order, the turned card (none in a full deal). Drawn from (seed, hand
+    size, deal) alone, so every match with the same seed plays the same deals.
     """
-    cards, players = game.get_parameters()["num_tricks_fixed"], game.num_players()
+    players, size_parameter = game.num_players(), SIZE_PARAMETER[game.get_type().short_name][0]
+    cards = game.get_parameters()[size_parameter]
     draw = np.random.default_rng([seed, cards, deal])
     dealer = int(draw.integers(players))
-    order = draw.permutation(deck_size(game))[: players * cards + 1]
-    return [cards, dealer, *(int(card) for card in order)]
+    turned = players * cards < deck_size(game)  # oh_hell always turns one up; pocha when the deck is not all dealt
+    order = [int(card) for card in draw.permutation(deck_size(game))[: players * cards + turned]]
+    return [dealer, *order] if is_pocha(game) else [cards, dealer, *order]
+
+
+def dealer_of(game: "pyspiel.Game", chance: Sequence[int]) -> int:
+    """The dealer of a deal's chance outcomes (``deal_chance``)."""
+    return chance[0] if is_pocha(game) else chance[1]
 
 
 def bot_seed(*numbers: int) -> int:
@@ -514,13 +564,14 @@ def warm_up(game: "pyspiel.Game", sides: Sequence[Side], seed: int) -> None:
     """Play a deal with each side at every seat, untimed: a pocha player's first decisions load its compiled code."""
     chance = deal_chance(game, seed, 0)
     for side in sides:
-        play_deal(game, chance, [side.seat(game, seat, chance[1], seat) for seat in range(game.num_players())])
+        bots = [side.seat(game, seat, dealer_of(game, chance), seat) for seat in range(game.num_players())]
+        play_deal(game, chance, bots)
 
 
 def play_rotated(game: "pyspiel.Game", ours: Side, theirs: Side, seed: int, deal: int) -> dict[str, float]:
     """One deal played once per seat, ours at that seat and theirs at the others: its row of DEAL_COLUMNS."""
     players, chance = game.num_players(), deal_chance(game, seed, deal)
-    number = deal * players + chance[1]  # the deal's number in a run: its dealer is number % players
+    number = deal * players + dealer_of(game, chance)  # the deal's number in a run: its dealer is number % players
     totals = dict.fromkeys(DEAL_COLUMNS[2:], 0.0)
     for ours_at in range(players):
         bots = [
@@ -538,7 +589,7 @@ def play_rotated(game: "pyspiel.Game", ours: Side, theirs: Side, seed: int, deal
         totals["opponent_decisions"] += sum(decisions) - decisions[ours_at]
     totals["player_points"] /= players  # means of whole numbers: a player against itself is even exactly
     totals["opponent_points"] /= players * (players - 1)
-    return {"cards": chance[0], "deal": deal, **totals}
+    return {"cards": game.get_parameters()[SIZE_PARAMETER[game.get_type().short_name][0]], "deal": deal, **totals}
 
 
 def play_match(
@@ -553,26 +604,28 @@ def play_match(
 ) -> Match:
     """A pocha player against ``against`` (OpenSpiel's bot by spec, or a pocha player) in ``game``, OpenSpiel's string.
 
+    ``game`` is ``oh_hell(...)`` or ``pocha(...)``, its hand size left out: the match plays ``sizes``.
     Every deal is played once per seat, the player at that seat and the opponent at the others.
     progress is told of every deal played. Ctrl-C stops the match after the deals finished.
     """
     base = load_game(game)
-    parameters = base.get_parameters()
-    if parameters["num_tricks_fixed"] != -1:
-        raise PochaError("game: leave num_tricks_fixed out; the match plays the hand sizes of its cards")
+    name = base.get_type().short_name
+    parameters, (size_parameter, any_size) = base.get_parameters(), SIZE_PARAMETER[name]
+    if parameters[size_parameter] != any_size:
+        raise PochaError(f"game: leave {size_parameter} out; the match plays the hand sizes of its cards")
     most = most_tricks(base)
     for cards in sizes:
         if not 1 <= cards <= most:
+            turned = " (one is left to turn up)" if name == GAME else ""
             raise PochaError(
-                f"cards: {GAME} deals {base.num_players()} players {counted(most, 'card')} at most (one is left to "
-                f"turn up), not {cards}"
+                f"cards: {name} deals {base.num_players()} players {counted(most, 'card')} at most{turned}, not {cards}"
             )
     rules = rules_for(base)
-    ours, theirs = pocha_side(player), opponent_side(against)
+    ours, theirs = pocha_side(player), opponent_side(against, base)
     rows, complete = [], True
     try:
         for cards in sizes:
-            sized = pyspiel.load_game(GAME, parameters | {"num_tricks_fixed": cards})
+            sized = pyspiel.load_game(name, parameters | {size_parameter: cards})
             if cards == sizes[0]:
                 warm_up(sized, (ours, theirs), seed)
             for deal in range(deals):

@@ -10,7 +10,7 @@ files may be written.
 import functools
 import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +22,7 @@ from pocha.engine.confidence import CONFIDENCE, check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
+from pocha.game.conditions import DealConditions, read_conditions
 from pocha.game.rules import (
     DEFAULT_PRESET,
     FULL_DEAL_TRUMPS,
@@ -56,6 +57,12 @@ FULL_DEALS_NAMES = tuple(FULL_DEALS)
 FULL_DEAL_TRUMP_NAMES = tuple(FULL_DEAL_TRUMPS)
 STRATEGY_NAMES = SHIPPED_NAMES
 MOST_PER_CORE = PER_CORE  # threads, or LocalCluster processes, a core may be asked to run
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed the random streams cannot take."""
+    if not 0 <= seed < 2**63:
+        raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed}")
 
 
 def needs(option: str, value: object, other: str, given: bool) -> None:
@@ -205,12 +212,12 @@ class RunOptions:
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
     confidence: float = CONFIDENCE  # the level of every interval the run reports (and of its verdicts)
+    learn_tables: bool = False  # learn a default trick table a table bidder lacks into pocha's cache (else refuse)
 
     policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 
     def __post_init__(self) -> None:
-        if not 0 <= self.seed < 2**63:
-            raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {self.seed}")
+        check_seed(self.seed)
         check_confidence(self.confidence)
         object.__setattr__(self, "policy", parse_policy(self.play))
         self.make_backend()  # refused before any work: an unknown backend, an option it has no use for, no Dask
@@ -292,7 +299,50 @@ class CheckpointOptions:
         )
 
 
-GROUPS = {"rules": RuleOptions, "run": RunOptions, "output": OutputOptions, "saving": CheckpointOptions}
+@dataclass(frozen=True)
+class DealOptions:
+    """The deals a run asks for (docs/deals.md): cards predealt to places, the turned card, conditions; none: any deal.
+
+    hands: ``PLACE=CARDS`` texts (``1=1O 3O``: bidding position 1 bids first; ``dealer=7C``;
+    ``seat2=AS KS``) or a mapping of places to cards; trump: the turned card; where: conditions
+    (``trumps(dealer) >= 3``) or predicates in files (``./cond.py:fn``), all to hold. Read against
+    the rules of the run (``read``), each mistake one line.
+    """
+
+    hands: tuple[str, ...] | Mapping[str | int, str] = ()
+    trump: str | None = None
+    where: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("hands", "where"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, (value,))
+            elif value is None or (isinstance(value, Sequence) and not isinstance(value, tuple)):
+                object.__setattr__(self, name, tuple(value or ()))
+            elif not isinstance(value, tuple | Mapping):
+                raise PochaError(f"{name}: a list of texts such as {DEAL_EXAMPLES[name]}, not {value!r}")
+        if self.trump is not None and not isinstance(self.trump, str):
+            raise PochaError(f"trump: a card such as '7O', not {self.trump!r}")
+
+    @property
+    def given(self) -> bool:
+        """Whether the run asks for any deals but random ones."""
+        return bool(self.hands or self.trump is not None or self.where)
+
+    def read(self, rules: Rules) -> DealConditions:
+        """The conditions these options name, read against ``rules``."""
+        return read_conditions(rules, self.hands, self.trump, self.where)
+
+
+DEAL_EXAMPLES = {"hands": "'1=1O 3O' or 'dealer=7C'", "where": "'trumps(dealer) >= 3'"}
+GROUPS = {
+    "rules": RuleOptions,
+    "run": RunOptions,
+    "output": OutputOptions,
+    "saving": CheckpointOptions,
+    "dealing": DealOptions,
+}
 GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 

@@ -110,30 +110,6 @@ class ModelsResult:
         return self.scores
 
 
-def deal_tables(record: RunRecord, tally: Tally) -> dict[str, "pd.DataFrame"]:
-    """A dealing run's tables: results, pairs (compare) and errors."""
-    from pocha.reports.stats import error_distribution, pair_differences, summary
-
-    tables = {"results": summary(tally, record.policy_of, record.level)}
-    if record.command == "compare":
-        tables["pairs"] = pair_differences(tally, record.level)
-    tables["errors"] = error_distribution(tally)
-    return tables
-
-
-def game_tables(record: RunRecord, hand_tally: Tally, game_tally: GameTally) -> dict[str, "pd.DataFrame"]:
-    """A game run's tables: games, results (per hand) and errors."""
-    from pocha.reports.game_stats import game_summary
-    from pocha.reports.stats import error_distribution, summary
-
-    policies = record.policy_of
-    return {
-        "games": game_summary(game_tally, policies, record.level),
-        "results": summary(hand_tally, policies, record.level),
-        "errors": error_distribution(hand_tally),
-    }
-
-
 @dataclass(frozen=True)
 class RulesInfo:
     """A rule set as ``pocha rules`` shows it: the preset it came from (None for a Rules object) and its rules."""

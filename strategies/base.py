@@ -177,18 +177,19 @@ def bid_outcome(counts: np.ndarray, bids: np.ndarray, ctx: BidContext) -> tuple[
     return tricks, points
 
 
-def answer_of(label: str, ctx: BidContext, ask: Callable[[], T]) -> T:
-    """A strategy's answer; an exception in it (a plug-in's bug) becomes one line, unless POCHA_DEBUG is set."""
+def answer_of(said: str, ask: Callable[[], T], error: type[PochaError] = StrategyError) -> T:
+    """User code's answer; an exception in it (a plug-in's bug) becomes one line, unless POCHA_DEBUG is set.
+
+    said: whose answer, as the line starts (``where``'s words for a strategy).
+    """
     try:
         return ask()
     except (PochaError, KeyboardInterrupt):
         raise
-    except Exception as error:
+    except Exception as failure:
         if os.environ.get("POCHA_DEBUG"):
             raise
-        raise StrategyError(
-            f"{where(label, ctx)} failed: {type(error).__name__}: {error} (POCHA_DEBUG=1 shows the traceback)"
-        ) from None
+        raise error(f"{said} failed: {type(failure).__name__}: {failure} (POCHA_DEBUG=1 shows the traceback)") from None
 
 
 def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
@@ -196,7 +197,7 @@ def checked_bids(label: str, strategy: Strategy, ctx: BidContext) -> np.ndarray:
 
     The engine calls every strategy through here: nothing a strategy returns is silently fixed.
     """
-    array = np.asarray(answer_of(label, ctx, lambda: strategy.bid(ctx)))
+    array = np.asarray(answer_of(where(label, ctx), lambda: strategy.bid(ctx)))
     if array.shape != (ctx.size,) or not np.issubdtype(array.dtype, np.integer):
         raise StrategyError(
             f"{where(label, ctx)} returned {array.dtype} bids of shape {array.shape}; "
@@ -229,7 +230,7 @@ def checked_prediction(label: str, strategy: Strategy, ctx: BidContext, bids: np
         parts = {name: getattr(prediction, name, None) for name in ("tricks", "points")}
         return {name: None if part is None else np.asarray(part, np.float64) for name, part in parts.items()}
 
-    parts = answer_of(label, ctx, ask)
+    parts = answer_of(where(label, ctx), ask)
     for name, part in parts.items():
         if part is not None and part.shape != (ctx.size,):
             raise StrategyError(

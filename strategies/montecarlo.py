@@ -15,7 +15,7 @@ from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.playouts import check_solve, expected_points, play_outs
 from pocha.strategies.table import TableStrategy
 
-DEFAULT_SAMPLES = 32
+MONTECARLO_SAMPLES = 32
 DEFAULT_OVERSAMPLE = 4  # measured (README)
 PREDICTION_SALT = 0x0DD5_EED5  # the prediction's play-outs come from other seeds than the choice's
 ROLLOUTS = ("greedy", "random", "pimc")  # play-out policies (pimc: slow, as the seats play under pimc)
@@ -39,7 +39,7 @@ class MonteCarlo:
     """
 
     name: ClassVar[str] = "montecarlo"
-    samples: int = DEFAULT_SAMPLES  # play-outs per deal and candidate bid
+    samples: int = MONTECARLO_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = TableStrategy()  # how the others bid (read before, predicted after), as a strategy spec
     rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random or pimc (slow)
     sharpness: float = MONTECARLO_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them

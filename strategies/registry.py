@@ -96,21 +96,22 @@ def not_python_file(path: str) -> str:
     return f"no file '{path}'"
 
 
-def getattr_or_error(module: Any, attribute: str, name: str) -> Callable[..., Strategy]:
-    """``module.attribute``, or one line saying it is not there."""
+def getattr_or_error(module: Any, attribute: str, name: str, what: str = "strategy") -> Any:
+    """``module.attribute``, or one line saying it is not there (``what``: the option that named it)."""
     if not hasattr(module, attribute):
         where = getattr(module, "__file__", None) or module.__name__
-        raise PochaError(f"strategy '{name}': {where} has no '{attribute}'")
+        raise PochaError(f"{what} '{name}': {where} has no '{attribute}'")
     return getattr(module, attribute)
 
 
-def load_file(path: Path, name: str) -> Any:
+def load_file(path: Path, name: str, what: str = "strategy") -> Any:
     """The module of a Python file, loaded once per process under a name made from its absolute path.
 
     The file's folder is on the import path while it loads, so it can import modules beside it.
+    what: the option that named it, for the messages (a strategy, a ``where`` predicate).
     """
     if not path.is_file():
-        raise PochaError(f"strategy '{name}': no file '{path}'")
+        raise PochaError(f"{what} '{name}': no file '{path}'")
     resolved = path.resolve()
     stem = re.sub(r"\W", "_", resolved.stem)
     module_name = f"pocha_user_{stem}_{hashlib.sha1(bytes(resolved)).hexdigest()[:10]}"
@@ -118,7 +119,7 @@ def load_file(path: Path, name: str) -> Any:
         return sys.modules[module_name]
     spec = importlib.util.spec_from_file_location(module_name, resolved)
     if spec is None or spec.loader is None:
-        raise PochaError(f"strategy '{name}': '{path}' is not a Python file")
+        raise PochaError(f"{what} '{name}': '{path}' is not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # dataclasses and pickle look classes up here
     sys.path.insert(0, str(resolved.parent))
@@ -128,7 +129,7 @@ def load_file(path: Path, name: str) -> Any:
         del sys.modules[module_name]
         where = f" (line {error.lineno})" if isinstance(error, SyntaxError) else ""
         problem = f"{type(error).__name__}: {error}"
-        raise PochaError(f"strategy '{name}': '{path}' failed to load{where}: {problem}") from None
+        raise PochaError(f"{what} '{name}': '{path}' failed to load{where}: {problem}") from None
     finally:
         sys.path.remove(str(resolved.parent))
     return module

@@ -6,9 +6,26 @@ import numpy as np
 import pytest
 
 from pocha.game.cards import mask_of
-from pocha.game.rules import Rules, make_rules
+from pocha.game.rules import PRESETS, Rules, make_rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
+EVERY_RULE_SET = list(  # every preset at every player count it has a deck for (2 to 10), both packs and full-deal rules
+    dict.fromkeys(
+        [
+            make_rules(name, players, full_deal_trump=trump)
+            for name, preset in PRESETS.items()
+            for players in sorted(preset.decks)
+            for trump in ("dealer-card", "none")
+        ]
+        + [make_rules("ludoteka", 4, deck="french"), make_rules("italian", 2, deck="french:32")]
+    )
+)
+
+
+def rule_id(rules: Rules) -> str:
+    """A test id for a rule set: ``4p-40s-dealer-card``."""
+    order = "natural" if rules.ranks[1] != 3 else "ace-three"
+    return f"{rules.players}p-{rules.deck_size}{rules.pack[0]}-{order}-{rules.play_rule}-{rules.full_deal_trump}"
 
 
 def ids(text: str, rules: Rules = LUDOTEKA) -> list[int]:
@@ -23,9 +40,9 @@ def mask(text: str, rules: Rules = LUDOTEKA) -> np.uint64:
 
 def lineup(*specs: str):
     """A line-up from one spec per seat."""
-    from pocha.engine.seating import Lineup, Seat
+    from pocha.engine.seating import Entrant, Lineup
 
-    return Lineup(tuple(Seat.of(spec) for spec in specs))
+    return Lineup(tuple(Entrant.of(spec) for spec in specs))
 
 
 def numbers(first: int, count: int) -> np.ndarray:
@@ -50,10 +67,10 @@ def own_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def small_table(tmp_path_factory):
     """A trick table learned from 300 deals a hand size, 4 players: many of its cells are thin."""
-    from pocha.engine.training import TrainingRequest, train_table
+    from pocha.engine.training import Training, train_table
 
     path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(TrainingRequest(rules=make_rules(players=4), deals=300, seed=5))
+    table = train_table(Training(rules=make_rules(players=4), deals=300, seed=5))
     table.save(path)
     return table, path
 

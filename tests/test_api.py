@@ -75,7 +75,7 @@ def test_compare_pairs_and_the_record():
     assert pairs.mean_diff.iloc[0] == pytest.approx(difference)
     record = result.record.to_dict()
     assert record["duplicate"] is True and record["strategies"] == ["expected", "zero", "expected", "zero"]
-    assert pocha.reports.record.RunRecord.from_dict(json.loads(json.dumps(record))) == result.record
+    assert pocha.reports.kinds.record_from(json.loads(json.dumps(record))) == result.record
 
 
 def test_rules_as_an_object_or_a_preset_name():

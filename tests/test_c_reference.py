@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pocha.engine.backends import Threads
 from pocha.engine.bench import reference_program
 from pocha.engine.policies import parse_policy
-from pocha.engine.seating import Lineup, Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.seating import Entrant, Lineup
+from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import make_rules
 
 SOURCE = Path(__file__).parent.parent / "benchmarks" / "reference.c"
@@ -33,14 +32,13 @@ def test_the_c_reference_plays_pocha_s_deals(mode, cards, seed):
     theirs = {name: [int(value) for value in values.split(",")] for name, values in printed}
     bids, play = WORKLOADS[mode]
     tally = simulate(
-        DealsRequest(
+        Deals(
             rules=make_rules(players=4),
-            lineup=Lineup((Seat.of(bids),) * 4),
+            lineup=Lineup((Entrant.of(bids),) * 4),
             sizes=(cards,),
             deals=deals,
             seed=seed,
             policy=parse_policy(play),
-            backend=Threads(1),
         )
     ).total
     exact, bid, won = (tally.hand_fields[0, :, 0, field].tolist() for field in range(3))

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pocha import api, cli
-from pocha.cli import DEFAULT_COMPILE_SECONDS, app, compiling_announced
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.reports.text import startup_lines
+from pocha.terminal import DEFAULT_COMPILE_SECONDS, app, compiling_announced
 
 runner = CliRunner()
 
@@ -863,7 +863,7 @@ def test_report_html_shows_its_figures_before_the_long_tables(tmp_path):
 
 
 COMMANDS = ["simulate", "compare", "game", "variants", "advise", "models", "match", "train", "report"]
-COMMANDS += ["rules", "strategies", "bench"]
+COMMANDS += ["rules", "strategies", "bench", "play"]
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])

@@ -9,8 +9,8 @@ from conftest import lineup
 
 from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs
-from pocha.engine.simulate import DealsRequest, simulate
-from pocha.engine.training import TrainingRequest, train_table
+from pocha.engine.simulate import Deals, simulate
+from pocha.engine.training import Training, train_table
 from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules, parse_scoring
 from pocha.strategies.base import Predicts
 from pocha.strategies.montecarlo import MonteCarlo
@@ -84,13 +84,13 @@ def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
         spec: str | MonteCarlo = strategy
         if strategy in ("table", "montecarlo"):  # a small table for these rules and policy (montecarlo reads by it)
             path = tmp_path / f"{policy.name}.npz"
-            train_table(TrainingRequest(rules=rules, deals=50, policy=policy)).save(path)
+            train_table(Training(rules=rules, deals=50, policy=policy)).save(path)
             read = TableStrategy(str(path))
             spec = f"table:path={path}" if strategy == "table" else MonteCarlo(samples=4, assume=read)
         seats = lineup(*[spec] * players)
         predicts = isinstance(seats.seats[0].strategy, Predicts)
         simulate(
-            DealsRequest(rules=rules, lineup=seats, sizes=sizes, deals=25, seed=seed, policy=policy),
+            Deals(rules=rules, lineup=seats, sizes=sizes, deals=25, seed=seed, policy=policy),
             Outputs(trace=stream, predictions=[] if predicts else None),
         )
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
@@ -106,7 +106,7 @@ def test_mixed_line_up_and_explicit_deck():
     seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
     simulate(
-        DealsRequest(rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1),
+        Deals(rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1),
         Outputs(trace=stream),
     )
     for line in stream.getvalue().splitlines()[1:]:
@@ -117,7 +117,7 @@ def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
     """The trace header and deals of 40 deals of 3 and of 10 cards, at a table of four heuristics."""
     stream = io.StringIO()
     simulate(
-        DealsRequest(
+        Deals(
             rules=rules,
             lineup=lineup("expected", "random", "zero", "aces-trumps"),
             sizes=[3, 10],
@@ -138,7 +138,7 @@ def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
     specs = ("expected", "aces-trumps@random", "zero@pimc:samples=2", "fair-share", "random", "expected@random")
     stream = io.StringIO()
     simulate(
-        DealsRequest(
+        Deals(
             rules=rules,
             lineup=lineup(*specs[:players]),
             sizes=[rules.full_deal - 1, rules.full_deal],
@@ -186,7 +186,7 @@ def test_the_french_pack_conforms_at_every_player_count(players):
     stream = io.StringIO()
     for play in ("random", "greedy", "pimc:samples=2"):
         simulate(
-            DealsRequest(
+            Deals(
                 rules=rules,
                 lineup=lineup(*(["expected", "random", "aces-trumps"] * 3)[:players]),
                 sizes=[1, rules.full_deal],

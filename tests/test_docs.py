@@ -5,7 +5,9 @@ A command is a line of a fenced block that starts with ``pocha`` or ``$ pocha``;
 samples, repeats); a command run as written has every line it shows checked against what it prints
 (``...`` stands for lines left out, a line in parentheses is a note). A Python block whose first
 line is ``# NAME.py`` is a file the page's commands use (saved beside them); every other Python
-block is run, its amount (a line ``DEALS = N``, ``GAMES`` or ``SAMPLES``) cut to 2.
+block is run, its amount (a line ``DEALS = N``, ``GAMES`` or ``SAMPLES``) cut to 2. A block or
+command that needs an optional extra (OpenSpiel, PettingZoo) is skipped where it is not installed,
+with the line that installs it.
 """
 
 import re
@@ -24,6 +26,15 @@ CUT_OF = {"match": {"-n": 1}}  # a command's own cuts: a match decision costs se
 DEFAULTS = {"variants": ["--games", "40"]}  # a command whose default amount is long runs with this instead
 SCRIPT_AMOUNT = re.compile(r"^(DEALS|GAMES|SAMPLES) = \d[\d_]*$", re.M)  # a block's amount, cut to 2
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+EXTRAS = {"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}  # an optional extra -> the module it installs
+NEEDS = re.compile(r"\b(pyspiel|open_spiel|openspiel|pettingzoo)\b")  # what a block names of one
+COMMAND_NEEDS = {"match": "openspiel"}  # a command -> the extra it needs
+
+
+def skip_without(extra: str) -> None:
+    """Skip the test where ``extra`` is not installed, saying how to install it."""
+    reason = f"the {extra} extra is not installed: pip install -e '.[{extra}]'"
+    pytest.importorskip(EXTRAS[extra], reason=reason)
 
 
 def blocks(page: Path) -> list[tuple[str, str]]:
@@ -95,6 +106,8 @@ def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypa
     (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
     (tmp_path / "strategies" / "tables").mkdir(parents=True)  # where the training commands write
     args = shlex.split(command, comments=True)[1:]
+    if args and args[0] in COMMAND_NEEDS:
+        skip_without(COMMAND_NEEDS[args[0]])
     result = CliRunner().invoke(app, cut(args))
     assert result.exit_code == 0, result.output
     if cut(args) == args:
@@ -107,5 +120,7 @@ def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypa
 def test_every_python_block_of_the_docs_runs(text, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tests").symlink_to(ROOT / "tests")  # blocks run "from the repository's root" read its files
+    for named in sorted(set(NEEDS.findall(text))):
+        skip_without("pettingzoo" if named == "pettingzoo" else "openspiel")
     code = SCRIPT_AMOUNT.sub(lambda amount: f"{amount[1]} = 2", text)
     exec(compile(code, "<docs>", "exec"), {"__name__": "__docs__"})

@@ -6,7 +6,7 @@ from conftest import lineup
 
 from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.reports.stats import pair_differences, summary
@@ -20,7 +20,7 @@ ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), deals=301, duplicate=False, **options):
     stream = None if duplicate else io.StringIO()
     result = simulate(
-        DealsRequest(
+        Comparison(
             rules=RULES,
             lineup=seats,
             sizes=list(sizes),
@@ -109,24 +109,22 @@ def test_a_forbidden_bid_is_refused():
 
 def test_run_arguments_are_checked():
     with pytest.raises(PochaError, match="3 strategies for 4 seats"):
-        simulate(DealsRequest(rules=RULES, lineup=lineup("zero", "zero", "zero"), sizes=[4], deals=10))
+        simulate(Deals(rules=RULES, lineup=lineup("zero", "zero", "zero"), sizes=[4], deals=10))
     with pytest.raises(PochaError, match="deals"):
-        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=0))
+        simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[4], deals=0))
     with pytest.raises(PochaError, match="1..10"):
-        simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[11], deals=10))
+        simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[11], deals=10))
     with pytest.raises(PochaError, match="play: unknown 'clever'"):
         parse_policy("clever")
     with pytest.raises(PochaError, match="plain seating on the local backend only"):
         simulate(
-            DealsRequest(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True), Outputs(trace=io.StringIO())
+            Comparison(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True), Outputs(trace=io.StringIO())
         )
 
 
 def test_progress_counts_every_deal():
     done = []
-    simulate(
-        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100), Outputs(progress=done.append)
-    )
+    simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100), Outputs(progress=done.append))
     assert done == [100, 100, 100, 100, 50, 50]  # hand sizes interleaved: 2, 3, 2, 3, 2, 3
 
 
@@ -137,11 +135,11 @@ def test_ctrl_c_keeps_the_finished_chunks():
             raise KeyboardInterrupt
 
     result = simulate(
-        DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100),
+        Deals(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100),
         Outputs(progress=stop_after_two),
     )
     assert not result.complete
     assert result.total.boards.tolist() == [200]
-    whole = simulate(DealsRequest(rules=RULES, lineup=LINEUP, sizes=[3], deals=200, chunk_size=100))
+    whole = simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[3], deals=200, chunk_size=100))
     for name in ARRAYS:
         assert np.array_equal(getattr(result.total, name), getattr(whole.total, name)), name

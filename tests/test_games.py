@@ -12,7 +12,6 @@ from test_conformance import check_deal
 from pocha.engine.games import (
     MAX_TIE_HANDS,
     Games,
-    GamesRequest,
     break_ties,
     first_dealers,
     first_place,
@@ -42,7 +41,7 @@ CHEAP = (
 
 
 def test_a_game_plays_the_whole_schedule_and_someone_wins():
-    result = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=300, seed=1))
+    result = play_games(Games(rules=RULES, lineup=LINEUP, games=300, seed=1))
     assert result.complete
     frame = summary(result.total.hand_tally)
     every = frame[(frame.position == "all") & (frame.cards != "all")]
@@ -54,8 +53,8 @@ def test_a_game_plays_the_whole_schedule_and_someone_wins():
 
 
 def test_results_do_not_depend_on_the_chunk_size():
-    one = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=100, seed=4, chunk_size=7))
-    two = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=100, seed=4))
+    one = play_games(Games(rules=RULES, lineup=LINEUP, games=100, seed=4, chunk_size=7))
+    two = play_games(Games(rules=RULES, lineup=LINEUP, games=100, seed=4))
     assert game_summary(one.total.game_tally).equals(game_summary(two.total.game_tally))
     assert np.array_equal(one.total.hand_tally.moments, two.total.hand_tally.moments)
     assert one.total.game_tally.tie_break_hands == two.total.game_tally.tie_break_hands
@@ -69,7 +68,7 @@ def test_every_strategy_holds_every_seat_equally_often(players, schedule):
     strategies = lineup(*CHEAP[:players])
     labels = strategies.labels
     assert len(labels) == players
-    result = play_games(GamesRequest(rules=rules, lineup=strategies, games=2 * players, seed=players))
+    result = play_games(Games(rules=rules, lineup=strategies, games=2 * players, seed=players))
     hands = result.total.hand_tally.moments[MOMENTS.index("H"), :, :players, :]  # [strategy, position, size]
     per_size = Counter(rules.hand_sizes())
     for s, size in enumerate(result.total.hand_tally.sizes):
@@ -95,7 +94,7 @@ def test_seating_moves_one_seat_a_game_from_the_first_dealer():
 
 
 def test_without_rotation_the_seating_stays_and_the_lot_moves_the_deal():
-    result = play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=400, seed=2, rotate=False))
+    result = play_games(Games(rules=RULES, lineup=LINEUP, games=400, seed=2, rotate=False))
     frame = summary(result.total.hand_tally)
     ones = frame[(frame.cards == "1") & (frame.position != "all")].set_index(["strategy", "position"]).hands
     assert ones.min() > 50  # every strategy bid from every position, not only from one or two
@@ -181,7 +180,7 @@ def test_tie_break_rules_in_whole_games(tie_break):
     """Three 'zero' bidders on the short schedule tie often."""
     rules = make_rules(players=3, schedule="short", tie_break=tie_break)
     played = play_games(
-        GamesRequest(rules=rules, lineup=lineup("zero", "fair-share", "zero"), games=2000, seed=3)
+        Games(rules=rules, lineup=lineup("zero", "fair-share", "zero"), games=2000, seed=3)
     ).total.game_tally
     assert played.tie_break_games > 0 and played.unresolved == 0
     wins, shared = played.sums[GAME_SUMS.index("W")].sum(), played.sums[GAME_SUMS.index("S")].sum()
@@ -198,7 +197,7 @@ def test_a_game_trace_replays_the_scores_and_the_seating():
     rules = make_rules(players=3, schedule="short")
     seats = lineup("zero", "fair-share", "aces-trumps")
     stream = io.StringIO()
-    result = play_games(GamesRequest(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4), Outputs(trace=stream))
+    result = play_games(Games(rules=rules, lineup=seats, games=9, seed=5, chunk_size=4), Outputs(trace=stream))
     header, *deals = (json.loads(line) for line in stream.getvalue().splitlines())
     assert header["format"] == "pocha-trace/3" and header["rules"]["schedule"] == "short"
     by_game: dict[int, list[dict]] = {}
@@ -235,7 +234,7 @@ def test_score_quantiles_and_merge():
 
 def test_bad_game_arguments():
     with pytest.raises(PochaError, match="games"):
-        play_games(GamesRequest(rules=RULES, lineup=LINEUP, games=0))
+        play_games(Games(rules=RULES, lineup=LINEUP, games=0))
     with pytest.raises(PochaError, match="schedule"):
         make_rules(schedule="marathon")
     with pytest.raises(PochaError, match="tie-break: unknown rule 'coin'"):
@@ -245,7 +244,7 @@ def test_bad_game_arguments():
 def test_rotation_removes_the_seat_advantage():
     """Four labels of one strategy (same law, own draws): each wins about a quarter (within 4 standard errors)."""
     twins = lineup(*(f"sample_strategy:Noisy:salt={salt}" for salt in range(4)))
-    games = game_summary(play_games(GamesRequest(rules=RULES, lineup=twins, games=4000, seed=2)).total.game_tally)
+    games = game_summary(play_games(Games(rules=RULES, lineup=twins, games=4000, seed=2)).total.game_tally)
     assert len(games) == 4 and games.seats.tolist() == [1] * 4
     assert np.all(np.abs(games.win_rate - 0.25) < 4 * games.win_se)
 

@@ -4,8 +4,8 @@ base -> game -> kernels -> strategies -> engine -> reports -> api -> cli: a modu
 its own layer or the ones below it. Imports are read from the sources with ``ast``: absolute and
 relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
 package's modules. The modules of one layer must not import each other in a ring, and the command
-line reaches the rest of the package only through the API, the option values, the text and table
-renderers, errors, interrupts, version and words.
+line reaches the rest of the package only through the API, its flags and terminal, the option values, the text
+and table renderers, errors, interrupts, version and words.
 """
 
 import ast
@@ -29,13 +29,18 @@ LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named 
             "pocha.execution",
             "pocha.options",
             "pocha.openspiel",
+            "pocha.openspiel_game",
+            "pocha.pettingzoo",
+            "pocha.playing",
             "pocha.results",
         ),
     ),
-    ("cli", ("pocha.cli", "pocha.__main__")),
+    ("cli", ("pocha.cli", "pocha.flags", "pocha.terminal", "pocha.__main__")),
 )
 CLI_MAY_IMPORT = {
     "pocha.api",
+    "pocha.flags",
+    "pocha.terminal",
     "pocha.options",
     "pocha.reports.text",
     "pocha.reports.tables",

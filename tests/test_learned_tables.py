@@ -13,7 +13,7 @@ import pocha
 from pocha.cli import app
 from pocha.engine.backends import Threads
 from pocha.engine.policies import parse_policy
-from pocha.engine.training import TrainingRequest, train_table
+from pocha.engine.training import Training, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, make_rules
 from pocha.strategies.montecarlo import MonteCarlo
@@ -33,7 +33,7 @@ def test_table_bids_under_every_preset_and_player_count(preset, players):
     rules = make_rules(preset, players=players)
     told = []
     result = pocha.simulate(
-        f"table:deals={TINY}", rules=rules, cards=[1, rules.full_deal], deals=3, messages=told.append
+        f"table:deals={TINY}", rules=rules, cards=[1, rules.full_deal], deals=3, messages=told.append, learn_tables=True
     )
     assert result.complete and result.to_frame().hands.sum() > 0
     default = default_table(rules, "greedy", TINY)
@@ -53,7 +53,7 @@ def test_montecarlo_reading_the_bids_through_table_gets_its_table_too():
     rules = make_rules("turkish", players=3)
     bidder = MonteCarlo(samples=2, assume=TableStrategy(deals=21))
     told = []
-    result = pocha.simulate(bidder, rules=rules, cards=2, deals=3, messages=told.append)
+    result = pocha.simulate(bidder, rules=rules, cards=2, deals=3, messages=told.append, learn_tables=True)
     assert result.complete and any("table: learning the trick table" in line for line in told)
     assert default_table(rules, "greedy", 21).path.is_file()
 
@@ -62,12 +62,12 @@ def test_a_learned_table_is_kept_and_read_again_without_learning(capsys):
     rules = make_rules("turkish", players=5)
     default = default_table(rules, "greedy", 30)
     told = []
-    pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append)
+    pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True)
     assert told[0].startswith("table: learning the trick table of these rules under greedy play from 30 deals")
     assert capsys.readouterr().err == ""  # the library prints nothing itself: its lines went to messages
     written = default.path.stat().st_mtime_ns
     told.clear()
-    again = pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append)
+    again = pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True)
     assert told == [] and default.path.stat().st_mtime_ns == written and again.complete
     assert TrickTable.load(default.path).rules == rules and not list(default.path.parent.glob("*.part"))
 
@@ -78,7 +78,7 @@ def test_a_damaged_or_foreign_table_in_the_cache_is_learned_again():
     default.path.parent.mkdir(parents=True, exist_ok=True)
     default.path.write_bytes(b"half a table")
     said = []
-    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append)
+    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True)
     assert (
         said[0].startswith(f"table: cannot read '{default.path}' as a trick table") and "learning it again" in said[0]
     )
@@ -86,7 +86,7 @@ def test_a_damaged_or_foreign_table_in_the_cache_is_learned_again():
     ludoteka = TrickTable.load(default_table(make_rules(players=4), "greedy").path)  # the play rule differs
     TrickTable(ludoteka.rules, "greedy", np.zeros_like(ludoteka.counts)).save(default.path)
     said.clear()
-    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append)
+    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True)
     assert "holds a table of other rules; learning it again" in said[0]
 
 
@@ -94,7 +94,24 @@ def test_a_cache_folder_that_cannot_be_made_is_one_clear_line(monkeypatch, tmp_p
     (tmp_path / "a file").write_text("not a folder")
     monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path / "a file"))
     with pytest.raises(PochaError, match="cannot make the cache folder .* set POCHA_CACHE_DIR to a folder you can"):
-        pocha.simulate("table:deals=5", rules=make_rules("italian", players=5), cards=1, deals=2)
+        pocha.simulate("table:deals=5", rules=make_rules("italian", players=5), cards=1, deals=2, learn_tables=True)
+
+
+def test_nothing_is_written_into_the_cache_unless_asked(tmp_path):
+    """From Python a missing table is one line saying where it would go; the command line learns it unless told."""
+    rules = make_rules("turkish", players=4)
+    default = default_table(rules, "greedy", 23)
+    missing = "table: no trick table of these rules under greedy play ships with pocha or is in its cache"
+    with pytest.raises(PochaError, match=f"{missing}.*keeps it in .*: pass learn_tables=True"):
+        pocha.simulate("table:deals=23", rules=rules, cards=2, deals=3)
+    with pytest.raises(PochaError, match=missing):
+        pocha.Player("table:deals=23", rules)
+    with pytest.raises(PochaError, match=missing):
+        pocha.advise("1O 3O", "7C", rules=pocha.RuleOptions(preset=rules), assume="table:deals=23", samples=10)
+    refused = invoke("simulate -s table:deals=23 --preset turkish -p 4 -k 2 -n 3 --no-learn-tables")
+    assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: {missing}") and not default.path.exists()
+    learned = invoke("simulate -s table:deals=23 --preset turkish -p 4 -k 2 -n 3")
+    assert learned.exit_code == 0 and "table: learning" in learned.stderr and default.path.is_file()
 
 
 def test_ctrl_c_while_learning_keeps_no_table_and_plays_nothing(monkeypatch):
@@ -122,13 +139,14 @@ def test_pimc_play_says_which_table_it_bids_from():
 
 def test_a_table_inside_another_strategy_goes_unsaid():
     """montecarlo@pimc reads the bids through a greedy-play table on default runs: no line of tables' jargon."""
-    from pocha.execution import learn_tables
+    from pocha.execution import learn_default_tables
 
     rules, pimc = make_rules("italian", players=2), parse_policy("pimc")
     said: list[str] = []
-    learn_tables([(MonteCarlo(samples=2, assume=TableStrategy(deals=25)), pimc)], rules, Threads(1), None, said.append)
+    tables = [(MonteCarlo(samples=2, assume=TableStrategy(deals=25)), pimc)]
+    learn_default_tables(tables, rules, Threads(1), None, said.append, learn=True)
     assert not any("pimc-play table" in line for line in said)
-    learn_tables([(TableStrategy(deals=25), pimc)], rules, Threads(1), None, said.append)  # a table bidder: said
+    learn_default_tables([(TableStrategy(deals=25), pimc)], rules, Threads(1), None, said.append, learn=True)  # said
     assert any("table: no pimc-play table fits these rules" in line for line in said)
 
 
@@ -138,7 +156,7 @@ def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
     assert table.policy == "pimc:samples=2" and table.counts.sum() == 2 * 12 * 3
     assert table.fits(make_rules(players=3), "pimc") and not table.fits(make_rules(players=3), "greedy")
     policy = parse_policy("pimc:samples=2")
-    again = train_table(TrainingRequest(rules=make_rules(players=3), deals=2, policy=policy, backend=Threads(2)))
+    again = train_table(Training(rules=make_rules(players=3), deals=2, policy=policy), backend=Threads(2))
     assert np.array_equal(again.counts, table.counts)  # whatever the thread count
     result = invoke(f"train -p 3 -n 2 --play pimc --out {tmp_path / 'cli.npz'}")
     assert result.exit_code == 0 and "under pimc play" in result.stdout

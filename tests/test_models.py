@@ -12,8 +12,8 @@ from test_cli import invoke
 
 import pocha
 from pocha.engine.backends import Threads
-from pocha.engine.models import BidRows, ModelsRequest, record_bids
-from pocha.engine.seating import Seat
+from pocha.engine.models import BidRows, ModelBids, record_bids
+from pocha.engine.seating import Entrant
 from pocha.game.rules import make_rules
 from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
 
@@ -97,12 +97,11 @@ def test_a_family_scores_as_its_best_member():
 
 
 def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
-    request = dict(rules=make_rules(players=3), sizes=[2, 5], deals=150, seed=4)
-    models = (Seat.of("expected"), Seat.of("zero"))
+    plan = dict(rules=make_rules(players=3), sizes=[2, 5], deals=150, seed=4)
+    models = (Entrant.of("expected"), Entrant.of("zero"))
+    table = lineup(*["expected"] * 3)
     recorded = [
-        record_bids(
-            ModelsRequest(lineup=lineup(*["expected"] * 3), models=models, chunk_size=size, backend=backend, **request)
-        )
+        record_bids(ModelBids(lineup=table, models=models, chunk_size=size, **plan), backend=backend)
         for size, backend in ((None, Threads(1)), (16, Threads(2)))
     ]
     rows = recorded[0].total

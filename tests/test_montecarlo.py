@@ -11,7 +11,7 @@ from test_strategies import context
 
 from pocha.engine.advice import advise, read_situation
 from pocha.engine.chunk import deal_chunk
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import Rules, forbidden_bids, make_rules
@@ -246,7 +246,7 @@ def test_montecarlo_runs_do_not_depend_on_the_chunk_size():
     rules = make_rules(players=4)
     seats = lineup("montecarlo:samples=4", "expected", "montecarlo:samples=4", "zero")
     one, two = (
-        simulate(DealsRequest(rules=rules, lineup=seats, sizes=[3, 6], deals=40, seed=2, chunk_size=size)).total
+        simulate(Deals(rules=rules, lineup=seats, sizes=[3, 6], deals=40, seed=2, chunk_size=size)).total
         for size in (7, 64)
     )
     assert summary(one).equals(summary(two))

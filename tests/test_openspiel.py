@@ -41,6 +41,17 @@ def test_without_openspiel_the_module_says_how_to_install_it(monkeypatch):
     monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
 
 
+@pytest.mark.parametrize("module", ["pocha.openspiel", "pocha.openspiel_game"])
+def test_without_openspiel_each_module_says_how_to_install_it(monkeypatch, module):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    for name in ("pocha.openspiel", "pocha.openspiel_game"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with pytest.raises(PochaError, match=r"^openspiel: OpenSpiel is not installed; install it with pip install"):
+        importlib.import_module(module)
+    for name in ("pocha.openspiel", "pocha.openspiel_game"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+
+
 # --- the rules and the cards -----------------------------------------------------------------------
 
 
@@ -75,7 +86,7 @@ def test_a_smaller_deck_keeps_the_lowest_ranks_and_every_card_maps_both_ways(ope
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("kuhn_poker", "is not oh_hell"),
+        ("kuhn_poker", "is none of oh_hell and pocha"),
         ("oh_hell(num_suits=3)", "four suits"),
         ("oh_hell(players=8)", "3 to 7 players"),
         ("oh_hell(num_cards_per_suit=14)", "num_cards_per_suit is 2 to 13"),
@@ -349,6 +360,10 @@ def test_ismcts_in_numba_plays_a_match_that_repeats(openspiel):
     ("options", "message"),
     [
         ({"game": "oh_hell(num_tricks_fixed=3)"}, "leave num_tricks_fixed out"),
+        ({"game": "pocha(cards=3)"}, "leave cards out"),
+        ({"game": "pocha(players=4)", "cards": 11}, "cards: 11 is not a hand size here; 4 players with 40 cards"),
+        ({"game": "pocha(hook=maybe)"}, "hook: unknown rule 'maybe'"),
+        ({"game": "pocha", "against": "ismcts:resampler=openspiel"}, "leave resampler out"),
         ({"game": "oh_hell(players=4)", "cards": 13}, "12 cards at most"),
         ({"against": "ismcts:budget=3"}, "ismcts takes simulations=N"),
         ({"against": "ismcts:simulations=0"}, "each above 0"),
@@ -368,6 +383,19 @@ def test_a_bad_match_is_one_line(openspiel, options, message):
     with pytest.raises(PochaError, match=message) as refused:
         pocha.match("expected@greedy", **{"cards": 1, "deals": 1, **options})
     assert "\n" not in str(refused.value)
+
+
+def test_a_match_on_pochas_own_rules_takes_the_same_path_and_repeats(openspiel):
+    game = "pocha(players=3,preset=portuguese)"
+    played = pocha.match("expected@greedy", against="ismcts:simulations=10", game=game, cards="1,4", deals=2, seed=4)
+    assert played.rules == pocha.make_rules("portuguese", 3) and played.game == game
+    deals = played.deals
+    assert list(deals.player_decisions) == [3 * 2, 3 * 2, 3 * 5, 3 * 5]  # a bid and a card a hand, one hand a seat
+    again = pocha.match("expected@greedy", against="ismcts:simulations=10", game=game, cards="1,4", deals=2, seed=4)
+    assert again.deals.player_points.tolist() == deals.player_points.tolist()
+    assert again.deals.opponent_points.tolist() == deals.opponent_points.tolist()
+    even = pocha.match("expected@greedy", against="expected@greedy", game="pocha(players=5)", cards=3, deals=3, seed=1)
+    assert (even.summary().mean_diff == 0).all()
 
 
 def test_the_match_command(openspiel):

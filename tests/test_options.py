@@ -8,7 +8,11 @@ import pocha
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions
-from pocha.reports.record import CompareRun, DealsRun, GameRun, RunRecord
+from pocha.reports.kinds import record_from
+from pocha.reports.kinds.compare import CompareRun
+from pocha.reports.kinds.game import GameRun
+from pocha.reports.kinds.simulate import DealsRun
+from pocha.reports.record import RunRecord
 
 
 @pytest.mark.parametrize(
@@ -73,15 +77,17 @@ def test_the_run_record_has_a_header_and_the_section_of_its_command():
         unresolved_games=0,
     )
     record = RunRecord(command="game", seed=1, section=game, **header)
-    assert RunRecord.from_dict(record.to_dict()) == record and record.planned == 3
+    assert record_from(record.to_dict()) == record and record.planned == 3
     older = {("play" if k == "policy" else "plays" if k == "policies" else k): v for k, v in record.to_dict().items()}
-    assert RunRecord.from_dict(older) == record  # run.json before the play rule was named play_rule
+    assert record_from(older) == record  # run.json before the play rule was named play_rule
     compare = RunRecord(
         command="compare", seed=1, section=CompareRun(cards=(2,), deals_per_size=7, duplicate=True), **header
     )
     assert compare.to_dict()["duplicate"] is True and "field" not in compare.to_dict()
-    with pytest.raises(PochaError, match="a simulate run holds a DealsRun section"):
-        RunRecord(command="simulate", seed=1, section=game, **header)
+    with pytest.raises(PochaError, match="unknown field"):  # a game's section read as a simulate run's
+        record_from(record.to_dict() | {"command": "simulate"})
+    with pytest.raises(PochaError, match="unknown command 'replay'; known: simulate, compare, game, variants"):
+        record_from(record.to_dict() | {"command": "replay"})
     with pytest.raises(PochaError, match="missing field"):
-        RunRecord.from_dict({k: v for k, v in record.to_dict().items() if k != "games"})
+        record_from({k: v for k, v in record.to_dict().items() if k != "games"})
     assert DealsRun(cards=(1, 2), deals_per_size=5).planned == 10

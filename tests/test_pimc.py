@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.engine.chunk import PLAY_CODES, deal_chunk, play_chunk, same_policy
-from pocha.engine.policies import DEFAULT_SAMPLES, GREEDY, PIMC_SHARPNESS, PlayPolicy, parse_policy
+from pocha.engine.policies import GREEDY, PIMC_SAMPLES, PIMC_SHARPNESS, PlayPolicy, parse_policy
 from pocha.engine.runner import Outputs
-from pocha.engine.seating import Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.seating import Entrant
+from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
@@ -183,7 +183,7 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     interval clear of zero; measured at 1,000 deals: +4.8 +- 0.6 points per hand)."""
     seats = lineup("expected@greedy", "expected@pimc:samples=4", "expected@greedy", "expected@pimc:samples=4")
     tally = simulate(
-        DealsRequest(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
+        Comparison(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
     ).total
     pair = pair_differences(tally).iloc[0]
     assert (pair.strategy_a, pair.strategy_b) == ("expected@greedy", "expected@pimc:samples=4")
@@ -197,9 +197,7 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
     seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")
     runs = [
         simulate(
-            DealsRequest(
-                rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size, backend=Threads(threads)
-            )
+            Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size), backend=Threads(threads)
         ).total.moments
         for size, threads in ((7, 1), (40, 2))
     ]
@@ -207,12 +205,12 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads():
 
 
 def test_player_specs_name_a_bid_strategy_and_a_play_policy():
-    seat = Seat.of("montecarlo:samples=4@pimc:samples=12")
+    seat = Entrant.of("montecarlo:samples=4@pimc:samples=12")
     assert seat.label == "montecarlo:samples=4@pimc:samples=12"
     assert seat.policy == PlayPolicy("pimc", 12, PIMC_SHARPNESS)
-    assert Seat.of("expected@pimc").policy == PlayPolicy("pimc", DEFAULT_SAMPLES, PIMC_SHARPNESS)
-    assert Seat.of("expected").policy is None
-    assert Seat.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
+    assert Entrant.of("expected@pimc").policy == PlayPolicy("pimc", PIMC_SAMPLES, PIMC_SHARPNESS)
+    assert Entrant.of("expected").policy is None
+    assert Entrant.of("expected@pimc").label == "expected@pimc" and parse_policy("pimc").label == "pimc"
     for bad, message in (
         ("pimc:samples=0", "samples must be"),
         (
@@ -239,16 +237,14 @@ def test_the_strong_player_is_a_whole_player_by_name():
 
 
 def test_the_sharpness_is_named_when_it_is_not_the_default():
-    assert parse_policy(f"pimc:samples={DEFAULT_SAMPLES},sharpness={PIMC_SHARPNESS}").label == "pimc"
+    assert parse_policy(f"pimc:samples={PIMC_SAMPLES},sharpness={PIMC_SHARPNESS}").label == "pimc"
     assert parse_policy("pimc:sharpness=0").label == "pimc:sharpness=0.0" == parse_policy("pimc:sharpness=-0").label
     assert parse_policy("pimc: samples = 3 , sharpness = 1.5").label == "pimc:samples=3,sharpness=1.5"
     for policy in ("pimc:sharpness=0.0", "pimc:samples=3,sharpness=1.5", "pimc:sharpness=1000"):
         assert parse_policy(parse_policy(policy).label) == parse_policy(policy)
     assert parse_policy("greedy").sharpness == 0
     assert parse_policy("pimc:solve=3,paranoid=1").label == "pimc:solve=3,paranoid=1"
-    assert parse_policy("pimc:solve=3,paranoid=1") == PlayPolicy(
-        "pimc", DEFAULT_SAMPLES, PIMC_SHARPNESS, False, 3, True
-    )
+    assert parse_policy("pimc:solve=3,paranoid=1") == PlayPolicy("pimc", PIMC_SAMPLES, PIMC_SHARPNESS, False, 3, True)
 
 
 @pytest.mark.parametrize("value", ["-1", "x", "nan", "inf", "1001", ""])
@@ -433,7 +429,7 @@ UNREAD_RUNS = {
 def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     run = UNREAD_RUNS[name]
     stream = io.StringIO()
-    request = DealsRequest(
+    plan = Deals(
         rules=run["rules"],
         lineup=lineup(*run["specs"]),
         sizes=run["sizes"],
@@ -441,7 +437,7 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
         seed=run["seed"],
         policy=parse_policy(run["play"]),
     )
-    simulate(request, Outputs(trace=stream))
+    simulate(plan, Outputs(trace=stream))
     header, *lines = stream.getvalue().splitlines()
     before_header, *before = (UNREAD / name).read_text().splitlines()
     assert lines == before

@@ -14,9 +14,9 @@ from conftest import lineup
 
 from pocha.engine.backends import Dask, Threads, make_backend
 from pocha.engine.checkpoint import Checkpoint
-from pocha.engine.games import GamesRequest, play_games
+from pocha.engine.games import Games, play_games
 from pocha.engine.runner import Outputs
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.options import RunOptions
@@ -27,11 +27,10 @@ SEATS = lineup("expected", "random", "aces-trumps", "zero")
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")
 
 
-def run_deals(progress=None, checkpoint=None, **options):
-    """The engine's run of deals at RULES with SEATS, the other request fields as given."""
-    return simulate(
-        DealsRequest(rules=RULES, lineup=SEATS, **options), Outputs(progress=progress, checkpoint=checkpoint)
-    )
+def run_deals(progress=None, checkpoint=None, backend=Threads(1), **options):
+    """The engine's run of deals at RULES with SEATS, the other fields of the plan as given."""
+    plan = Comparison(rules=RULES, lineup=SEATS, **options)
+    return simulate(plan, Outputs(progress=progress, checkpoint=checkpoint), backend)
 
 
 def same(one, two):
@@ -49,7 +48,7 @@ def test_thread_count_does_not_change_the_results(duplicate):
 
 def test_games_on_two_threads_match_one():
     one, two = (
-        play_games(GamesRequest(rules=RULES, lineup=SEATS, games=600, seed=8, chunk_size=64, backend=Threads(n)))
+        play_games(Games(rules=RULES, lineup=SEATS, games=600, seed=8, chunk_size=64), backend=Threads(n))
         for n in (1, 2)
     )
     assert game_summary(one.total.game_tally).equals(game_summary(two.total.game_tally)) and same(
@@ -60,11 +59,9 @@ def test_games_on_two_threads_match_one():
 def test_dask_local_cluster_matches_the_local_backend():
     """Worker processes build a strategy named by a file path again from its spec."""
     seats = lineup("expected", f"{Path(__file__).parent / 'sample_strategy.py'}:Noisy:salt=1", "aces-trumps", "zero")
-    local = simulate(DealsRequest(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100)).total
+    local = simulate(Deals(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100)).total
     cluster = simulate(
-        DealsRequest(
-            rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100, backend=Dask(workers=2)
-        )
+        Deals(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100), backend=Dask(workers=2)
     ).total
     assert same(local, cluster)
 
@@ -102,7 +99,7 @@ def test_a_checkpoint_resumes_to_the_same_numbers(tmp_path):
 def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
     path = tmp_path / "run.npz"
     run_deals(sizes=[4], deals=300, chunk_size=100, checkpoint=Checkpoint(path))
-    with pytest.raises(PochaError, match="other options .*deals: 300 there, 400 here"):
+    with pytest.raises(PochaError, match="other options .*deals_per_size: 300 there, 400 here"):
         run_deals(sizes=[4], deals=400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
     with pytest.raises(PochaError, match="seed: 0 there, 1 here"):
         run_deals(sizes=[4], deals=300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
@@ -235,7 +232,7 @@ import resource, sys
 import pocha.engine.runner
 from conftest import lineup
 from pocha.engine.backends import Threads
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import make_rules
 from pocha.options import RunOptions
 if sys.argv[1] == "off":
@@ -244,7 +241,7 @@ def run(threads, chunks=20):
     seats = lineup(*["random"] * 4)
     rules, backend = make_rules(players=4), Threads(threads)
     deals = chunks * 16384
-    simulate(DealsRequest(rules=rules, lineup=seats, sizes=[10], deals=deals, chunk_size=16384, backend=backend))
+    simulate(Deals(rules=rules, lineup=seats, sizes=[10], deals=deals, chunk_size=16384), backend=backend)
 run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
 run(1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

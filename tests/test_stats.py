@@ -14,7 +14,7 @@ from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_polici
 from pocha.engine.confidence import Z95
 from pocha.engine.policies import GREEDY, parse_policy
 from pocha.engine.runner import Outputs
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.engine.tally import Tally
 from pocha.game.rules import make_rules
 from pocha.reports.stats import (
@@ -69,7 +69,7 @@ def traced_run(seats, sizes, deals, **options):
     rules = make_rules(players=len(seats.seats))
     stream = io.StringIO()
     result = simulate(
-        DealsRequest(
+        Deals(
             rules=rules,
             lineup=seats,
             sizes=sizes,
@@ -201,7 +201,7 @@ def test_compares_of_equal_strategies_call_few_adjusted_verdicts():
     equals = lineup(*(f"sample_strategy:Noisy:salt={salt}" for salt in range(4)))
     adjusted = raw = 0
     for seed in range(200):
-        tally = simulate(DealsRequest(rules=rules, lineup=equals, sizes=[2, 3], deals=100, seed=seed)).total
+        tally = simulate(Deals(rules=rules, lineup=equals, sizes=[2, 3], deals=100, seed=seed)).total
         overall = pair_differences(tally).query("cards == 'all'")
         adjusted += bool(((overall.holm_ci_low > 0) | (overall.holm_ci_high < 0)).any())
         raw += bool(((overall.ci_low > 0) | (overall.ci_high < 0)).any())
@@ -213,7 +213,7 @@ def test_a_strategy_against_itself_under_another_label_gets_no_verdict():
     """expected and expected:bias=0 bid alike: in duplicate every deal's difference is 0, p = 1, no verdict."""
     seats = lineup("expected", "expected:bias=0", "expected", "expected:bias=0")
     tally = simulate(
-        DealsRequest(rules=make_rules(players=4), lineup=seats, sizes=[2, 5], deals=200, seed=4, duplicate=True)
+        Comparison(rules=make_rules(players=4), lineup=seats, sizes=[2, 5], deals=200, seed=4, duplicate=True)
     ).total
     pairs = pair_differences(tally)
     assert (pairs.mean_diff == 0).all() and (pairs.p_value == 1).all()
@@ -224,13 +224,13 @@ def test_a_strategy_against_itself_under_another_label_gets_no_verdict():
 def test_tallies_merge_exactly():
     rules = make_rules(players=4)
     seats = lineup(*["random"] * 4)
-    whole = simulate(DealsRequest(rules=rules, lineup=seats, sizes=[3], deals=100, seed=1)).total
+    whole = simulate(Deals(rules=rules, lineup=seats, sizes=[3], deals=100, seed=1)).total
     parts = []
     for start, count in ((0, 60), (60, 40)):
         part = Tally.empty(whole.strategies, 4, whole.sizes)
         chunk = deal_chunk(rules, 1, 3, numbers(start, count))
         seating = np.zeros((count, 4), np.int64)
-        players = seats.players(GREEDY)
+        players = seats.competitors(GREEDY)
         collect_bids(rules, players, seating, 1, chunk)
         won, points, _, _ = play_chunk(rules, 1, chunk, seat_policies(players, seating))
         part.add_boards(0, chunk.numbers, [(seating, chunk.bids, won, points)])
@@ -255,14 +255,14 @@ def test_position_intervals_cover_the_truth():
     seats = lineup(*["zero"] * 4)
     first = "position == '1'"
     truth = (
-        summary(simulate(DealsRequest(rules=rules, lineup=seats, sizes=[1], deals=400_000, seed=12345)).total)
+        summary(simulate(Deals(rules=rules, lineup=seats, sizes=[1], deals=400_000, seed=12345)).total)
         .query(first)
         .mean_points.iloc[0]
     )
 
     def interval(seed):
         row = (
-            summary(simulate(DealsRequest(rules=rules, lineup=seats, sizes=[1], deals=400, seed=seed)).total)
+            summary(simulate(Deals(rules=rules, lineup=seats, sizes=[1], deals=400, seed=seed)).total)
             .query(first)
             .iloc[0]
         )
@@ -283,9 +283,7 @@ def test_pair_intervals_cover_zero_between_equals(duplicate):
 
     def interval(seed):
         row = pair_differences(
-            simulate(
-                DealsRequest(rules=rules, lineup=twins, sizes=[3], deals=300, seed=seed, duplicate=duplicate)
-            ).total
+            simulate(Comparison(rules=rules, lineup=twins, sizes=[3], deals=300, seed=seed, duplicate=duplicate)).total
         ).iloc[0]
         return row.ci_low, row.ci_high
 

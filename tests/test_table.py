@@ -10,7 +10,7 @@ from test_strategies import context
 
 from pocha.engine.backends import Threads
 from pocha.engine.chunk import deal_chunk
-from pocha.engine.training import TrainingRequest, train_table
+from pocha.engine.training import Training, train_table
 from pocha.errors import PochaError
 from pocha.game.rules import PRESETS, Scoring, forbidden_bids, make_rules, parse_scoring
 from pocha.strategies.base import BidContext
@@ -99,9 +99,7 @@ def test_caps_and_bids_so_far():
 
 def test_training_on_two_threads_learns_the_same_table(small_table):
     table, _ = small_table
-    again = train_table(
-        TrainingRequest(rules=make_rules(players=4), deals=300, seed=5, chunk_size=64, backend=Threads(2))
-    )
+    again = train_table(Training(rules=make_rules(players=4), deals=300, seed=5, chunk_size=64), backend=Threads(2))
     assert np.array_equal(again.counts, table.counts)
 
 
@@ -183,7 +181,7 @@ def test_a_table_for_other_rules_is_refused(small_table):
 def test_the_hook_matters_only_beyond_one_card_and_the_scoring_only_to_pimc(small_table):
     table, _ = small_table  # ludoteka: hook except-one-card
     portuguese = make_rules("portuguese", players=4)  # hook always, another tie-break: the same deals learned
-    assert np.array_equal(train_table(TrainingRequest(rules=portuguese, deals=300, seed=5)).counts, table.counts)
+    assert np.array_equal(train_table(Training(rules=portuguese, deals=300, seed=5)).counts, table.counts)
     assert table.fits(portuguese) and not table.fits(make_rules(hook="never"))
     other_scoring = make_rules(scoring=Scoring(exact=10, per_trick=2, miss_per_trick=-10))
     assert table.fits(other_scoring) and not table.fits(LUDOTEKA, "pimc")
@@ -209,4 +207,4 @@ def test_the_table_strategies_inside_a_strategy_are_found():
 
 def test_training_checks_its_arguments():
     with pytest.raises(PochaError, match="deals"):
-        train_table(TrainingRequest(rules=LUDOTEKA, deals=0))
+        train_table(Training(rules=LUDOTEKA, deals=0))

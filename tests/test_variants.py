@@ -15,8 +15,8 @@ from pocha.engine.variants import GAME_GROUPS, Variant
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
 from pocha.options import STUDY, parse_variant
-from pocha.reports.html import variant_answers
-from pocha.reports.record import RunRecord
+from pocha.reports.kinds import record_from
+from pocha.reports.kinds.variants import variant_answers
 from pocha.reports.variants import VARIANT_COLUMNS, figure, interval, same_deals, t95
 
 CHEAP = {"strong": "expected@greedy", "weak": "zero@greedy", "threads": 1}  # fast players for every study here
@@ -174,7 +174,7 @@ def test_the_command_prints_every_question_and_writes_a_run_folder(tmp_path):
     for heading in ("Variants", "Seat advantage", "Skill", "Luck", "The game", "dealer gap", "vs first"):
         assert heading in result.stdout
     written = json.loads((out / "run.json").read_text())
-    assert RunRecord.from_dict(written).section.variants == ("ludoteka", "ludoteka:hook=never")
+    assert record_from(written).section.variants == ("ludoteka", "ludoteka:hook=never")
     assert {"variants.csv", "seat_advantage.png", "skill_and_luck.png", "game_shape.png"} <= set(written["files"])
     report = invoke(f"report {out}")
     assert report.exit_code == 0, report.output

@@ -15,7 +15,7 @@ from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.playouts import check_solve, expected_points, play_outs
 from pocha.words import counted
 
-MOST_SAMPLES = 10**7  # play-outs per candidate bid
+MOST_PLAYOUTS = 10**7  # play-outs per candidate bid
 
 
 @dataclass(frozen=True)
@@ -176,8 +176,8 @@ def advise(
     read through it (0: not read); solve: the last tricks of each play-out solved exactly (greedy
     only). See ``play_outs``.
     """
-    if not 2 <= samples <= MOST_SAMPLES:
-        raise PochaError(f"samples: must be from 2 to {MOST_SAMPLES:,}, not {samples:,}")
+    if not 2 <= samples <= MOST_PLAYOUTS:
+        raise PochaError(f"samples: must be from 2 to {MOST_PLAYOUTS:,}, not {samples:,}")
     if not sharpness >= 0:
         raise PochaError(f"sharpness: must be 0 or more, not {sharpness}")
     if asked is not None:

@@ -23,10 +23,10 @@ import numpy as np
 
 from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, check_count, local_cluster
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine.games import GamesRequest, play_games
+from pocha.engine.games import Games, play_games
 from pocha.engine.policies import parse_policy
-from pocha.engine.seating import Lineup, Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.seating import Entrant, Lineup
+from pocha.engine.simulate import Deals, simulate
 from pocha.engine.tally import Tally
 from pocha.errors import PochaError
 from pocha.game.rules import make_rules
@@ -110,27 +110,18 @@ class Measurement:
 def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int | None, seed: int = 0) -> float:
     """Deals (games) per second of one run of the benchmark (bidding, play and tally included); Ctrl-C goes through."""
     rules = make_rules(players=benchmark.players)
-    lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
+    lineup = Lineup((Entrant.of(benchmark.bids),) * benchmark.players)
     policy = parse_policy(benchmark.policy)
     start = time.perf_counter()
     if benchmark.whole_games:
-        request = GamesRequest(
-            rules=rules, lineup=lineup, games=deals, seed=seed, policy=policy, chunk_size=chunk_size, backend=backend
-        )
-        complete = play_games(request).complete
+        games = Games(rules=rules, lineup=lineup, games=deals, seed=seed, policy=policy, chunk_size=chunk_size)
+        complete = play_games(games, backend=backend).complete
     else:
-        complete = simulate(
-            DealsRequest(
-                rules=rules,
-                lineup=lineup,
-                sizes=(benchmark.cards,),
-                deals=deals,
-                seed=seed,
-                policy=policy,
-                chunk_size=chunk_size,
-                backend=backend,
-            )
-        ).complete
+        sizes = (benchmark.cards,)
+        plan = Deals(
+            rules=rules, lineup=lineup, sizes=sizes, deals=deals, seed=seed, policy=policy, chunk_size=chunk_size
+        )
+        complete = simulate(plan, backend=backend).complete
     if not complete:
         raise KeyboardInterrupt  # a cut run is never timed
     return deals / (time.perf_counter() - start)
@@ -280,8 +271,8 @@ def stage_times(benchmark: Benchmark, chunks: int, seed: int = 0) -> dict[str, f
     ``Deals.run`` (``pocha.engine.simulate``) runs them: where the time of a deal goes.
     """
     rules = make_rules(players=benchmark.players)
-    lineup = Lineup((Seat.of(benchmark.bids),) * benchmark.players)
-    strategies = lineup.players(parse_policy(benchmark.policy))
+    lineup = Lineup((Entrant.of(benchmark.bids),) * benchmark.players)
+    strategies = lineup.competitors(parse_policy(benchmark.policy))
     seating = lineup.seating()
     times: dict[str, list[float]] = {stage: [] for stage in STAGES}
     for chunk_index in range(chunks + 1):  # the first chunk loads the kernels: not timed

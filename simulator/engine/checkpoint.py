@@ -2,9 +2,9 @@
 
 A checkpoint is an npz file (a zip: each member carries a CRC, so a truncated or damaged file is
 detected) holding the total's integer arrays (a ``Tally``'s: only runs of deals are checkpointed),
-the numbers of the finished tasks and the workload's fingerprint. It is written under a temporary
-name and renamed, so a run killed at any moment leaves the previous checkpoint whole. Resuming
-checks that the fingerprint is the same and plays the rest.
+the numbers of the finished tasks, and the plan as run.json holds it with the chunk size that cut
+it into those tasks. It is written under a temporary name and renamed, so a run killed at any
+moment leaves the previous checkpoint whole. Resuming checks that the plan is the same and plays the rest.
 """
 
 import json
@@ -22,7 +22,7 @@ from pocha.engine.workload import Workload
 from pocha.errors import PochaError
 from pocha.version import __version__
 
-FORMAT = "pocha-checkpoint/2"  # /2: the rules say play_rule, the players policies
+CHECKPOINT_FORMAT = "pocha-checkpoint/3"  # /3: the plan as run.json holds it; /2: the rules say play_rule
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")  # the Tally's accumulators
 DEFAULT_EVERY = 5.0  # seconds of progress between saves
 
@@ -68,10 +68,20 @@ class Checkpoint:
         self.last = time.monotonic()
         if self.path is None:
             return
-        meta = {"format": FORMAT, "version": __version__, "run": workload.fingerprint(), "tasks": workload.task_count}
+        meta = {
+            "format": CHECKPOINT_FORMAT,
+            "version": __version__,
+            "run": saved_plan(workload),
+            "tasks": workload.task_count,
+        }
         with atomic_path(self.path) as temporary, open(temporary, "wb") as stream:
             arrays = {name: getattr(total, name) for name in ARRAYS}
             np.savez(stream, meta=np.array(json.dumps(meta)), done=np.array(sorted(done), np.int64), **arrays)
+
+
+def saved_plan(workload: Workload[Any]) -> dict[str, Any]:
+    """What a checkpoint holds of a run: its plan as run.json holds it, and the chunk size its tasks were cut by."""
+    return workload.to_dict() | {"chunk_size": workload.chunk_size}
 
 
 def is_checkpoint(path: Path) -> bool:
@@ -98,17 +108,17 @@ def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray], set[int]]:
             "it was not used"
         ) from None
     found = str(meta.get("format")) if isinstance(meta, dict) else ""
-    if found != FORMAT:
+    if found != CHECKPOINT_FORMAT:
         if found.startswith("pocha-checkpoint/"):
             raise PochaError(f"resume: '{path}' was saved by another version of pocha ({found}); start the run again")
-        raise PochaError(f"resume: '{path}' is not a pocha checkpoint ({FORMAT})")
+        raise PochaError(f"resume: '{path}' is not a pocha checkpoint ({CHECKPOINT_FORMAT})")
     return meta, arrays, done
 
 
 def load(path: Path, workload: Workload[T]) -> tuple[T, set[int]]:
     """A checkpoint's total and finished tasks, refused with one clear line if damaged or from other options."""
     meta, arrays, done = read(path)
-    ours = workload.fingerprint()
+    ours = saved_plan(workload)
     if meta["run"] != ours:
         differ = [key for key in ours if meta["run"].get(key) != ours.get(key)]
         shown = "; ".join(f"{key}: {meta['run'].get(key)} there, {ours.get(key)} here" for key in differ)

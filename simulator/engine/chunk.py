@@ -9,13 +9,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pocha.engine.dealing import deal
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Competitor, Lineup
 from pocha.errors import PochaError
+from pocha.game.conditions import DealConditions
 from pocha.game.rules import Rules, forbidden_bids
-from pocha.kernels.codes import PLAY_CODES, POLICY_PIMC
-from pocha.kernels.deal import deal_batch
+from pocha.kernels.codes import PLAY_CODES as PLAY_CODES  # the play rules' codes, for the tests
+from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
@@ -23,16 +25,15 @@ from pocha.strategies.base import BidContext, checked_bids, checked_prediction
 from pocha.strategies.heuristics import expected_tables
 from pocha.words import counted
 
-PLAY_CODES = PLAY_CODES
 
+def deal_chunk(
+    rules: Rules, seed: int, cards: int, numbers: np.ndarray, conditions: DealConditions | None = None
+) -> Chunk:
+    """Shuffle and deal the deals with these numbers, bids not made yet; under ``conditions``, the deals that meet them.
 
-def deal_chunk(rules: Rules, seed: int, cards: int, numbers: np.ndarray) -> Chunk:
-    """Shuffle and deal the deals with these numbers, bids not made yet."""
-    size = len(numbers)
-    hands = np.empty((size, rules.players), np.uint64)
-    trump_card = np.empty(size, np.int64)
-    deal_batch(seed, cards, numbers, rules.deck(), hands, trump_card, not rules.has_trump(cards))
-    return Chunk(cards, numbers, hands, trump_card, np.zeros((size, rules.players), np.int64))
+    (``dealing.deal`` also counts the attempts the conditions took.)
+    """
+    return deal(rules, seed, cards, numbers, conditions).chunk
 
 
 def collect_bids(

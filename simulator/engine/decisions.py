@@ -14,8 +14,8 @@ from typing import Any
 from pocha.engine.player import DealView, Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.runner import Outputs
-from pocha.engine.seating import Lineup, Seat
-from pocha.engine.simulate import DealsRequest, simulate
+from pocha.engine.seating import Entrant, Lineup
+from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import Rules
 
 DECISION_PLAYERS = ("expected", "table@pimc", "montecarlo", "montecarlo@pimc")  # from the quickest to the strongest
@@ -66,9 +66,9 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
     times = []
     for spec in specs:
         stream = io.StringIO()
-        lineup = Lineup(tuple(Seat.of(spec) for _ in range(rules.players)))
+        lineup = Lineup(tuple(Entrant.of(spec) for _ in range(rules.players)))
         simulate(
-            DealsRequest(rules=rules, lineup=lineup, sizes=[cards], deals=deals, seed=1, policy=GREEDY),
+            Deals(rules=rules, lineup=lineup, sizes=(cards,), deals=deals, seed=1, policy=GREEDY),
             Outputs(trace=stream),
         )
         player = Decider(spec, rules, seed=1)
@@ -81,5 +81,5 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
                 start = time.perf_counter()
                 player.decide(view, deal["deal"])
                 seconds[kind].append(time.perf_counter() - start)
-        times += [DecisionTime(player.seat.label, kind, values) for kind, values in seconds.items()]
+        times += [DecisionTime(player.entrant.label, kind, values) for kind, values in seconds.items()]
     return times

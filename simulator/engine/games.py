@@ -20,33 +20,19 @@ from typing import Any, Self
 import numpy as np
 
 from pocha.engine import trace as traces
+from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import Chunk, SeatPolicies, check_run, collect_bids, deal_chunk, play_chunk, seat_policies
-from pocha.engine.policies import PlayPolicy
+from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import GameTally, Tally
-from pocha.engine.workload import Part, Request
+from pocha.engine.workload import Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.codes import STREAM_LOT
 from pocha.kernels.streams import uniform_batch
 
 MAX_TIE_HANDS = 1000  # extra one-card hands before a still-tied game is given up (its first place shared)
-
-
-@dataclass(frozen=True, kw_only=True)
-class GamesRequest(Request):
-    """A run of ``games`` whole games.
-
-    rotate: seat the line-up on from each game's first dealer (see the module docstring).
-    trace_games: with a trace in the outputs, the games whose every deal it gets, from the first
-    (all when None), game by game in play order (ordered backends only).
-    """
-
-    lineup: Lineup
-    games: int
-    rotate: bool = True
-    trace_games: int | None = None
 
 
 @dataclass
@@ -58,17 +44,26 @@ class GameTotals:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Games:
-    """The workload of a games run: everything that fixes its results; task ``i`` plays from game ``i * chunk_size``."""
+class Games(Plan):
+    """A run of ``games`` whole games by a line-up (``pocha game``); task ``i`` plays from game ``i * chunk_size``.
+
+    rotate: seat the line-up on from each game's first dealer (see the module docstring).
+    trace_games: with a trace in the outputs, the games whose every deal it gets, from the first
+    (all when None), game by game in play order (ordered backends only). conditioned: the deal
+    conditions the schedule's hands of the sizes they apply to meet (the others, and tie-break
+    hands, are dealt freely; None: any deal).
+    """
 
     rules: Rules
     lineup: Lineup
     games: int
-    seed: int
-    policy: PlayPolicy  # of the seats that name none
-    rotate: bool
-    chunk_size: int
-    trace_games: int = 0  # games to trace, from game 0
+    rotate: bool = True
+    trace_games: int | None = None
+    conditioned: Conditioned | None = None
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise PochaError(f"games: must be at least 1, not {self.games}")
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -78,11 +73,11 @@ class Games:
     @property
     def task_count(self) -> int:
         """How many chunks of games the run has."""
-        return -(-self.games // self.chunk_size)
+        return -(-self.games // self.chunk)
 
     def count(self, index: int) -> int:
         """Games chunk ``index`` plays."""
-        return min(self.chunk_size, self.games - index * self.chunk_size)
+        return min(self.chunk, self.games - index * self.chunk)
 
     @property
     def planned(self) -> int:
@@ -104,24 +99,24 @@ class Games:
         """Both totals' games together."""
         return GameTotals(total.hand_tally.merge(part.hand_tally), total.game_tally.merge(part.game_tally))
 
-    def fingerprint(self) -> dict[str, Any]:
-        """The options as plain data."""
+    def to_dict(self) -> dict[str, Any]:
+        """The run as run.json holds it."""
         return {
             "rules": self.rules.to_dict(),
-            "strategies": [seat.label for seat in self.lineup.seats],
+            **seated(self.lineup, self.policy),
+            **super().to_dict(),
             "games": self.games,
-            "seed": self.seed,
-            "policy": self.policy.label,
-            "policies": [player.policy.label for player in self.lineup.players(self.policy)],
             "rotate": self.rotate,
-            "chunk_size": self.chunk_size,
+            "hand_sizes": self.rules.hand_sizes(),
+            **conditions_entry(self.conditioned),
         }
 
     def run(self, index: int) -> Part[GameTotals]:
         """Play chunk ``index`` of games to the end: their hand tally, game tally and trace lines."""
-        start = index * self.chunk_size
+        start = index * self.chunk
         count = self.count(index)
-        lines: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, self.trace_games - start)))]
+        traced = self.trace_games or 0
+        lines: list[list[dict[str, Any]]] = [[] for _ in range(min(count, max(0, traced - start)))]
         played = self.seat(np.arange(start, start + count, dtype=np.int64), self.seed).play_through(lines)
         totals = self.empty()
         for cards, (dealt, won, points) in zip(self.rules.hand_sizes(), played.hands, strict=True):
@@ -226,25 +221,32 @@ class GameHands:
     @cached_property
     def policies(self) -> SeatPolicies:
         """The play policies of every game's seats (``seat_policies``): the same at every hand."""
-        return seat_policies(self.games.lineup.players(self.games.policy), self.seating)
+        return seat_policies(self.games.lineup.competitors(self.games.policy), self.seating)
 
     def play(
-        self, hand_index: int, cards: int, rows: np.ndarray | slice, lines: list[list[dict[str, Any]]]
+        self,
+        hand_index: int,
+        cards: int,
+        rows: np.ndarray | slice,
+        lines: list[list[dict[str, Any]]],
+        conditioned: Conditioned | None = None,
     ) -> tuple[Chunk, np.ndarray, np.ndarray]:
         """Deal, bid and play hand ``hand_index`` of the games ``rows``: ``(chunk, won, points)``.
 
-        The traced games among them add their deal lines to ``lines`` (one list per game).
+        The traced games among them add their deal lines to ``lines`` (one list per game). The deal
+        meets the conditions ``conditioned`` holds for its size, if any.
         """
         games, rules = self.games, self.games.rules
         numbers = self.numbers[rows]
-        strategies = games.lineup.players(games.policy)
-        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows))
+        strategies = games.lineup.competitors(games.policy)
+        conditions = conditions_at(conditioned, cards)
+        chunk = deal_chunk(rules, games.seed, cards, self.deal_numbers(hand_index, rows), conditions)
         seating = self.seating[rows]
         collect_bids(rules, strategies, seating, self.decisions, chunk)
-        traced = bool(numbers[0] < games.trace_games)  # the hand keeps its plays for the trace
+        traced = bool(numbers[0] < (games.trace_games or 0))  # the hand keeps its plays for the trace
         won, points, plays, leaders = play_chunk(rules, self.decisions, chunk, self.policies.rows(rows), traced)
         if traced:
-            shown = int(np.searchsorted(numbers, games.trace_games))
+            shown = int(np.searchsorted(numbers, games.trace_games or 0))
             dealt_lines = traces.deal_lines(rules, chunk.numbers, chunk, plays, leaders, won, points, shown)
             for row, line in zip(np.arange(len(self.numbers))[rows][:shown], dealt_lines, strict=True):
                 seats = [games.lineup.labels[g] for g in self.seating[row]]
@@ -252,12 +254,15 @@ class GameHands:
         return chunk, won, points
 
     def play_through(self, lines: list[list[dict[str, Any]]]) -> PlayedGames:
-        """Every hand of the schedule, points carried over, then the tie-break (traced games add their lines)."""
+        """Every hand of the schedule, points carried over, then the tie-break (traced games add their lines).
+
+        The schedule's hands meet the game's deal conditions where they apply; tie-break hands are dealt freely.
+        """
         schedule = self.games.rules.hand_sizes()
         scores = np.zeros(self.seating.shape, np.int64)
         hands = []
         for j, cards in enumerate(schedule):
-            hands.append(self.play(j, cards, slice(None), lines))
+            hands.append(self.play(j, cards, slice(None), lines, self.games.conditioned))
             scores += hands[-1][2]
 
         def extra_hand(rows: np.ndarray, t: int) -> np.ndarray:
@@ -267,26 +272,15 @@ class GameHands:
         return PlayedGames(self.seating, hands, scores, first, extra, unresolved)
 
 
-def play_games(request: GamesRequest, outputs: Outputs = Outputs()) -> RunTotal[GameTotals]:
-    """Play the request's games (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    if request.games < 1:
-        raise PochaError(f"games: must be at least 1, not {request.games}")
-    chunk_size = request.chunk_size_for(request.games)
-    check_run(request.rules, request.lineup, request.rules.hand_sizes(), chunk_size)
-    stream = outputs.trace
-    if stream is not None and not request.backend.ordered:
+def play_games(games: Games, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[GameTotals]:
+    """Play the plan's games (see the module docstring); Ctrl-C stops after the chunks finished so far."""
+    games = games.cut(backend, games.games)
+    check_run(games.rules, games.lineup, games.rules.hand_sizes(), games.chunk)
+    if outputs.trace is not None and not backend.ordered:
         raise PochaError("trace: games are traced on the local backend only")
-    shown = request.games if request.trace_games is None else request.trace_games
-    workload = Games(
-        rules=request.rules,
-        lineup=request.lineup,
-        games=request.games,
-        seed=request.seed,
-        policy=request.policy,
-        rotate=request.rotate,
-        chunk_size=chunk_size,
-        trace_games=shown if stream is not None else 0,
-    )
-    if stream is not None:
-        traces.write_lines(stream, [traces.header(request.rules, request.lineup, request.seed, request.policy)])
-    return run(workload, request.backend, outputs)
+    shown = (games.games if games.trace_games is None else games.trace_games) if outputs.trace is not None else 0
+    games = replace(games, trace_games=shown)
+    if outputs.trace is not None:
+        header = traces.header(games.rules, games.lineup, games.seed, games.policy, games.conditioned)
+        traces.write_lines(outputs.trace, [header])
+    return run(games, backend, outputs)

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from pocha.engine.seating import Lineup, Seat, spare_field
+from pocha.engine.seating import Entrant, Lineup, spare_field
 from pocha.errors import PochaError
 from pocha.strategies.base import Strategy
 from pocha.words import counted
@@ -23,7 +23,7 @@ Spec = str | Strategy
 
 
 def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineup:
-    """One strategy per seat: one for every seat, or one per seat; None for the default line-up."""
+    """One strategy per seat: one that every seat plays, or one a seat; None for the default line-up."""
     if strategies is None:
         specs: list[Spec] = [DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players)]
     elif isinstance(strategies, str | Strategy):
@@ -31,9 +31,11 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     else:
         specs = list(strategies)
     if len(specs) not in (1, players):
-        raise PochaError(f"strategy: {len(specs)} given for {players} players; give one for every seat or one per seat")
-    seats = [Seat.of(spec) for spec in specs]
-    return Lineup(tuple((seats * players)[:players]))
+        raise PochaError(
+            f"strategy: {len(specs)} given for {players} players; give 1 (every seat plays it) or {players} (1 a seat)"
+        )
+    entrants = [Entrant.of(spec) for spec in specs]
+    return Lineup(tuple((entrants * players)[:players]))
 
 
 def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
@@ -64,35 +66,35 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
     return lineup
 
 
-def seat_of(spec: Spec, option: str) -> Seat:
+def entrant_of(spec: Spec, option: str) -> Entrant:
     """The player an option names, its mistakes said under the option's name (``strong: ...``)."""
     try:
-        return Seat.of(spec)
+        return Entrant.of(spec)
     except PochaError as error:
         raise PochaError(f"{option}: {error}") from None
 
 
-def bidder(spec: Spec, option: str, why: str) -> Seat:
+def bidder(spec: Spec, option: str, why: str) -> Entrant:
     """A bidding strategy that plays no card (a model, advise's assumed bidders): ``BID@PLAY`` is refused."""
-    seat = Seat.of(spec)
-    if seat.policy is not None:
+    entrant = Entrant.of(spec)
+    if entrant.policy is not None:
         raise PochaError(f"{option}: '{spec}' names a card play; {why}, give its bidding strategy")
-    return seat
+    return entrant
 
 
-def model_seats(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple[list[Seat], dict[str, list[str]]]:
+def model_entrants(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple[list[Entrant], dict[str, list[str]]]:
     """The candidate models of ``score_models`` as bidders, and their families by name (a spec alone is its own)."""
     given = (
         [(name, spec) for name, members in models.items() for spec in members]
         if isinstance(models, dict)
         else [(None, spec) for spec in models]
     )
-    seats = [bidder(spec, "model", "a model only bids") for _, spec in given]
-    labels = [seat.label for seat in seats]
+    entrants = [bidder(spec, "model", "a model only bids") for _, spec in given]
+    labels = [entrant.label for entrant in entrants]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
         raise PochaError(f"model: {', '.join(repeated)} given more than once")
     families: dict[str, list[str]] = {}
     for (name, _), label in zip(given, labels, strict=True):
         families.setdefault(name or label, []).append(label)
-    return seats, families
+    return entrants, families

@@ -8,20 +8,19 @@ from the table's (the seed salted as montecarlo salts its assumed bidders').
 Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
 """
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
+from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, position_contexts
-from pocha.engine.policies import PlayPolicy
+from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
-from pocha.engine.seating import Lineup, Seat
+from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import DealChunks
-from pocha.engine.workload import Part, Request
+from pocha.engine.workload import Part, seated
 from pocha.errors import PochaError
-from pocha.game.rules import Rules
 from pocha.kernels.seats import seats_to_positions
 from pocha.strategies.base import checked_bids
 from pocha.strategies.playouts import ASSUMED_SEED_SALT
@@ -63,33 +62,26 @@ class BidRows:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ModelsRequest(Request):
-    """The bids of ``lineup`` on ``deals`` deals of each size in ``sizes``, and the ``models``' bids beside them."""
-
-    lineup: Lineup
-    models: Sequence[Seat]
-    sizes: Sequence[int]
-    deals: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class ModelBids(DealChunks):
-    """The workload of ``pocha models``: its total is the ``BidRows`` of every deal."""
+    """The bids of ``lineup`` on ``deals`` deals of each size in ``sizes``, and the ``models``' bids beside them.
 
-    rules: Rules
+    The plan of ``pocha models``; its total is the ``BidRows`` of every deal. policy: of the seats
+    that name none, what the bidders bid for. conditioned: the deal conditions every deal meets (None:
+    any deal).
+    """
+
     lineup: Lineup
-    models: tuple[Seat, ...]
-    seed: int
-    policy: PlayPolicy  # of the seats that name none: what the bidders bid for
+    models: tuple[Entrant, ...]
+    conditioned: Conditioned | None = None
 
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
         task = self.task(index)
         rules, cards, players = self.rules, self.sizes[task.size_index], self.rules.players
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
-        dealt = deal_chunk(rules, self.seed, cards, numbers)
+        dealt = deal_chunk(rules, self.seed, cards, numbers, conditions_at(self.conditioned, cards))
         seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
-        collect_bids(rules, self.lineup.players(self.policy), seating, self.seed, dealt)
+        collect_bids(rules, self.lineup.competitors(self.policy), seating, self.seed, dealt)
         bids = np.empty((players, task.count), np.int64)
         seats_to_positions(dealt.bids, numbers, bids)
         contexts = position_contexts(rules, dealt, self.seed ^ ASSUMED_SEED_SALT, self.policy.label)
@@ -116,37 +108,24 @@ class ModelBids(DealChunks):
         """Both parts' rows (``in_order`` sorts them once the run is done)."""
         return total.joined(part)
 
-    def fingerprint(self) -> dict[str, Any]:
-        """The options as plain data."""
+    def to_dict(self) -> dict[str, Any]:
+        """The run as plain data."""
         return {
             "rules": self.rules.to_dict(),
-            "strategies": [seat.label for seat in self.lineup.seats],
+            **seated(self.lineup, self.policy),
+            **super().to_dict(),
             "models": [model.label for model in self.models],
             "sizes": list(self.sizes),
             "deals": self.deals,
-            "seed": self.seed,
-            "policy": self.policy.label,
-            "chunk_size": self.chunk_size,
+            **conditions_entry(self.conditioned),
         }
 
 
-def record_bids(request: ModelsRequest, outputs: Outputs = Outputs()) -> RunTotal[BidRows]:
-    """Deal and bid the request's deals, each model bidding beside the table; Ctrl-C keeps the chunks finished."""
-    if request.deals < 1:
-        raise PochaError(f"deals: must be at least 1, not {request.deals}")
-    if not request.models:
+def record_bids(bids: ModelBids, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[BidRows]:
+    """Deal and bid the plan's deals, each model bidding beside the table; Ctrl-C keeps the chunks finished."""
+    if not bids.models:
         raise PochaError("model: give at least one model to score")
-    chunk_size = request.chunk_size_for(request.deals, len(request.sizes))
-    check_run(request.rules, request.lineup, request.sizes, chunk_size)
-    workload = ModelBids(
-        sizes=tuple(request.sizes),
-        deals=request.deals,
-        chunk_size=chunk_size,
-        rules=request.rules,
-        lineup=request.lineup,
-        models=tuple(request.models),
-        seed=request.seed,
-        policy=request.policy,
-    )
-    recorded = run(workload, request.backend, outputs)
+    bids = bids.cut(backend, bids.deals, len(bids.sizes))
+    check_run(bids.rules, bids.lineup, bids.sizes, bids.chunk)
+    recorded = run(bids, backend, outputs)
     return RunTotal(recorded.total.in_order(), recorded.complete)

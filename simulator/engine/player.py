@@ -15,7 +15,7 @@ import numpy as np
 
 from pocha.engine.confidence import Z95
 from pocha.engine.policies import GREEDY, PIMC_SHARPNESS
-from pocha.engine.seating import Seat
+from pocha.engine.seating import Entrant
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner
@@ -241,10 +241,10 @@ class Decider:
             raise PochaError(f"player: a spec such as 'montecarlo@pimc', not {spec!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise PochaError(f"seed: must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-        self.seat = Seat.of(spec)
+        self.entrant = Entrant.of(spec)
         self.rules = rules
         self.seed = seed
-        self.policy = self.seat.policy or GREEDY  # as in a run whose seats name no play
+        self.policy = self.entrant.policy or GREEDY  # as in a run whose seats name no play
 
     def decide(self, view: DealView, deal: int | None = None, predict: bool = True) -> "Decision":
         """The seat's next decision, as in deal number ``deal`` of a run with this seed.
@@ -285,12 +285,12 @@ class Decider:
     def bid(self, situation: CheckedView, number: int, predict: bool) -> "Decision":
         """The strategy's bid and, if it predicts, the expected points of every bid."""
         ctx = self.context(situation, number)
-        choice = int(checked_bids(self.seat.label, self.seat.strategy, ctx)[0])
+        choice = int(checked_bids(self.entrant.label, self.entrant.strategy, ctx)[0])
         k, forbidden = situation.cards, int(ctx.forbidden[0])
         rows: dict[str, Any] = {"bid": list(range(k + 1)), "legal": [b != forbidden for b in range(k + 1)]}
-        if predict and isinstance(self.seat.strategy, Predicts):
+        if predict and isinstance(self.entrant.strategy, Predicts):
             every = self.context(situation, number, k + 1)
-            predicted = self.seat.strategy.predict(every, np.arange(k + 1))
+            predicted = self.entrant.strategy.predict(every, np.arange(k + 1))
             for name in ("tricks", "points"):
                 values = getattr(predicted, name)
                 rows[f"expected_{name}"] = np.full(k + 1, np.nan) if values is None else values

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES
 
-DEFAULT_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
-MOST_SAMPLES = 10_000
+PIMC_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
+MOST_PIMC_SAMPLES = 10_000
 PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
@@ -48,7 +48,7 @@ class PlayPolicy:
     def label(self) -> str:
         """The spec in canonical form: the parameters that are not the defaults (``pimc``, ``pimc:sharpness=0.0``)."""
         given = []
-        if self.name == "pimc" and self.samples != DEFAULT_SAMPLES:
+        if self.name == "pimc" and self.samples != PIMC_SAMPLES:
             given.append(f"samples={self.samples}")
         if self.name == "pimc" and self.sharpness != PIMC_SHARPNESS:
             given.append(f"sharpness={self.sharpness}")
@@ -73,7 +73,7 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
         "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
         "card out in each world (every seat greedy), and plays the one with the most expected points.",
         (
-            ("samples", "int", str(DEFAULT_SAMPLES), "worlds played per decision"),
+            ("samples", "int", str(PIMC_SAMPLES), "worlds played per decision"),
             (
                 "sharpness",
                 "float",
@@ -97,7 +97,7 @@ def parse_policy(spec: str) -> PlayPolicy:
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
-    samples, sharpness, exhaustive, solve, paranoid = DEFAULT_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
+    samples, sharpness, exhaustive, solve, paranoid = PIMC_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
@@ -118,9 +118,9 @@ def parse_policy(spec: str) -> PlayPolicy:
 
 
 def pimc_samples(value: str) -> int:
-    """The worlds of ``samples=N``: a whole number from 1 to MOST_SAMPLES."""
-    if not value.isdigit() or not 1 <= int(value) <= MOST_SAMPLES:
-        raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_SAMPLES:,}, not '{value}'")
+    """The worlds of ``samples=N``: a whole number from 1 to MOST_PIMC_SAMPLES."""
+    if not value.isdigit() or not 1 <= int(value) <= MOST_PIMC_SAMPLES:
+        raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_PIMC_SAMPLES:,}, not '{value}'")
     return int(value)
 
 

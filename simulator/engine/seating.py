@@ -1,4 +1,9 @@
-"""Who sits where: the players at the table, seat by seat (a bidding strategy and a play policy each)."""
+"""Who sits where: a line-up's entrants at the table, seat by seat (a bidding strategy and a play policy each).
+
+A seat is a place at the table; an ``Entrant`` is what sits there (one entrant may hold several
+seats); a ``Competitor`` is one distinct strategy of the line-up as it bids and plays, its play
+resolved: what a tally counts.
+"""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,8 +37,11 @@ def split_player(spec: str) -> tuple[str, PlayPolicy | None]:
 
 
 @dataclass(frozen=True)
-class Seat:
-    """A player: its bidding strategy, its play policy (None: the run's), and the label it is reported under."""
+class Entrant:
+    """What sits at a seat of a line-up: a bidding strategy, its play policy (None: the run's), its label.
+
+    The label is what the results report it under; seats holding entrants of one label are one strategy.
+    """
 
     label: str
     strategy: Strategy
@@ -41,8 +49,8 @@ class Seat:
     policy: PlayPolicy | None = None
 
     @classmethod
-    def of(cls, spec: "str | Strategy") -> "Seat":
-        """The seat of a player spec (``BID`` or ``BID@PLAY``), or of a strategy object (labelled by its ``name``)."""
+    def of(cls, spec: "str | Strategy") -> "Entrant":
+        """The entrant of a player spec (``BID`` or ``BID@PLAY``), or of a strategy object (labelled by its name)."""
         if not isinstance(spec, str):
             return cls(str(spec.name), spec)
         name = spec.strip().partition("@")[0]
@@ -59,14 +67,14 @@ class Seat:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its spec when it has one: a class from a user's file need not be importable elsewhere."""
         if self.spec is None:
-            return Seat, (self.label, self.strategy, None, self.policy)
-        return rebuilt_seat, (self.label, self.spec)
+            return Entrant, (self.label, self.strategy, None, self.policy)
+        return rebuilt_entrant, (self.label, self.spec)
 
 
-def rebuilt_seat(label: str, spec: str) -> Seat:
-    """A pickled seat, built again from its spec."""
-    seat = Seat.of(spec)
-    return Seat(label, seat.strategy, spec, seat.policy)
+def rebuilt_entrant(label: str, spec: str) -> Entrant:
+    """A pickled entrant, built again from its spec."""
+    entrant = Entrant.of(spec)
+    return Entrant(label, entrant.strategy, spec, entrant.policy)
 
 
 FIELDS = ("expected", "fair-share", "aces-trumps", "zero", "random", "expected:bias=0")  # fields to suggest, best first
@@ -74,13 +82,13 @@ FIELDS = ("expected", "fair-share", "aces-trumps", "zero", "random", "expected:b
 
 def spare_field(specs: Sequence[str | Strategy]) -> str | None:
     """The field to suggest beside ``specs``: the first of ``FIELDS`` that is none of them (none sits as both)."""
-    taken = {Seat.of(spec).label for spec in specs}
-    return next((name for name in FIELDS if Seat.of(name).label not in taken), None)
+    taken = {Entrant.of(spec).label for spec in specs}
+    return next((name for name in FIELDS if Entrant.of(name).label not in taken), None)
 
 
 @dataclass(frozen=True)
 class Competitor:
-    """One strategy of the line-up as it bids and plays: its label, bidding strategy and play policy."""
+    """One distinct strategy of a line-up as it bids and plays: its label, bidding strategy and resolved play policy."""
 
     label: str
     strategy: Strategy
@@ -89,17 +97,17 @@ class Competitor:
 
 @dataclass(frozen=True)
 class Lineup:
-    """The players at the table, seat by seat; seats sharing a label are one strategy."""
+    """The entrants at the table, seat by seat (``seats[s]`` sits at seat s); seats sharing a label are one strategy."""
 
-    seats: tuple[Seat, ...]
+    seats: tuple[Entrant, ...]
 
     @cached_property
     def labels(self) -> tuple[str, ...]:
         """Distinct strategy labels, in seat order of first appearance (the tally's strategies); asked every chunk."""
         return tuple(dict.fromkeys(seat.label for seat in self.seats))
 
-    def players(self, default: PlayPolicy) -> list[Competitor]:
-        """One player per label, in label order; seats that name no play policy play ``default``."""
+    def competitors(self, default: PlayPolicy) -> list[Competitor]:
+        """One competitor per label, in label order; entrants that name no play policy play ``default``."""
         first = {seat.label: seat for seat in reversed(self.seats)}
         return [Competitor(label, first[label].strategy, first[label].policy or default) for label in self.labels]
 

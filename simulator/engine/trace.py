@@ -8,6 +8,7 @@ from typing import IO, Any
 import numpy as np
 
 from pocha.engine.chunk import Chunk
+from pocha.engine.dealing import Conditioned, conditions_entry
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Lineup
@@ -27,8 +28,13 @@ def is_trace(path: Path) -> bool:
         return False
 
 
-def header(rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy) -> dict[str, Any]:
-    """The first line: format, rules, the deck as the lines write it, strategies by seat, seed and play policy."""
+def header(
+    rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy, conditioned: Conditioned | None = None
+) -> dict[str, Any]:
+    """The first line: format, rules, the deck as the lines write it, strategies by seat, seed and play policy.
+
+    A run under deal conditions adds them, as run.json holds them (none otherwise).
+    """
     strategies = [seat.label for seat in lineup.seats]
     return {
         "format": FORMAT,
@@ -37,6 +43,7 @@ def header(rules: Rules, lineup: Lineup, seed: int, policy: PlayPolicy) -> dict[
         "strategies": strategies,
         "seed": seed,
         "policy": policy.label,
+        **conditions_entry(conditioned),
     }
 
 

@@ -12,15 +12,14 @@ from typing import Any
 import numpy as np
 
 from pocha.engine.atomic import atomic_path, check_folder_writable
-from pocha.engine.backends import Backend
+from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run, collect_bids, deal_chunk, play_chunk, position_contexts, same_policy
-from pocha.engine.policies import PlayPolicy, parse_policy
+from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs, run
-from pocha.engine.seating import Competitor, Lineup, Seat
+from pocha.engine.seating import Competitor, Entrant, Lineup
 from pocha.engine.simulate import DealChunks
-from pocha.engine.workload import Part, Request
+from pocha.engine.workload import Part
 from pocha.errors import PochaError
-from pocha.game.rules import Rules
 from pocha.kernels.cache import prune
 from pocha.kernels.seats import seats_to_positions
 from pocha.strategies.heuristics import Expected
@@ -30,19 +29,17 @@ TRAINING_BIDDER = "expected"  # every seat bids so while the table learns
 
 
 @dataclass(frozen=True, kw_only=True)
-class TrainingRequest(Request):
-    """Learn a trick table from ``deals`` deals of every hand size 1..full deal."""
-
-    deals: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class Training(DealChunks):
-    """The workload of training: its total is int64[cell], hands per feature cell and tricks taken (flat)."""
+    """Learning a trick table from ``deals`` deals of every hand size 1..full deal, every seat bidding expected.
 
-    rules: Rules
-    seed: int
-    policy: PlayPolicy
+    Its total is int64[cell], hands per feature cell and tricks taken (flat).
+    """
+
+    sizes: tuple[int, ...] = ()  # always every hand size 1..full deal
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sizes", tuple(range(1, self.rules.full_deal + 1)))
+        super().__post_init__()
 
     def run(self, index: int) -> Part[np.ndarray]:
         """Play chunk ``index`` and count its hands per cell."""
@@ -71,33 +68,20 @@ class Training(DealChunks):
         """Both counts together."""
         return total + part
 
-    def fingerprint(self) -> dict[str, Any]:
-        """The options as plain data."""
-        return {
-            "rules": self.rules.to_dict(),
-            "sizes": list(self.sizes),
-            "deals": self.deals,
-            "seed": self.seed,
-            "policy": self.policy.label,
-            "chunk_size": self.chunk_size,
-        }
+    def to_dict(self) -> dict[str, Any]:
+        """The run as plain data."""
+        return {"rules": self.rules.to_dict(), **super().to_dict(), "sizes": list(self.sizes), "deals": self.deals}
 
 
-def train_table(request: TrainingRequest, outputs: Outputs = Outputs()) -> TrickTable | None:
+def train_table(plan: Training, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> TrickTable | None:
     """Learn a trick table (every seat bidding ``expected``, tricks counted per feature cell); None after Ctrl-C."""
-    if request.deals < 1:
-        raise PochaError(f"deals: must be at least 1, not {request.deals}")
-    rules = request.rules
-    sizes = tuple(range(1, rules.full_deal + 1))
-    chunk_size = request.chunk_size_for(request.deals, len(sizes))
-    check_run(rules, Lineup((Seat(TRAINING_BIDDER, Expected()),) * rules.players), sizes, chunk_size)
-    training = Training(
-        sizes=sizes, deals=request.deals, chunk_size=chunk_size, rules=rules, seed=request.seed, policy=request.policy
-    )
-    counted = run(training, request.backend, outputs)
+    plan = plan.cut(backend, plan.deals, len(plan.sizes))
+    rules = plan.rules
+    check_run(rules, Lineup((Entrant(TRAINING_BIDDER, Expected()),) * rules.players), plan.sizes, plan.chunk)
+    counted = run(plan, backend, outputs)
     if not counted.complete:
         return None
-    return TrickTable(rules, request.policy.label, counted.total.reshape(table_shape(rules)), request.deals)
+    return TrickTable(rules, plan.policy.label, counted.total.reshape(table_shape(rules)), plan.deals)
 
 
 def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[int], None] | None) -> TrickTable | None:
@@ -112,14 +96,8 @@ def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[i
         ) from None
     check_folder_writable(folder, "table cache (POCHA_CACHE_DIR)")
     prune(folder.parent)  # other versions' tables, unused for a month
-    request = TrainingRequest(
-        rules=default.rules,
-        deals=default.deals,
-        seed=LEARN_SEED,
-        policy=parse_policy(default.play),
-        backend=backend,
-    )
-    table = train_table(request, Outputs(progress=progress))
+    plan = Training(rules=default.rules, deals=default.deals, seed=LEARN_SEED, policy=parse_policy(default.play))
+    table = train_table(plan, Outputs(progress=progress), backend)
     if table is not None:
         with atomic_path(default.path) as temporary:
             table.save(temporary)

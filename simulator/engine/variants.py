@@ -22,38 +22,33 @@ from typing import Any, Self
 
 import numpy as np
 
+from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import check_run
+from pocha.engine.dealing import Conditioned
 from pocha.engine.games import Games, PlayedGames
-from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal, run
-from pocha.engine.seating import Lineup, Seat
-from pocha.engine.workload import Part, Request
+from pocha.engine.seating import Entrant, Lineup
+from pocha.engine.workload import Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
 GAME_GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
 WIN_UNITS = 2520  # a first place shared by k seats is 1/k of a win: 2520 / k is whole for k up to 10
-MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
+CORRELATION_MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One rule set of a study: its name as the user wrote it (``ludoteka:hook=never``) and its rules."""
+    """One rule set of a study: its name as the user wrote it (``ludoteka:hook=never``) and its rules.
+
+    conditioned: the study's deal conditions as read against these rules, and the sizes they apply to
+    (None: any deal).
+    """
 
     name: str
     preset: str | None
     rules: Rules
-
-
-@dataclass(frozen=True, kw_only=True)
-class VariantsRequest(Request):
-    """A study: ``games`` games of every variant (``rules`` is the first's) by the line-up, weak and skill tables."""
-
-    variants: tuple[Variant, ...]
-    lineup: Lineup
-    strong: Seat
-    weak: Seat
-    games: int
+    conditioned: Conditioned | None = None
 
 
 @dataclass
@@ -123,21 +118,21 @@ def win_units(played: PlayedGames, seats: np.ndarray) -> np.ndarray:
 
 
 def moments(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """int64[..., MOMENTS]: x, y, x*x, y*y, x*y."""
+    """int64[..., CORRELATION_MOMENTS]: x, y, x*x, y*y, x*y."""
     return np.stack([x, y, x * x, y * y, x * y], axis=-1)
 
 
 def skill_measures(rules: Rules, strong: PlayedGames, weak: PlayedGames, seats: np.ndarray) -> dict[str, np.ndarray]:
     """The strong seat against the weak table's same seat, game by game: points, wins and their moments.
 
-    seats int64[game]: where the strong player sits. ``hand_moments`` [game, hand size, MOMENTS]
+    seats int64[game]: where the strong player sits. ``hand_moments`` [game, hand size, CORRELATION_MOMENTS]
     sums a hand's points of both (x strong, y weak); ``game_moments`` their final scores.
     """
     games = len(seats)
     sizes = sorted(set(rules.hand_sizes()))
     rows = np.arange(games)
     skill = np.zeros(games, np.int64)
-    hand_moments = np.zeros((games, len(sizes), MOMENTS), np.int64)
+    hand_moments = np.zeros((games, len(sizes), CORRELATION_MOMENTS), np.int64)
     for (chunk, _, x_points), (_, _, y_points) in zip(strong.hands, weak.hands, strict=True):
         x, y = x_points[rows, seats], y_points[rows, seats]
         skill += x - y
@@ -152,26 +147,33 @@ def skill_measures(rules: Rules, strong: PlayedGames, weak: PlayedGames, seats: 
 
 
 @dataclass(frozen=True, kw_only=True)
-class Study:
-    """The workload of a study: task ``i`` plays games ``i * chunk_size ..`` of every variant at the three tables."""
+class Study(Plan):
+    """A study (``pocha variants``): ``games`` games of every variant by the line-up, the weak and the skill tables.
+
+    Task ``i`` plays games ``i * chunk_size ..`` of every variant at the three tables.
+    """
 
     variants: tuple[Variant, ...]
     lineup: Lineup
-    strong: Seat
-    weak: Seat
+    strong: Entrant
+    weak: Entrant
     games: int
-    seed: int
-    policy: PlayPolicy  # of the seats that name none
-    chunk_size: int
+
+    def __post_init__(self) -> None:
+        players = {variant.rules.players for variant in self.variants}
+        if len(players) > 1:
+            raise PochaError(f"variants: all must seat the same players, not {', '.join(map(str, sorted(players)))}")
+        if self.games < 1:
+            raise PochaError(f"games: must be at least 1, not {self.games}")
 
     @property
     def task_count(self) -> int:
         """How many chunks of games the study has."""
-        return -(-self.games // self.chunk_size)
+        return -(-self.games // self.chunk)
 
     def count(self, index: int) -> int:
         """Games chunk ``index`` plays, every variant's counted."""
-        return min(self.chunk_size, self.games - index * self.chunk_size) * len(self.variants)
+        return min(self.chunk, self.games - index * self.chunk) * len(self.variants)
 
     @property
     def planned(self) -> int:
@@ -183,8 +185,9 @@ class Study:
         games = min(amount, self.games)
         return replace(self, games=games, chunk_size=games)
 
-    def tables(self, rules: Rules) -> tuple[Games, Games, Games]:
+    def tables(self, variant: Variant) -> tuple[Games, Games, Games]:
         """The line-up, the weak table and the skill table of one variant, as whole-game workloads."""
+        rules = variant.rules
         players = rules.players
         weak = Lineup((self.weak,) * players)
         skill = Lineup((self.strong, *(self.weak,) * (players - 1)))
@@ -196,7 +199,8 @@ class Study:
                 seed=self.seed,
                 policy=self.policy,
                 rotate=True,
-                chunk_size=self.chunk_size,
+                chunk_size=self.chunk,
+                conditioned=variant.conditioned,
             )
             for lineup in (self.lineup, weak, skill)
         )
@@ -210,8 +214,8 @@ class Study:
             shapes = {
                 "position_points": (players,),
                 "size_points": (sizes, players),
-                "hand_moments": (sizes, MOMENTS),
-                "game_moments": (MOMENTS,),
+                "hand_moments": (sizes, CORRELATION_MOMENTS),
+                "game_moments": (CORRELATION_MOMENTS,),
             }
             names = ("exact", "points", "hook", "hands", "tied", "shared", "margin", "skill", "strong_win", "weak_win")
             shapes |= dict.fromkeys(names, ())
@@ -222,32 +226,38 @@ class Study:
         """Both tallies' games together."""
         return total.merge(part)
 
-    def fingerprint(self) -> dict[str, Any]:
-        """The options as plain data."""
+    def to_dict(self) -> dict[str, Any]:
+        """The study as run.json holds it: the first variant's rules, the line-up, the variants and the two players."""
         return {
+            "rules": self.variants[0].rules.to_dict(),
+            **seated(self.lineup, self.policy),
+            **super().to_dict(),
+            "games": self.games,
             "variants": [variant.name for variant in self.variants],
-            "rules": [variant.rules.to_dict() for variant in self.variants],
-            "strategies": [seat.label for seat in self.lineup.seats],
+            "variant_rules": [variant.rules.to_dict() for variant in self.variants],
             "strong": self.strong.label,
             "weak": self.weak.label,
-            "games": self.games,
-            "seed": self.seed,
-            "policy": self.policy.label,
-            "chunk_size": self.chunk_size,
+            **self.conditions_entry(),
         }
+
+    def conditions_entry(self) -> dict[str, Any]:
+        """Each variant's deal conditions as run.json holds them, as read against its rules; none without."""
+        if self.variants[0].conditioned is None:
+            return {}
+        return {"conditions": [variant.conditioned.to_dict() for variant in self.variants if variant.conditioned]}
 
     def run(self, index: int) -> Part[VariantTally]:
         """Play chunk ``index`` of games under every variant at the three tables, and sum their measures by group."""
-        start = index * self.chunk_size
-        numbers = np.arange(start, start + min(self.chunk_size, self.games - start), dtype=np.int64)
+        start = index * self.chunk
+        numbers = np.arange(start, start + min(self.chunk, self.games - start), dtype=np.int64)
         groups = numbers % GAME_GROUPS
         total = self.empty()
         np.add.at(total.games, groups, 1)
         for variant, sums in zip(self.variants, total.sums, strict=True):
-            lineup_games, weak_games, skill_games = self.tables(variant.rules)
+            lineup_games, weak_games, skill_games = self.tables(variant)
             weak = weak_games.seat(numbers, self.seed)
             played_weak = weak.play_through([])
-            same = lineup_games.fingerprint() == weak_games.fingerprint()
+            same = lineup_games.to_dict() == weak_games.to_dict()
             played_lineup = played_weak if same else lineup_games.seat(numbers, self.seed).play_through([])
             played_skill = skill_games.seat(numbers, skill_seed(self.seed)).play_through([])
             strong_seats = (weak.first + numbers) % variant.rules.players  # the line-up's first place, rotated
@@ -258,22 +268,9 @@ class Study:
         return Part(total)
 
 
-def play_variants(request: VariantsRequest, outputs: Outputs = Outputs()) -> RunTotal[VariantTally]:
+def play_variants(study: Study, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[VariantTally]:
     """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    players = {variant.rules.players for variant in request.variants}
-    if len(players) > 1:
-        raise PochaError(f"variants: all must seat the same players, not {', '.join(map(str, sorted(players)))}")
-    chunk_size = request.chunk_size_for(request.games)
-    for variant in request.variants:
-        check_run(variant.rules, request.lineup, variant.rules.hand_sizes(), chunk_size)
-    study = Study(
-        variants=request.variants,
-        lineup=request.lineup,
-        strong=request.strong,
-        weak=request.weak,
-        games=request.games,
-        seed=request.seed,
-        policy=request.policy,
-        chunk_size=chunk_size,
-    )
-    return run(study, request.backend, outputs)
+    study = study.cut(backend, study.games)
+    for variant in study.variants:
+        check_run(variant.rules, study.lineup, variant.rules.hand_sizes(), study.chunk)
+    return run(study, backend, outputs)

@@ -1,20 +1,22 @@
-"""What every run is: a workload of numbered tasks, and the request that asks for it.
+"""What every run is: a plan, one frozen value that fixes its results and is cut into numbered tasks.
 
-Deals (``simulate``, ``compare``), whole games and training are each a ``Workload``: a picklable
-plan cut into tasks ``0 .. task_count - 1`` whose parts merge exactly in any order, so
-``pocha.engine.runner.run`` plays any of them on any backend. A ``Request`` holds what the caller
-chooses besides the workload (backend, chunk size), built by keyword; where its by-products go
-(progress, trace, ...) is the runner's ``Outputs``.
+Deals (``simulate``, ``compare``), whole games, studies, model bids and training each have a plan
+type, made once by keyword: the rules, the line-up, the amount, the seed and play policy. The plan
+*is* the ``Workload`` the runner plays: picklable, cut into tasks ``0 .. task_count - 1`` whose parts
+merge exactly in any order, so ``pocha.engine.runner.run`` plays any of them on any backend. Its
+``to_dict`` is the run as plain data: run.json holds it, and a checkpoint compares it on resume.
+Where the tasks run (a backend) and where the by-products go (progress, trace, ...: the runner's
+``Outputs``) are not part of it.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Protocol, Self, TypeVar
 
-from pocha.engine.backends import Backend, Threads, auto_chunk
+from pocha.engine.backends import Backend, auto_chunk
 from pocha.engine.policies import GREEDY, PlayPolicy
 from pocha.engine.predictions import Rows
-from pocha.game.rules import Rules
+from pocha.engine.seating import Lineup
 
 T = TypeVar("T")
 
@@ -73,21 +75,51 @@ class Workload(Protocol[T]):
         """The total with a part added (exact: the order of the parts does not matter)."""
         ...
 
-    def fingerprint(self) -> dict[str, Any]:
-        """The options that fix the results, as plain data (a checkpoint checks them on resume)."""
+    @property
+    def chunk_size(self) -> int | None:
+        """Deals (games) per task, None until the run chooses them."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run as plain data, as run.json holds it (a checkpoint compares it on resume)."""
         ...
 
 
 @dataclass(frozen=True, kw_only=True)
-class Request:
-    """What every run asks for besides its amount: rules, seed, play policy and where and how to play."""
+class Plan:
+    """What every plan holds besides its rules and amount: the seed, the play policy, the chunk size.
 
-    rules: Rules
+    chunk_size: deals (games) per task; it never changes a result. None until the run chooses it
+    (``cut``): the one asked for, a resumed checkpoint's, or ``auto_chunk``'s.
+    """
+
     seed: int = 0
     policy: PlayPolicy = GREEDY  # of the seats that name none
-    chunk_size: int | None = None  # deals (games) per task; None: ``auto_chunk``'s (results do not depend on it)
-    backend: Backend = Threads(1)
+    chunk_size: int | None = None
 
-    def chunk_size_for(self, amount: int, sizes: int = 1) -> int:
-        """Deals (games) per task for ``amount`` of each of ``sizes`` hand sizes: the asked-for or ``auto_chunk``'s."""
-        return self.chunk_size if self.chunk_size is not None else auto_chunk(amount, self.backend, sizes)
+    @property
+    def chunk(self) -> int:
+        """Deals (games) per task, once the run has chosen them (``cut``)."""
+        assert self.chunk_size is not None, "a plan is cut into tasks (cut) before it is played"
+        return self.chunk_size
+
+    def cut(self, backend: Backend, amount: int, sizes: int = 1, saved: int | None = None) -> Self:
+        """The plan with its chunk size chosen for ``amount`` of each of ``sizes`` hand sizes on ``backend``.
+
+        saved: the chunk size of the checkpoint the run resumes, used when none was asked for.
+        """
+        if self.chunk_size is not None:
+            return self
+        return replace(self, chunk_size=saved or auto_chunk(amount, backend, sizes))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seed and play policy as run.json holds them."""
+        return {"policy": self.policy.label, "seed": self.seed}
+
+
+def seated(lineup: Lineup, policy: PlayPolicy) -> dict[str, Any]:
+    """A line-up as run.json holds it: every seat's strategy and card play."""
+    return {
+        "strategies": [seat.label for seat in lineup.seats],
+        "policies": [(seat.policy or policy).label for seat in lineup.seats],
+    }

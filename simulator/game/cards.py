@@ -71,6 +71,15 @@ class Pack:
         ranks = " ".join(self.rank_names.values())
         raise PochaError(f"'{text}' is not a rank of the {self.title} pack; ranks: {ranks}")
 
+    def parse_suit(self, text: str) -> int:
+        """Suit index of a suit as written: its letter, symbol or word (``O``, ``oros``, ``H``, ``♥``), any case."""
+        word = text.strip().upper()
+        for index, (letter, name) in enumerate(zip(self.suits, self.suit_words, strict=True)):
+            if word in (letter, name.upper()) or (self.symbols and word == self.symbols[index]):
+                return index
+        suits = " ".join(f"{letter} ({name})" for letter, name in zip(self.suits, self.suit_words, strict=True))
+        raise PochaError(f"'{text}' is not a suit of the {self.title} pack; suits: {suits}")
+
     def reads(self, text: str) -> bool:
         """Whether a card written as ``text`` (upper case) is one of this pack's."""
         suit, rank = text[-1:], text[:-1]

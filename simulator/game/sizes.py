@@ -6,10 +6,15 @@ from pocha.errors import PochaError
 from pocha.game.rules import Rules, parse_sizes
 
 
+def every_size(cards: str | int | Sequence[int]) -> bool:
+    """Whether a ``cards`` option asks for every hand size (``"all"``) rather than naming them."""
+    return isinstance(cards, str) and cards.strip().lower() == "all"
+
+
 def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
     """Hand sizes of a ``cards`` option: ``"all"`` (1..full deal), one size, or a list or range: ``4,7,10``, ``1-5``."""
     if isinstance(cards, str):
-        sizes = list(range(1, rules.full_deal + 1)) if cards.strip().lower() == "all" else parse_sizes(cards, "cards")
+        sizes = list(range(1, rules.full_deal + 1)) if every_size(cards) else parse_sizes(cards, "cards")
     else:
         sizes = [cards] if isinstance(cards, int) else list(cards)
     if not sizes:

@@ -88,14 +88,17 @@ def seat_worlds(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards,
     """Deals ``seat`` may be in, as pimc draws them: every seat's hand as dealt, one deal a row of ``work.worlds``.
 
     ``seat_position``'s arguments (bids may be any while the bidding goes on: a world does not read
-    them). The cards the seat has not seen are dealt to the others, each as many as it holds, none
-    its plays have ruled out (``sample_world``); the cards each played are added back. work: a
-    ``scratch`` of as many worlds as wanted. Returns the advanced state.
+    them; the seat may be any, not only the one to move). The cards the seat has not seen are dealt to
+    the others, each as many as it holds, none its plays have ruled out (``sample_world``); the cards
+    each played are added back. work: a ``scratch`` of as many worlds as wanted. Returns the advanced state.
     """
     players = bids.shape[0]
     view, trick, _ = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     need, allowed = work.ints[6][:players], work.masks[1][:players]
     world_limits(view, trick, need, allowed)
+    for other in range(players):  # counted from the cards each has played: ``seat`` need not be the one to move
+        if other != seat:
+            need[other] = popcount(dealt) - popcount(view.played[other]) - (other == view.holder)
     for world in work.worlds:
         state = deal_world(view, need, allowed, world, state, work.ints, work.masks[0])
         for other in range(players):

@@ -47,6 +47,16 @@ def decision_state(start, index):
     return mix64(start + GAMMA * np.uint64(index + 1))
 
 
+@jit_inline
+def attempt_state(start, attempt):
+    """The state attempt ``attempt`` of a deal's dealing draws from (a deal redrawn until its conditions hold).
+
+    Attempt 0 is the deal's own stream, so a deal that meets its conditions at once is the deal dealt
+    without them; a later attempt draws from a sub-stream of its own, as a decision does.
+    """
+    return start if attempt == 0 else decision_state(start, attempt)
+
+
 @intrinsic
 def multiply_high(typingctx, a, b):
     """The high 64 bits of the 128-bit product of two uint64 (one ``mul`` on x86-64)."""

@@ -1,0 +1,158 @@
+"""``pocha game``: whole games by the rules' schedule, each strategy's chance of winning, and how ties were parted."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from pocha.engine.confidence import percent as percent_of
+from pocha.engine.games import Games, GameTotals
+from pocha.engine.predictions import Rows
+from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
+from pocha.reports.game_stats import game_summary
+from pocha.reports.kinds.hands import HandsKind
+from pocha.reports.kinds.kind import Tables
+from pocha.reports.markup import percent, points, table, text
+from pocha.reports.record import RunRecord, schedule_text
+from pocha.reports.stats import error_distribution, summary
+from pocha.reports.tables import game_table
+from pocha.words import counted
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRun:
+    """What a ``game`` run played: whole games, and how their ties were parted."""
+
+    games: int  # whole games played
+    rotate: bool  # seating moved one seat every game
+    hand_sizes: tuple[int, ...]  # the hand sizes of one game, in order
+    tie_break_games: int  # games that needed extra one-card hands
+    tie_break_hands: int  # extra one-card hands played in all
+    shared_games: int  # games whose first place is shared (a tie the tie-break left)
+    unresolved_games: int  # of those, games still tied when the tie-break limit ran out
+    conditions: dict[str, Any] | None = None  # the deal conditions of the hands they apply to; None: any deal
+
+    @property
+    def planned(self) -> int:
+        """Games the run was asked to play."""
+        return self.games
+
+
+def games_table(games: Any, level: str) -> str:
+    """Per strategy: wins, shared first places, final scores (report.html)."""
+    return table(
+        ["Strategy", f"Won ({level} CI)", "Shared first", "Final score", "Median", "Middle half", "Games"],
+        [
+            [
+                r.strategy,
+                percent(r.win_rate, r.win_ci_low, r.win_ci_high),
+                percent(r.shared_rate),
+                points(r.mean_score, r.score_ci_low, r.score_ci_high),
+                f"{r.score_median:.0f}",
+                f"{r.score_p25:.0f} to {r.score_p75:.0f}",
+                f"{r.games:,}",
+            ]
+            for r in games.itertuples()
+        ],
+    )
+
+
+class GameKind(HandsKind):
+    """Whole games: the games' table, then every hand of them as a run of deals shows them."""
+
+    command = "game"
+    plan = Games
+    section = GameRun
+    unit = "game"
+    needed = ("games", "results")
+    figures = ("points_by_size", "exact_rate_by_size", "points_by_position", "won_minus_bid", "win_probability")
+
+    def results(self, plan: Games, total: GameTotals) -> dict[str, Any]:
+        """How the games' ties were parted."""
+        tally = total.game_tally
+        return {
+            "tie_break_games": tally.tie_break_games,
+            "tie_break_hands": tally.tie_break_hands,
+            "shared_games": tally.shared_games,
+            "unresolved_games": tally.unresolved,
+        }
+
+    def played(self, total: GameTotals) -> int:
+        """The games played to the end."""
+        return total.game_tally.games
+
+    def tables(self, run: RunRecord, plan: Any, total: GameTotals, predictions: list[Rows] | None = None) -> Tables:
+        """games, results (per hand) and errors."""
+        policies = run.policy_of
+        return {
+            "games": game_summary(total.game_tally, policies, run.level),
+            "results": summary(total.hand_tally, policies, run.level),
+            "errors": error_distribution(total.hand_tally),
+        }
+
+    def dealt_sizes(self, run: RunRecord) -> tuple[int, ...]:
+        """The schedule's hand sizes."""
+        return tuple(run.section.hand_sizes)
+
+    def amount(self, run: RunRecord) -> str:
+        """Games, their schedule, and whether the seating moved."""
+        section = run.section
+        return f"{counted(section.games, 'game')} ({schedule_text(run.rules)} schedule, first dealer by lot)" + (
+            ", seating rotated" if section.rotate else ""
+        )
+
+    def text(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Win rates and scores, and how ties were parted."""
+        section = run.section
+        games = int(tables["games"].games.iloc[0])
+        tied, extra = section.tie_break_games, section.tie_break_hands
+        shared, unresolved = section.shared_games, section.unresolved_games
+        lines = [
+            f"\nWhole games ({counted(len(section.hand_sizes), 'hand')} each; win: share of games won outright per "
+            "seat held):",
+            game_table(tables["games"], percent_of(run.level)),
+            f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
+            f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
+        ]
+        if shared:
+            limit = f", {unresolved:,} of them when the limit of extra hands ran out" if unresolved else ""
+            lines.append(f"{counted(shared, 'game')} ended with first place shared{limit} (column shared).")
+        return lines
+
+    def figure_amount(self, run: RunRecord) -> str:
+        """Games."""
+        return counted(run.section.games, "game")
+
+    def described(self, run: RunRecord) -> str:
+        """Whole games, their schedule, the seating."""
+        section = run.section
+        return (
+            f"{counted(section.games, 'whole game')} ({schedule_text(run.rules)} schedule), "
+            f"seating {'rotated' if section.rotate else 'kept'}"
+        )
+
+    def more_facts(self, run: RunRecord) -> dict[str, str]:
+        """The full deals of a climbing schedule, and the tie-break."""
+        rules = run.rules
+        climbing = {"full deals": f"{rules.full_deals}: {FULL_DEALS[rules.full_deals]}"}
+        return (climbing if rules.schedule in CLIMBING else {}) | {
+            "tie-break": f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
+        }
+
+    def answers(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Who won the most games, the games' table and the tie-breaks."""
+        best = tables["games"].sort_values("win_rate", ascending=False).iloc[0]
+        section = run.section
+        tied, extra, shared = section.tie_break_games, section.tie_break_hands, section.shared_games
+        tie_breaks = (
+            f"Tie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} needed "
+            f"extra one-card hands ({counted(extra, 'hand')} in all); {shared:,} ended with first place shared."
+        )
+        return [
+            f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
+            f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>",
+            games_table(tables["games"], percent_of(run.level)),
+            f"<p>{text(tie_breaks)}</p>",
+            "<h3>Every hand of the games</h3>",
+        ]
+
+
+GAME_KIND = GameKind()

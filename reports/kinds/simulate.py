@@ -1,0 +1,139 @@
+"""``pocha simulate``: deals of each hand size dealt to a line-up, points per hand by strategy, position and size."""
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pocha.engine.predictions import Rows
+from pocha.engine.simulate import Deals
+from pocha.engine.tally import Tally
+from pocha.reports.kinds.hands import HandsKind, per_strategy, played_per_size, position_and_size_tables, sizes_text
+from pocha.reports.kinds.kind import Tables
+from pocha.reports.markup import points, table
+from pocha.reports.predictions import prediction_bias, prediction_table
+from pocha.reports.record import RunRecord
+from pocha.reports.stats import error_distribution, summary
+from pocha.reports.tables import bias_table
+from pocha.words import counted
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealsRun:
+    """What a ``simulate`` run played: deals of each hand size."""
+
+    cards: tuple[int, ...]  # the hand sizes
+    deals_per_size: int  # deals (boards) per hand size
+    conditions: dict[str, Any] | None = None  # the deal conditions (``Conditioned.to_dict``), None: any deal
+
+    @property
+    def planned(self) -> int:
+        """Deals (all hand sizes together) the run was asked to play."""
+        return self.deals_per_size * len(self.cards)
+
+
+class SimulateKind(HandsKind):
+    """Deals of each hand size: results, errors and the predictions recorded; each size as often."""
+
+    command = "simulate"
+    plan: ClassVar[type] = Deals
+    section: ClassVar[type] = DealsRun
+    needed: ClassVar[tuple[str, ...]] = ("results",)
+    figures: ClassVar[tuple[str, ...]] = (
+        "points_by_size",
+        "exact_rate_by_size",
+        "points_by_position",
+        "won_minus_bid",
+        "calibration",
+    )
+
+    def played(self, total: Tally) -> int:
+        """The deals (boards) tallied."""
+        return int(total.boards.sum())
+
+    def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
+        """results, errors, and the predictions when recorded."""
+        made = {"results": summary(total, run.policy_of, run.level), "errors": error_distribution(total)}
+        if predictions is not None:
+            made["predictions"] = prediction_table(predictions, plan.lineup.labels)
+        return made
+
+    def sizes(self, run: RunRecord) -> tuple[int, ...]:
+        """The hand sizes dealt."""
+        return tuple(run.section.cards)
+
+    def amount(self, run: RunRecord) -> str:
+        """Deals per hand size, and the sizes."""
+        sizes = run.section.cards
+        contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
+        listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
+        size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
+        return f"{counted(run.section.deals_per_size, 'deal')} per hand size{self.replayed(run)}, {size_text}"
+
+    def replayed(self, run: RunRecord) -> str:
+        """How often every deal was played, when more than once."""
+        return ""
+
+    def text(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Per strategy, the predictions' bias when recorded, then by position and by hand size."""
+        return [
+            *per_strategy(run, tables["results"], self.sizes(run)),
+            *self.prediction_lines(run, tables),
+            *position_and_size_tables(run, tables["results"], self.sizes(run)),
+        ]
+
+    def prediction_lines(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The bias of each recorded prediction (none unless the run recorded some)."""
+        bias = prediction_bias(tables["predictions"]) if "predictions" in tables else None
+        if bias is None or bias.empty:
+            return []
+        return [
+            f"\nPredictions ({sizes_text(run, tables['results'], self.sizes(run))}; "
+            "bias: mean predicted - realised per hand, ±95%: its half-width):",
+            bias_table(bias),
+        ]
+
+    def stopped(self, run: RunRecord, tables: Tables) -> str:
+        """Deals played of those planned, and how evenly the hand sizes were played."""
+        note = super().stopped(run, tables)
+        if len(self.sizes(run)) > 1:
+            least, most = played_per_size(tables["results"])
+            spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
+            note += f" (every hand size played {spread})"
+        return note
+
+    def figure_amount(self, run: RunRecord) -> str:
+        """Deals per hand size."""
+        return f"{counted(run.section.deals_per_size, 'deal')} per hand size"
+
+    def described(self, run: RunRecord) -> str:
+        """Deals per hand size and the sizes."""
+        sizes = ", ".join(map(str, run.section.cards))
+        return f"{counted(run.section.deals_per_size, 'deal')} per hand size, hand sizes {sizes}"
+
+    def details(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The predictions, when recorded."""
+        if "predictions" not in tables:
+            return []
+        bias = prediction_bias(tables["predictions"])
+        return [
+            "<h2>Predictions</h2>",
+            "<p>What each predicting strategy expected of its bids, per hand, against what its hands took. "
+            "The bias is the mean predicted minus the mean realised, with its 95% interval; an interval that "
+            "holds 0 means no bias was detected. The calibration figure shows it across the range of predictions.</p>",
+            table(
+                ["Strategy", "Predicts", "Predicted", "Realised", "Bias", "Hands"],
+                [
+                    [
+                        r.strategy,
+                        r.quantity,
+                        f"{r.predicted:.2f}",
+                        f"{r.realised:.2f}",
+                        points(r.bias, r.ci_low, r.ci_high),
+                        f"{r.hands:,}",
+                    ]
+                    for r in bias.itertuples()
+                ],
+            ),
+        ]
+
+
+SIMULATE_KIND = SimulateKind()

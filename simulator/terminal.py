@@ -1,0 +1,187 @@
+"""How pocha's commands run in a terminal: the Typer app, its help, Ctrl-C, errors and progress.
+
+The app and its help as people write commands, a user's mistake as one line, Ctrl-C as exit 130,
+word of a first compile, the progress bar, and the command line a run records.
+
+``pocha.cli`` holds the commands themselves; this module is what they share around them.
+"""
+
+import contextlib
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from pocha.errors import PochaError
+from pocha.interrupt import interruptible
+
+ARGUMENTS = "pocha.arguments"  # the key of ``click.Context.meta`` under which the group notes its arguments
+
+
+class Commands(TyperGroup):
+    """The command group: notes the arguments it is run with (for the command line a run records), stops on Ctrl-C."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        """Parse the arguments as usual, noting them in the context's ``meta`` (shared with the command's)."""
+        context = super().make_context(info_name, list(args), parent, **extra)  # parsing takes from the list
+        context.meta[ARGUMENTS] = args
+        return context
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C or SIGTERM before it has results to show is one line and exit status 130."""
+        try:
+            with interruptible():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("Interrupted: nothing was written.", err=True)
+            raise typer.Exit(130) from None
+
+
+def argument_name(argument: TyperArgument) -> str:
+    """An argument as help shows it: its metavar, in brackets if optional, ``...`` if it takes several."""
+    name = argument.metavar or str(argument.name).upper()
+    name = name if argument.required else f"[{name}]"
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+class Command(TyperCommand):
+    """A command whose help names its arguments as people write them: ``SPEC...`` (typer: ``SPEC <list[str]>``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line after the command's name: [OPTIONS], then each argument."""
+        arguments = [argument_name(param) for param in self.get_params(ctx) if isinstance(param, TyperArgument)]
+        return [str(self.options_metavar), *arguments]
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a flag given both ways (``--duplicate --no-duplicate``) is refused (which is meant?)."""
+        words = set(args)
+        for param in self.get_params(ctx):
+            yes, no = set(getattr(param, "opts", ())), set(getattr(param, "secondary_opts", ()))
+            if words & yes and words & no:
+                with user_errors():
+                    raise PochaError(f"{param.name}: {min(words & yes)} and {min(words & no)} both given; give one")
+        return list(super().parse_args(ctx, args))
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""
+        sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None and isinstance(param, TyperArgument):
+                sections["Arguments"].append((argument_name(param), record[1]))
+            elif record is not None:
+                sections["Options"].append(record)
+        for title, records in sections.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+app = typer.Typer(
+    cls=Commands,
+    rich_markup_mode=None,  # plain help: wrapped to the terminal, no boxes
+    help="Monte Carlo strategy simulator for Pocha (La Podrida), the Spanish Oh Hell.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's too
+)
+
+
+def command(**settings: Any) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``app.command``, its help shown by ``Command``."""
+    return app.command(cls=Command, **settings)
+
+
+COMPILE_SECONDS = {"advise": 22}  # a cold cache's first run of the command, measured (docs/speed.md, Start-up)
+DEFAULT_COMPILE_SECONDS = 26  # pocha simulate's: 26.0 s wall with NUMBA_CACHE_DIR empty, 2 cores, load 0.6
+
+
+def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]:
+    """Inside, a line on stderr if the command is about to compile kernels (a cold cache), before the wait."""
+    from pocha import api
+
+    seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
+    message = (
+        f"compiling what pocha {command} needs for this machine, once (later runs load it): "
+        f"about {seconds} s on 2 idle cores, minutes on a busy machine"
+    )
+    return api.announcing_first_compile(lambda: typer.echo(message, err=True))
+
+
+say = partial(typer.echo, err=True)  # a line for the person running pocha, on stderr (results go to stdout)
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn a user's mistake into one line on stderr and exit status 1."""
+    try:
+        yield
+    except PochaError as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(1) from None
+
+
+class ProgressBar:
+    """Work done, on stderr: only on a terminal, and only once a run has lasted a second."""
+
+    def __init__(self, unit: str = "deals") -> None:
+        self.total, self.unit, self.done, self.start = 0, unit, 0, time.monotonic()
+        self.bar: Any = None  # a rich Progress once shown
+        self.task: Any = None  # its task
+
+    def __call__(self, done: int, total: int) -> None:
+        """Show ``done`` of ``total``; start the bar once the run has lasted a second; a new total starts it again.
+
+        (A new total: the run itself, after a trick table it learned first.)
+        """
+        if self.bar is not None and total != self.total:
+            self.bar.reset(self.task, total=total)
+        self.done, self.total = done, total
+        if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task(self.unit, total=self.total)
+            self.bar.start()
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+
+    def close(self) -> None:
+        """Remove the bar, if one was shown."""
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@contextlib.contextmanager
+def running(command: str | None = None, unit: str = "deals") -> Iterator[ProgressBar]:
+    """A progress bar, user errors as one line, and word of a first compile (of ``command``; Ctrl-C: ``Commands``)."""
+    progress = ProgressBar(unit)
+    try:
+        with user_errors(), compiling_announced(command) if command else contextlib.nullcontext():
+            yield progress
+    finally:
+        progress.close()
+
+
+def command_line(ctx: typer.Context) -> str:
+    """The command line that was run, as a shell would take it (this invocation's, not a test runner's argv)."""
+    return shlex.join(["pocha", *ctx.meta[ARGUMENTS]])
+
+
+def resume_command(ctx: typer.Context, checkpoint: str | Path) -> str:
+    """The command line that was run, resuming from ``checkpoint`` (instead of what it resumed, if anything)."""
+    given = ctx.meta[ARGUMENTS]
+    kept = [
+        arg
+        for before, arg in zip(["", *given], given, strict=False)
+        if arg != "--resume" and before != "--resume" and not arg.startswith("--resume=")
+    ]
+    return shlex.join(["pocha", *kept, "--resume", str(checkpoint)])
