@@ -18,6 +18,7 @@ from pocha.engine.runner import Outputs
 from pocha.engine.seating import Entrant
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
+from pocha.reports.text import strategies_text
 from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
 from pocha.kernels.codes import NO_TRUMP
@@ -227,13 +228,14 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
 
 
 def test_the_strong_player_is_a_whole_player_by_name():
-    seat = Seat.of("strong")
-    assert seat.label == "strong" and seat.spec == "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4"
-    assert seat.policy == PlayPolicy("pimc", 64, PIMC_SHARPNESS, solve=4)
-    assert seat.strategy == Seat.of(seat.spec).strategy
-    assert pickle.loads(pickle.dumps(seat)) == seat  # a worker process builds it again
+    entrant = Entrant.of("strong")
+    assert entrant.label == "strong" and entrant.spec == "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4"
+    assert entrant.policy == PlayPolicy("pimc", 64, PIMC_SHARPNESS, solve=4)
+    assert entrant.strategy == Entrant.of(entrant.spec).strategy
+    assert pickle.loads(pickle.dumps(entrant)) == entrant  # a worker process builds it again
     with pytest.raises(PochaError, match="^strategy 'strong@greedy': strong is a whole player .*, with its play$"):
-        Seat.of("strong@greedy")
+        Entrant.of("strong@greedy")
+    assert f"strong\n    {entrant.spec}: the strongest player" in strategies_text([])  # pocha strategies lists it
 
 
 def test_the_sharpness_is_named_when_it_is_not_the_default():

@@ -57,8 +57,8 @@ class Entrant:
         if name in NAMED_PLAYERS:
             if "@" in spec:
                 raise PochaError(f"strategy '{spec}': {name} is a whole player ({NAMED_PLAYERS[name]}), with its play")
-            seat = cls.of(NAMED_PLAYERS[name])
-            return cls(name, seat.strategy, seat.spec, seat.policy)
+            whole = cls.of(NAMED_PLAYERS[name])
+            return cls(name, whole.strategy, whole.spec, whole.policy)
         bid, policy = split_player(spec)
         label, strategy = registry.load(bid)
         full = f"{registry.portable(bid)}@{policy.label}" if policy else registry.portable(bid)
