@@ -18,7 +18,6 @@ from pocha.engine.runner import Outputs
 from pocha.engine.seating import Entrant
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
-from pocha.reports.text import strategies_text
 from pocha.game.cards import cards_of
 from pocha.game.rules import forbidden_bids, make_rules
 from pocha.kernels.codes import NO_TRUMP
@@ -38,6 +37,7 @@ from pocha.kernels.play import DealRules
 from pocha.kernels.seats import seats_to_positions
 from pocha.kernels.trick import distinct_cards, revealed
 from pocha.reports.stats import pair_differences
+from pocha.reports.text import strategies_text
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected, expected_tables
 from pocha.strategies.playouts import bid_likelihood
