@@ -13,6 +13,7 @@ from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.policies import ABOUT as POLICY_ABOUT
+from pocha.engine.seating import NAMED_PLAYERS
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
@@ -250,6 +251,9 @@ def strategies_text(found: list[StrategyInfo]) -> str:
     for name, (about, parameters) in POLICY_ABOUT.items():
         lines += described(name, about, parameters)
     lines.append("\nA policy takes parameters as pimc:key=value,key=value (e.g. pimc:samples=16).")
+    lines.append("\nWhole players, a bidding strategy with its play (named alone, without @POLICY):")
+    for name, spec in NAMED_PLAYERS.items():
+        lines += described(name, f"{spec}: the strongest player pocha has (docs/card-play.md).", ())
     return "\n".join(lines)
 
 

@@ -30,6 +30,7 @@ from pocha.errors import PochaError, missing_extra
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, mask_of, suit_of
 from pocha.game.rules import Rules, Scoring, make_rules
 from pocha.kernels.decide import seat_worlds
+from pocha.kernels.ismcts import ismcts_action, new_tree
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import DealRules
 from pocha.kernels.streams import mix64
@@ -52,6 +53,7 @@ LOWEST_RANK = 2  # OpenSpiel's rank 0
 MADE_BID_BONUS = 10  # oh_hell.cc's kMadeBidBonus
 FRENCH = PACKS["french"]
 BOTS = ("ismcts", "uniform")  # OpenSpiel's players a match seats by name: IS-MCTS and the uniform random bot
+ENGINES = ("python", "numba")  # IS-MCTS as OpenSpiel's Python bot, or the same search in pocha's kernels
 RESAMPLERS = {  # where IS-MCTS's worlds come from: name -> what its searcher knows
     "pocha": "deals every card the mover has not seen, the voids play revealed kept",
     "openspiel": "sees which cards the other seats hold",
@@ -326,6 +328,7 @@ class Search:
     uct_c: float = 2.0  # the value of OpenSpiel's own examples
     rollouts: int = 1
     resampler: str = "pocha"
+    engine: str = "python"  # OpenSpiel's Python bot, or "numba": the same search in pocha's kernels (``NumbaSearch``)
 
     @classmethod
     def of(cls, text: str) -> "Search":
@@ -333,6 +336,11 @@ class Search:
         given: dict[str, Any] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
             key, _, value = (part.strip() for part in item.partition("="))
+            if key == "engine":
+                if value not in ENGINES:
+                    raise PochaError(f"against: ismcts's engine is {' or '.join(ENGINES)}, not '{value}'")
+                given[key] = value
+                continue
             if key == "resampler":
                 if value not in RESAMPLERS:
                     raise PochaError(
@@ -349,29 +357,35 @@ class Search:
             if key not in ("simulations", "uct_c", "rollouts") or not 0 < number < float("inf"):
                 raise PochaError(
                     "against: ismcts takes simulations=N, uct_c=C and rollouts=R, each above 0 (N, R whole), "
-                    f"and resampler={'|'.join(RESAMPLERS)}; not '{item}'"
+                    f"resampler={'|'.join(RESAMPLERS)} and engine={'|'.join(ENGINES)}; not '{item}'"
                 )
             given[key] = number
-        return cls(**given)
+        search = cls(**given)
+        if search.engine == "numba" and (search.resampler != "pocha" or search.rollouts != 1):
+            raise PochaError("against: ismcts's engine numba deals honest worlds (resampler=pocha), 1 roll-out a leaf")
+        return search
 
     @property
     def label(self) -> str:
         """The spec in full: ``ismcts:simulations=1000,uct_c=2,rollouts=1,resampler=pocha``."""
-        return (
+        label = (
             f"ismcts:simulations={self.simulations},uct_c={self.uct_c:g},rollouts={self.rollouts},"
             f"resampler={self.resampler}"
         )
+        return label if self.engine == "python" else f"{label},engine={self.engine}"
 
     def bot(self, game: "pyspiel.Game", seed: int) -> "pyspiel.Bot":
         """OpenSpiel's Python ``ISMCTSBot`` with random roll-outs, its worlds from the resampler.
 
         As its authors set it: a fresh world every simulation (``max_world_samples`` unlimited), UCT
         child selection, and the most visited action played (ties at random). Its random numbers come
-        from the seed, so a match against it repeats.
+        from the seed, so a match against it repeats. engine numba: the same search in pocha's kernels.
         """
+        if self.engine == "numba":
+            return NumbaSearch(game, self, seed)
         bot = ismcts.ISMCTSBot(
             game=game,
-            evaluator=mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState([seed, 1])),
+            evaluator=RandomRollouts(self.rollouts, np.random.RandomState([seed, 1])),
             uct_c=self.uct_c,
             max_simulations=self.simulations,
             random_state=np.random.RandomState([seed, 0]),
@@ -384,6 +398,27 @@ class Search:
         elif self.resampler == "pocha":
             bot.set_resampler(UnseenCards(game, seed))
         return bot  # resampler openspiel: the bot asks the state (oh_hell's ResampleFromInfostate)
+
+
+class RandomRollouts(mcts.RandomRolloutEvaluator):
+    """OpenSpiel's ``RandomRolloutEvaluator``, its roll-outs drawn faster: the same draws, the same moves.
+
+    ``RandomState.choice(actions)`` draws ``randint(len(actions))`` and picks that action, but spends
+    four times as long on it (``tests/test_openspiel.py`` checks the moves are the same); a search's
+    roll-outs were a third of its time. A world is dealt whole: a roll-out meets no chance node.
+    """
+
+    def evaluate(self, state: "pyspiel.State") -> np.ndarray:
+        """The mean returns of ``n_rollouts`` games played on from ``state`` with uniformly random actions."""
+        draw, result = self._random_state.randint, None
+        for _ in range(self.n_rollouts):
+            working = state.clone()
+            while not working.is_terminal():
+                actions = working.legal_actions()
+                working.apply_action(actions[draw(len(actions))])
+            returns = np.array(working.returns())
+            result = returns if result is None else result + returns
+        return result / self.n_rollouts
 
 
 class UnseenCards:
@@ -435,6 +470,52 @@ class UnseenCards:
         held = np.argsort(-bits.astype(np.int64), axis=2, kind="stable")[:, :, :cards]  # each seat's card ids
         order = self.actions[held].transpose(0, 2, 1).reshape(self.BATCH, players * cards)  # in dealing order
         return [[cards, dealer, *row, trump, *after] for row in order.tolist()]
+
+
+class NumbaSearch(pyspiel.Bot):
+    """OpenSpiel's IS-MCTS with honest worlds and random roll-outs, in pocha's kernels (``kernels.ismcts``).
+
+    The search of ``Search.bot`` step for step, its random numbers drawn from pocha's streams; a
+    decision takes milliseconds where the Python bot takes a tenth of a second or more.
+    """
+
+    def __init__(self, game: "pyspiel.Game", search: Search, seed: int) -> None:
+        pyspiel.Bot.__init__(self)
+        self.cards = UnseenCards(game, seed)
+        self.setting = (search.simulations, float(search.uct_c))
+        self.tree = new_tree(search.simulations)
+
+    def step(self, state: "pyspiel.State") -> int:
+        """The search's bid or card, as OpenSpiel's action."""
+        cards, ids, players = self.cards, self.cards.ids, state.num_players()
+        seat = state.current_player()
+        size, dealer, dealt, trump, after = deal_parts(state.history(), players)
+        if size not in cards.deal_rules:
+            cards.deal_rules[size] = DealRules.of(cards.rules, size)
+        made = after[:players]
+        bids = np.full(players, -1, np.int64)
+        for position, action in enumerate(made):
+            bids[(dealer + 1 + position) % players] = action - deck_size(state.get_game())
+        mine = np.uint64(mask_of(ids[dealt[seat::players]].tolist()))
+        played = ids[after[players:]] if len(after) > players else np.zeros(0, np.int64)
+        action, cards.state = ismcts_action(
+            cards.deal_rules[size],
+            seat,
+            mine,
+            int(ids[trump]),
+            dealer,
+            bids,
+            played,
+            self.setting,
+            state=cards.state,
+            work=cards.work,
+            tree=self.tree,
+        )
+        cards.state = np.uint64(cards.state)
+        return int(action) + deck_size(state.get_game()) if len(made) < players else int(cards.actions[action])
+
+    def restart_at(self, state: "pyspiel.State") -> None:
+        """Nothing to forget: every step reads the whole state."""
 
 
 def deal_chance(game: "pyspiel.Game", seed: int, deal: int) -> list[int]:

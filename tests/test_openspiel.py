@@ -332,6 +332,30 @@ def test_a_tiny_match_against_ismcts_counts_every_decision_and_repeats(openspiel
     assert again.deals.opponent_points.tolist() == deals.opponent_points.tolist()
 
 
+def test_the_faster_roll_outs_draw_and_play_as_openspiels(openspiel):
+    from open_spiel.python.algorithms import mcts
+
+    game = openspiel.load_game("oh_hell(players=3,num_tricks_fixed=4)")
+    for deal in range(3):
+        state = forced(game, openspiel.deal_chance(game, 1, deal))
+        while not state.is_terminal():
+            actions = []
+            for evaluator in (openspiel.RandomRollouts, mcts.RandomRolloutEvaluator):
+                bot = openspiel.Search(simulations=40).bot(game, deal)
+                bot._evaluator = evaluator(1, np.random.RandomState([deal, 1]))
+                actions.append(bot.step(state))
+            assert actions[0] == actions[1]
+            state.apply_action(actions[0])
+
+
+def test_ismcts_in_numba_plays_a_match_that_repeats(openspiel):
+    against = "ismcts:simulations=50,engine=numba"
+    played = pocha.match("expected@greedy", against=against, game="oh_hell", cards=[1, 3], deals=3, seed=0)
+    assert played.opponent == "ismcts:simulations=50,uct_c=2,rollouts=1,resampler=pocha,engine=numba"
+    again = pocha.match("expected@greedy", against=against, game="oh_hell", cards=[1, 3], deals=3, seed=0)
+    assert again.deals.opponent_points.tolist() == played.deals.opponent_points.tolist()
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -346,6 +370,8 @@ def test_a_tiny_match_against_ismcts_counts_every_decision_and_repeats(openspiel
         ({"against": "uniform:fast=1"}, "uniform takes no parameters"),
         ({"against": "ismcts:uct_c=nan"}, "each above 0"),
         ({"against": "ismcts:resampler=cpp"}, "resampler is pocha or openspiel, not 'cpp'"),
+        ({"against": "ismcts:engine=cpp"}, "engine is python or numba, not 'cpp'"),
+        ({"against": "ismcts:engine=numba,resampler=openspiel"}, "engine numba deals honest worlds"),
         ({"against": "ismct"}, "against: 'ismct' is neither OpenSpiel's ismcts nor uniform nor a pocha player"),
         ({"against": None}, "against: a spec"),
         ({"game": None}, "game: OpenSpiel's game string"),

@@ -2,6 +2,7 @@
 
 import io
 import json
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,7 @@ from pocha.kernels.play import DealRules
 from pocha.kernels.seats import seats_to_positions
 from pocha.kernels.trick import distinct_cards, revealed
 from pocha.reports.stats import pair_differences
+from pocha.reports.text import strategies_text
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected, expected_tables
 from pocha.strategies.playouts import bid_likelihood
@@ -223,6 +225,17 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
     ):
         with pytest.raises(PochaError, match=message):
             parse_policy(bad)
+
+
+def test_the_strong_player_is_a_whole_player_by_name():
+    entrant = Entrant.of("strong")
+    assert entrant.label == "strong" and entrant.spec == "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4"
+    assert entrant.policy == PlayPolicy("pimc", 64, PIMC_SHARPNESS, solve=4)
+    assert entrant.strategy == Entrant.of(entrant.spec).strategy
+    assert pickle.loads(pickle.dumps(entrant)) == entrant  # a worker process builds it again
+    with pytest.raises(PochaError, match="^strategy 'strong@greedy': strong is a whole player .*, with its play$"):
+        Entrant.of("strong@greedy")
+    assert f"strong\n    {entrant.spec}: the strongest player" in strategies_text([])  # pocha strategies lists it
 
 
 def test_the_sharpness_is_named_when_it_is_not_the_default():

@@ -202,7 +202,10 @@ def test_the_session_shown_in_the_docs_is_what_pocha_play_prints(tmp_path, monke
     ("arguments", "message"),
     [
         (["--seat", "4"], "seat: 4 is not a seat; 4 players sit at seats 0..3"),
-        (["-s", "expected", "-s", "random"], "strategy: 2 given for 3 other seats; give 1 (every other seat plays it) or 3 (1 a seat)"),
+        (
+            ["-s", "expected", "-s", "random"],
+            "strategy: 2 given for 3 other seats; give 1 (every other seat plays it) or 3 (1 a seat)",
+        ),
         (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
         (["--samples", "1"], "samples: the advice's play-outs are a whole number from 2 to 100,000"),
         (["-s", "nosuch"], "nosuch"),

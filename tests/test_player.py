@@ -27,7 +27,9 @@ def test_a_player_deciding_alone_makes_every_choice_of_the_batch(preset, players
     """
     rules, seed, deals = pocha.RuleOptions(preset=preset, players=players), 7, 4
     trace = tmp_path / "t.jsonl"
-    pocha.simulate(list(specs), rules=rules, cards=cards, deals=deals, seed=seed, threads=1, trace=trace, learn_tables=True)
+    pocha.simulate(
+        list(specs), rules=rules, cards=cards, deals=deals, seed=seed, threads=1, trace=trace, learn_tables=True
+    )
     seats = [pocha.Player(spec, rules, seed, learn_tables=True) for spec in specs]
     asked = 0
     for deal in map(json.loads, trace.read_text().splitlines()[1:]):

@@ -17,6 +17,10 @@ from pocha.errors import PochaError
 from pocha.strategies import registry
 from pocha.strategies.base import Strategy
 
+NAMED_PLAYERS = {  # whole players by name: a bidding strategy and its play (docs/card-play.md, "The strong player")
+    "strong": "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4",
+}
+
 
 def split_player(spec: str) -> tuple[str, PlayPolicy | None]:
     """``(bid spec, play policy)`` of a player spec ``BID@PLAY`` (``expected@pimc``); no '@': no policy of its own.
@@ -49,6 +53,12 @@ class Entrant:
         """The entrant of a player spec (``BID`` or ``BID@PLAY``), or of a strategy object (labelled by its name)."""
         if not isinstance(spec, str):
             return cls(str(spec.name), spec)
+        name = spec.strip().partition("@")[0]
+        if name in NAMED_PLAYERS:
+            if "@" in spec:
+                raise PochaError(f"strategy '{spec}': {name} is a whole player ({NAMED_PLAYERS[name]}), with its play")
+            whole = cls.of(NAMED_PLAYERS[name])
+            return cls(name, whole.strategy, whole.spec, whole.policy)
         bid, policy = split_player(spec)
         label, strategy = registry.load(bid)
         full = f"{registry.portable(bid)}@{policy.label}" if policy else registry.portable(bid)

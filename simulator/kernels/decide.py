@@ -67,7 +67,8 @@ def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, 
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
     policy, samples, exhaustive, sharpness, depth, paranoid = setting
-    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0], policy == POLICY_PIMC and depth > 0)
+    solved = min(depth, popcount(dealt)) if policy == POLICY_PIMC else 0
+    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0], solved)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_PLAY), played_cards.shape[0])
     if not legal & (legal - ONE):

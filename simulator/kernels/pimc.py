@@ -15,7 +15,7 @@ from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.solve import MAXN, TABLE_BITS, forget, new_table, solve, tricks_of
+from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card
 
@@ -140,10 +140,10 @@ class Work(NamedTuple):
 
 
 @jit
-def scratch(worlds=0, players=0, solves=False):
+def scratch(worlds=0, players=0, depth=0):
     """The ``Work`` of a batch whose pimc seats draw up to ``worlds`` worlds per card at a table of ``players``.
 
-    solves: some seat solves its worlds (``solve``): the solver's table is allocated whole.
+    depth: the most tricks a seat solves (``solve``, no more than the hand size; 0: none), which sizes the table.
     """
     return Work(
         np.empty((8, 64), np.int64),
@@ -152,7 +152,7 @@ def scratch(worlds=0, players=0, solves=False):
         np.empty(worlds),
         np.empty(65),
         np.empty((players if worlds else 0, players, 65)),
-        new_table(TABLE_BITS if solves else 0),
+        new_table(table_bits(depth)),
     )
 
 
@@ -447,10 +447,11 @@ def worlds_drawn(policies, reading):
 
 
 @jit
-def solves(policies):
-    """Whether a pimc seat of these ``Policies`` solves its worlds (its work needs the solver's table)."""
+def solve_depth(policies, cards):
+    """The most tricks a pimc seat of these ``Policies`` solves in a deal of ``cards`` (its work's table's size)."""
+    most = 0
     for row in range(policies.codes.shape[0]):
         for seat in range(policies.codes.shape[1]):
-            if policies.codes[row, seat] == POLICY_PIMC and policies.solve[row, seat] > 0:
-                return True
-    return False
+            if policies.codes[row, seat] == POLICY_PIMC:
+                most = max(most, min(policies.solve[row, seat], cards))
+    return most

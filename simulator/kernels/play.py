@@ -9,7 +9,7 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, solves, worlds_drawn
+from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, solve_depth, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
 from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
 
@@ -218,7 +218,8 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
     won, points = outcome
     players = hands.shape[1]
     own = np.empty(players, np.uint64)
-    work = scratch(0 if plain else worlds_drawn(policies, deal_rules.reading), players, not plain and solves(policies))
+    drawn, depth = (0, 0) if plain else (worlds_drawn(policies, deal_rules.reading), solve_depth(policies, cards))
+    work = scratch(drawn, players, depth)
     batch = Batch(deal_rules, policies, bids, won, log, work)
     for d in range(hands.shape[0]):
         deal = numbers[d]

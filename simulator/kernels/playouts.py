@@ -16,7 +16,7 @@ from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import finish_greedy, scratch
 from pocha.kernels.play import Batch, no_log, play_deal
-from pocha.kernels.solve import MAXN, TABLE_BITS, forget, new_table, solve, tricks_of
+from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, stream_state
 from pocha.kernels.trick import Trick, trump_masks
 
@@ -294,7 +294,7 @@ def solved_rollout_counts(seed, chunk, position, deal_rules, depth, weights, cou
     samples = hands.shape[0] // max(counts.shape[0], 1)
     hand, won, row_bids = np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64)
     outcome = np.empty(cards + 1, np.int64)  # the bidder's tricks under each candidate bid, in the sample
-    table = new_table(TABLE_BITS)
+    table = new_table(table_bits(min(depth, cards)))
     for d in range(counts.shape[0]):
         first = d * samples
         mano, bidder, _ = deal_start(seed, chunk, first, position)

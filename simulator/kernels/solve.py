@@ -28,7 +28,7 @@ FIELD = np.uint64((1 << SEAT_BITS) - 1)
 LEADER_SHIFT = np.uint64(60)  # a table key's leader, above the packed tricks won
 MOST_SOLVE = 20  # tricks a solve may take on: a whole deal of 20 cards (2 players, 40 cards)
 MAXN = -1  # the root of a max^n solve: no seat is played against
-TABLE_BITS = 18  # entries of a solving seat's table: 2^18, 8 MB
+TABLE_BITS = 18  # entries of the largest table: 2^18, 8 MB (``table_bits``)
 NO_POINTS = 1 << 40  # beyond any deal's points: the open window of a paranoid search
 
 
@@ -63,18 +63,19 @@ class Stack(NamedTuple):
 STACK = 66  # frames: one a card of a deal of 64 cards, and the root's
 
 
+CARDS, STATE, VALUE, STAMP = 0, 1, 2, 3  # the columns of a table entry
+
+
 class Table(NamedTuple):
     """A transposition table of trick-boundary positions, reused across solves (``new_table``), and the frames.
 
-    cards uint64[entry]: the cards left; state uint64[entry]: the leader and the tricks won so
-    far (``state_key``); value uint64[entry]: the packed future tricks; stamp int64[entry]: the
-    generation that wrote it; generation int64[1]: the current one (``forget`` moves it on).
+    entries uint64[entry, 4]: per entry the cards left (CARDS), the leader and the tricks won so far
+    (STATE, ``state_key``), the packed future tricks (VALUE) and the generation that wrote it
+    (STAMP): one entry's columns side by side, so a probe reads one cache line; generation
+    uint64[1]: the current one (``forget`` moves it on).
     """
 
-    cards: np.ndarray
-    state: np.ndarray
-    value: np.ndarray
-    stamp: np.ndarray
+    entries: np.ndarray
     generation: np.ndarray
     stack: Stack
 
@@ -107,21 +108,24 @@ def new_table(bits):
         state=masks[7],
         bonus=masks[8],
     )
-    empty = np.empty(size, np.uint64)
-    return Table(
-        empty,
-        np.empty(size, np.uint64),
-        np.empty(size, np.uint64),
-        np.zeros(size, np.int64),
-        np.ones(1, np.int64),
-        stack,
-    )
+    return Table(np.zeros((size, 4), np.uint64), np.ones(1, np.uint64), stack)
+
+
+@jit
+def table_bits(depth):
+    """The bits of a table for solves of up to ``depth`` tricks: 2 a trick and 4 more, at most TABLE_BITS (0: no solve).
+
+    A table larger than its solves need costs more than it saves: ``pocha.Player`` makes one a card,
+    and 2^18 entries (8 MB) take about 0.3 ms to allocate and clear, 2^10 about 0.03 ms. Entries
+    that collide are overwritten, which loses a value, never changes one.
+    """
+    return min(TABLE_BITS, 2 * depth + 4) if depth > 0 else 0
 
 
 @jit
 def forget(table):
     """Make every entry of ``table`` stale: before a solve of other hands or other bids."""
-    table.generation[0] += 1
+    table.generation[0] += ONE
 
 
 class Game(NamedTuple):
@@ -178,7 +182,7 @@ def slot(left, state, table):
     """The entry of a key (the cards left, ``state_key``): a multiplicative hash of both halves."""
     mixed = left * np.uint64(0x9E3779B97F4A7C15) ^ state * np.uint64(0xC2B2AE3D27D4EB4F)
     mixed ^= mixed >> np.uint64(31)
-    return np.int64(mixed & np.uint64(table.stamp.shape[0] - 1))
+    return np.int64(mixed & np.uint64(table.entries.shape[0] - 1))
 
 
 @jit
@@ -259,12 +263,13 @@ def search(hands, game, seat, placed, leader, trick, won, window):
                     left |= hands[other]
                 state = state_key(winner, won, root)
                 entry = slot(left, state, table)
+                entries = table.entries
                 if (
-                    table.stamp[entry] == table.generation[0]
-                    and table.cards[entry] == left
-                    and table.state[entry] == state
+                    entries[entry, STAMP] == table.generation[0]
+                    and entries[entry, CARDS] == left
+                    and entries[entry, STATE] == state
                 ):
-                    value += table.value[entry]
+                    value += entries[entry, VALUE]
                 else:
                     if root != MAXN:  # a trick's start is searched whole: its value goes into the table exact
                         window = points_range(
@@ -278,8 +283,9 @@ def search(hands, game, seat, placed, leader, trick, won, window):
             value = stack.best_value[d]
             entry = stack.entry[d]
             if entry >= 0:
-                table.cards[entry], table.state[entry], table.value[entry] = stack.left[d], stack.state[d], value
-                table.stamp[entry] = table.generation[0]
+                entries = table.entries
+                entries[entry, CARDS], entries[entry, STATE] = stack.left[d], stack.state[d]
+                entries[entry, VALUE], entries[entry, STAMP] = value, table.generation[0]
             value += stack.bonus[d]
             if d == 0:
                 return value
