@@ -297,7 +297,8 @@ def pocha_side(player: Decider) -> Side:
 def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) -> Side:
     """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot.
 
-    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler.
+    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler,
+    or of the numba engine (which reads ``oh_hell``'s histories).
     """
     if isinstance(against, Decider):
         return pocha_side(against)
@@ -314,6 +315,8 @@ def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) 
             f"against: resampler={search.resampler} is {GAME}'s own (it sees which cards are out); the pocha game's "
             "own resample_from_infostate is pocha's honest one: leave resampler out"
         )
+    if game is not None and is_pocha(game) and search.engine == "numba":
+        raise PochaError(f"against: ismcts's engine numba searches {GAME} only; on the pocha game use engine=python")
     return Side(search.label, lambda game, seat, deal, seed: search.bot(game, seed))
 
 
