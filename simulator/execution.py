@@ -338,8 +338,11 @@ def learn_default_tables(
             for table in table_strategies(strategy):
                 if not table.path:
                     default = default_table(ruled, policy.label, table.deals)
-                    needed.setdefault(default.path, (default, policy))
-                    named |= {default.path} if table is strategy else set()
+                    if table is strategy:  # the line below names a table bidder's own play
+                        needed[default.path] = (default, policy)
+                        named.add(default.path)
+                    else:
+                        needed.setdefault(default.path, (default, policy))
     said = set()
     for default, policy in needed.values():
         if default.play != policy.name and policy.name not in said and default.path in named:

@@ -148,6 +148,14 @@ def test_a_table_inside_another_strategy_goes_unsaid():
     assert not any("pimc-play table" in line for line in said)
     learn_default_tables([(TableStrategy(deals=25), pimc)], rules, Threads(1), None, said.append, learn=True)  # said
     assert any("table: no pimc-play table fits these rules" in line for line in said)
+    said.clear()  # a table bidder after a montecarlo of another play reading the same table: its own play is named
+    solved = parse_policy("pimc:samples=4,solve=2")
+    tables = [(MonteCarlo(samples=2, assume=TableStrategy(deals=25)), solved), (TableStrategy(deals=25), pimc)]
+    learn_default_tables(tables, rules, Threads(1), None, said.append, learn=True)
+    assert [line for line in said if "play bids from" in line] == [
+        "table: no pimc-play table fits these rules; pimc play bids from the greedy-play table "
+        "(pocha train --play pimc learns one, for table:path=FILE)"
+    ]
 
 
 def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
