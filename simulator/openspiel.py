@@ -230,6 +230,37 @@ def deal_parts(history: Sequence[int], players: int) -> tuple[int, int, list[int
     )
 
 
+def card_ids(game: "pyspiel.Game") -> np.ndarray:
+    """The pocha card id of each OpenSpiel card action, in either game."""
+    if is_pocha(game):
+        return np.array(game.moves.ids, np.int64)
+    notation = rules_for(game).notation
+    return np.array([notation.parse(card_name(action)) for action in range(deck_size(game))], np.int64)
+
+
+def searched_position(state: "pyspiel.State", ids: np.ndarray) -> tuple[int, int, int, int, np.ndarray, np.ndarray]:
+    """The mover's position as pocha's kernels take it, in either game.
+
+    ``(hand size, dealer, the mover's dealt cards as a mask, the trump card's id, each seat's bid (-1: yet to
+    bid), the ids of the cards played)``; ids: ``card_ids``. ``oh_hell`` is read from its history, ``pocha``
+    from its deal.
+    """
+    players, seat = state.num_players(), state.current_player()
+    if is_pocha(state.get_game()):
+        deal = state.deal
+        size, dealer, mine, trump, made = deal.cards, deal.dealer, deal.dealt[seat], deal.trump_card, deal.bids
+        played = np.array(deal.plays, np.int64)
+    else:
+        size, dealer, dealt, turned, after = deal_parts(state.history(), players)
+        mine, trump = mask_of(ids[dealt[seat::players]].tolist()), int(ids[turned])
+        made = [action - deck_size(state.get_game()) for action in after[:players]]
+        played = ids[after[players:]] if len(after) > players else np.zeros(0, np.int64)
+    bids = np.full(players, -1, np.int64)
+    for position, bid in enumerate(made):
+        bids[(dealer + 1 + position) % players] = bid
+    return size, dealer, mine, trump, bids, played
+
+
 class PochaBot(pyspiel.Bot):
     """A pocha player as an OpenSpiel bot, in either game: ``PochaBot(pocha.Player(spec, rules_for(game)), game)``.
 
@@ -297,8 +328,7 @@ def pocha_side(player: Decider) -> Side:
 def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) -> Side:
     """A pocha player, or OpenSpiel's IS-MCTS (``ismcts:simulations=N,...``: ``Search.of``) or uniform random bot.
 
-    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler,
-    or of the numba engine (which reads ``oh_hell``'s histories).
+    game: the game it is for, when known: a ``pocha`` game refuses an IS-MCTS of OpenSpiel's own resampler.
     """
     if isinstance(against, Decider):
         return pocha_side(against)
@@ -315,8 +345,6 @@ def opponent_side(against: "str | Decider", game: "pyspiel.Game | None" = None) 
             f"against: resampler={search.resampler} is {GAME}'s own (it sees which cards are out); the pocha game's "
             "own resample_from_infostate is pocha's honest one: leave resampler out"
         )
-    if game is not None and is_pocha(game) and search.engine == "numba":
-        raise PochaError(f"against: ismcts's engine numba searches {GAME} only; on the pocha game use engine=python")
     return Side(search.label, lambda game, seat, deal, seed: search.bot(game, seed))
 
 
@@ -439,9 +467,7 @@ class UnseenCards:
 
     def __init__(self, game: "pyspiel.Game", seed: int) -> None:
         self.rules = rules_for(game)
-        self.ids = np.array(
-            [self.rules.notation.parse(card_name(action)) for action in range(deck_size(game))], np.int64
-        )
+        self.ids = card_ids(game)
         self.actions = np.zeros(64, np.int64)  # OpenSpiel's action of each pocha card id
         self.actions[self.ids] = np.arange(len(self.ids))
         self.work = scratch(self.BATCH, game.num_players())
@@ -490,22 +516,15 @@ class NumbaSearch(pyspiel.Bot):
 
     def step(self, state: "pyspiel.State") -> int:
         """The search's bid or card, as OpenSpiel's action."""
-        cards, ids, players = self.cards, self.cards.ids, state.num_players()
-        seat = state.current_player()
-        size, dealer, dealt, trump, after = deal_parts(state.history(), players)
+        cards, seat = self.cards, state.current_player()
+        size, dealer, mine, trump, bids, played = searched_position(state, cards.ids)
         if size not in cards.deal_rules:
             cards.deal_rules[size] = DealRules.of(cards.rules, size)
-        made = after[:players]
-        bids = np.full(players, -1, np.int64)
-        for position, action in enumerate(made):
-            bids[(dealer + 1 + position) % players] = action - deck_size(state.get_game())
-        mine = np.uint64(mask_of(ids[dealt[seat::players]].tolist()))
-        played = ids[after[players:]] if len(after) > players else np.zeros(0, np.int64)
         action, cards.state = ismcts_action(
             cards.deal_rules[size],
             seat,
-            mine,
-            int(ids[trump]),
+            np.uint64(mine),
+            trump,
             dealer,
             bids,
             played,
@@ -515,7 +534,8 @@ class NumbaSearch(pyspiel.Bot):
             tree=self.tree,
         )
         cards.state = np.uint64(cards.state)
-        return int(action) + deck_size(state.get_game()) if len(made) < players else int(cards.actions[action])
+        bidding = bool((bids < 0).any())
+        return int(action) + deck_size(state.get_game()) if bidding else int(cards.actions[action])
 
     def restart_at(self, state: "pyspiel.State") -> None:
         """Nothing to forget: every step reads the whole state."""

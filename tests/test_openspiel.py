@@ -364,7 +364,6 @@ def test_ismcts_in_numba_plays_a_match_that_repeats(openspiel):
         ({"game": "pocha(players=4)", "cards": 11}, "cards: 11 is not a hand size here; 4 players with 40 cards"),
         ({"game": "pocha(hook=maybe)"}, "hook: unknown rule 'maybe'"),
         ({"game": "pocha", "against": "ismcts:resampler=openspiel"}, "leave resampler out"),
-        ({"game": "pocha", "against": "ismcts:engine=numba"}, "engine numba searches oh_hell only"),
         ({"game": "oh_hell(players=4)", "cards": 13}, "12 cards at most"),
         ({"against": "ismcts:budget=3"}, "ismcts takes simulations=N"),
         ({"against": "ismcts:simulations=0"}, "each above 0"),

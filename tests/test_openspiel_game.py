@@ -232,6 +232,34 @@ def test_the_golden_deals_replay_card_for_card():
 
 
 @pytest.mark.parametrize("text", GAMES)
+def test_the_numba_search_reads_the_pocha_game_as_its_view_says_and_plays_legally(text):
+    """``ismcts:engine=numba`` reads a pocha state from its deal: the same dealer, trump, bids and cards played as
+    the mover's view, the cards it holds among those it was dealt; and every bid and card it picks is legal."""
+    from pocha.kernels.codes import NO_TRUMP
+    from pocha.openspiel import NumbaSearch, Search, card_ids, searched_position
+
+    game, rng = load(text), random.Random(text)
+    notation, bot = game.moves.rules.notation, NumbaSearch(game, Search.of("simulations=40,engine=numba"), seed=1)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                random_state_step(state, rng)
+                continue
+            size, dealer, dealt, trump, bids, played = searched_position(state, card_ids(game))
+            view = state.deal.view()
+            assert dealer == view.dealer and trump == (NO_TRUMP if view.trump is None else notation.parse(view.trump))
+            assert [bids[(dealer + 1 + k) % len(bids)] for k in range(len(view.bids))] == list(view.bids)
+            assert sorted(bids)[: len(bids) - len(view.bids)] == [-1] * (len(bids) - len(view.bids))
+            assert played.tolist() == notation.parse_list(" ".join(view.played))
+            held = notation.parse_list(" ".join(view.hand))
+            assert bin(dealt).count("1") == size and all(dealt >> card & 1 for card in held)
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+
+
+@pytest.mark.parametrize("text", GAMES)
 def test_random_deals_follow_the_reference_rules_and_scoring(text):
     game, rng = load(text), random.Random(11)
     for _ in range(4):
