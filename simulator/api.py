@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
+from pocha.engine.backends import Threads, default_threads
 from pocha.engine.games import play_games as play_whole_games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
@@ -36,8 +37,12 @@ from pocha.engine.lineups import (
     model_entrants,
 )
 from pocha.engine.models import ModelBids, record_bids
+from pocha.engine.play_models import PlayModel, is_play_model_file
+from pocha.engine.play_training import PlayTraining, TrainingProgress
+from pocha.engine.play_training import train_play as train_play_rounds
 from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
+from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS
 from pocha.engine.seating import Lineup
 from pocha.engine.simulate import simulate as simulate_deals
 from pocha.engine.training import Training, train_table
@@ -439,6 +444,35 @@ def train(
     with atomic_path(out) as temporary:
         table.save(temporary)
     return TrainingResult(table, Path(out))
+
+
+def train_play(
+    out: str | Path,
+    *,
+    data: str | Path,
+    deals: int = TRAIN_PLAY_DEALS,
+    rounds: int = TRAIN_PLAY_ROUNDS,
+    teacher: str = TEACHER,
+    rules: RuleOptions = RuleOptions(),
+    seed: int = 0,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    messages: Messages | None = None,
+) -> PlayModel:
+    """Learn a play model for ``learned`` from ``teacher`` (``pocha.engine.play_training``), written to ``out``.
+
+    data: the folder its labelled positions and each round's model go to; a stopped run given the
+    same folder resumes. Raises KeyboardInterrupt on Ctrl-C, the work done kept in ``data``.
+    """
+    _, chosen = rules.resolve()
+    if not str(out).endswith(".npz"):
+        raise PochaError(f"out: a play model is an .npz file; give a name ending in .npz, not '{out}'")
+    check_writable(out, "out", is_play_model_file, "pocha play model")
+    plan = PlayTraining(rules=chosen, deals=deals, rounds=rounds, teacher=teacher, seed=seed)
+    told = TrainingProgress(progress or (lambda done, total: None), messages or (lambda line: None))
+    model = train_play_rounds(plan, Path(data), Threads(threads or default_threads()), told)
+    model.save(out)
+    return model
 
 
 def report(folder: str | Path) -> tuple[Path, list[Path]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 from pocha import flags, options
+from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS
 from pocha.errors import PochaError
 from pocha.options import CONFIDENCE, DEFAULT_PRESET, STUDY, STUDY_STRONG, STUDY_WEAK
 from pocha.terminal import app, command, command_line, resume_command, running, say, user_errors
@@ -680,6 +681,67 @@ def train(
         typer.echo("Interrupted: no table was written.", err=True)
         raise typer.Exit(130)
     typer.echo(training_text(trained.table, out))
+
+
+@command(
+    name="train-play",
+    short_help="Learn a play model for the learned play, from pimc.",
+    epilog=examples(
+        "pocha train-play --players 4 --data ludoteka-4 --out mine.npz   (then: --play learned:model=mine.npz)",
+        "pocha train-play --preset oh-hell --players 3 --deals 500 --rounds 2 --data oh3 --out oh3.npz",
+    ),
+)
+def train_play(
+    *,
+    out: flags.ModelFile,
+    data: flags.TrainingData,
+    deals: flags.TrainingDeals = TRAIN_PLAY_DEALS,
+    rounds: flags.Rounds = TRAIN_PLAY_ROUNDS,
+    teacher: flags.Teacher = TEACHER,
+    players: flags.Players = 4,
+    preset: flags.Preset = DEFAULT_PRESET,
+    deck: flags.Deck = None,
+    rank_order: flags.RankOrder = None,
+    play_rule: flags.PlayRule = None,
+    hook: flags.Hook = None,
+    full_deal_trump: flags.FullDealTrump = None,
+    scoring: flags.Scoring = None,
+    seed: flags.Seed = 0,
+    threads: flags.ThreadCount = None,
+) -> None:
+    """Learn a play model from a pimc teacher, DAgger-style (needs scikit-learn: pip install 'pocha-simulator[train]').
+
+    Each round plays --deals deals of every hand size, every seat bidding as the shipped heuristics do:
+    in the first the teacher plays, in the others the model of the round before, and the teacher
+    values every card that differs at each choice; a model is fitted after each round on every
+    round's positions, and measured on positions kept out of the fit. Data takes hours of one thread
+    at the defaults: a stopped run, given the same --data folder, resumes where it was.
+    """
+    from pocha.engine.play_training import describe
+
+    with running("train-play") as progress:
+        rules = group(options.RuleOptions, locals())
+        from pocha import api
+
+        try:
+            model = api.train_play(
+                out,
+                data=data,
+                deals=deals,
+                rounds=rounds,
+                teacher=teacher,
+                rules=rules,
+                seed=seed,
+                threads=threads,
+                progress=progress,
+                messages=say,
+            )
+        except KeyboardInterrupt:
+            typer.echo(
+                f"Interrupted: no model was written; run the same command again to resume from {data}.", err=True
+            )
+            raise typer.Exit(130) from None
+    typer.echo(f"Wrote {out}: {describe(model.meta['held_out'])} (held out).")
 
 
 @command(

@@ -434,6 +434,22 @@ MatchSeed = Annotated[
     int, typer.Option(metavar="N", help="Seed of the deals and of every player: a match repeats byte for byte.")
 ]
 TableFile = Annotated[str, typer.Option(metavar="FILE", help="Where to write the table (.npz).")]
+ModelFile = Annotated[str, typer.Option(metavar="FILE", help="Where to write the model (.npz).")]
+TrainingData = Annotated[
+    str,
+    typer.Option(
+        metavar="FOLDER",
+        help="Where the labelled positions and each round's model go; run again with the same folder to resume.",
+    ),
+]
+Rounds = Annotated[
+    int,
+    typer.Option(metavar="N", help="Rounds: the teacher plays the first, the model of the round before the others."),
+]
+Teacher = Annotated[
+    str,
+    typer.Option(metavar="POLICY", help="The pimc play the model learns from (pimc:samples=N,solve=N,...)."),
+]
 TrainingDeals = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="Deals per hand size to learn from.")]
 RunFolder = Annotated[
     str, typer.Argument(metavar="FOLDER", help="A folder written by --out FOLDER.", show_default=False)

@@ -145,8 +145,9 @@ def rollout_policies(rollout: str, players: int) -> Policies:
     """
     samples = PIMC_ROLLOUT_SAMPLES if rollout == "pimc" else 0
     row = (1, players)
-    none = np.zeros(row, np.int64)
-    return Policies(np.full(row, POLICIES[rollout]), np.full(row, samples), np.ones(row, np.int64), none, none)
+    none, unmodelled = np.zeros(row, np.int64), np.full(row, -1)
+    codes, exhaustive = np.full(row, POLICIES[rollout]), np.ones(row, np.int64)
+    return Policies(codes, np.full(row, samples), exhaustive, none, none, unmodelled)
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from pocha.engine.policies import parse_policy
 from pocha.game.cards import cards_of, mask_of
 from pocha.game.rules import PRESETS, make_rules
 from pocha.kernels.bits import highest_bit, lowest_bit, nth_card, nth_card_by_loop, popcount
-from pocha.kernels.codes import NO_TRUMP, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM
+from pocha.kernels.codes import NO_TRUMP, POLICY_GREEDY, POLICY_LEARNED, POLICY_PIMC, POLICY_RANDOM
 from pocha.kernels.play import DealRules, Outcome, Policies, play_batch_plain
 from pocha.kernels.streams import uniform_batch
 from pocha.kernels.trick import legal_mask
@@ -117,20 +117,22 @@ def test_plain_play_is_the_recorded_play(players, play_rule):
         chunk.bids[:] = np.random.default_rng(players).integers(0, cards + 1, chunk.bids.shape)
         for row in rows:
             none = np.zeros((1, players), np.int64)
-            policies = SeatPolicies(row[None, :].astype(np.int64), none, np.zeros((1, players)), none, none, none)
+            codes = row[None, :].astype(np.int64)
+            policies = SeatPolicies(codes, none, np.zeros((1, players)), none, none, none, none - 1)
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, traced=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
 
 
-def test_the_plain_play_refuses_a_pimc_seat():
-    """``play_batch_plain`` has no pimc in it: given a pimc seat it raises instead of playing it as greedy."""
+@pytest.mark.parametrize("policy", [POLICY_PIMC, POLICY_LEARNED])
+def test_the_plain_play_refuses_a_pimc_or_learned_seat(policy):
+    """``play_batch_plain`` has no pimc or model in it: given such a seat it raises instead of playing it as greedy."""
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, numbers=numbers(0, 4))
-    codes = np.array([[POLICY_GREEDY, POLICY_PIMC, POLICY_GREEDY, POLICY_RANDOM]])
-    policies = Policies(codes, np.full_like(codes, 10), *(np.zeros_like(codes) for _ in range(3)))
+    codes = np.array([[POLICY_GREEDY, policy, POLICY_GREEDY, POLICY_RANDOM]])
+    policies = Policies(codes, np.full_like(codes, 10), *(np.zeros_like(codes) for _ in range(4)))
     outcome = Outcome(*np.empty((2, 4, 4), np.int64))
-    with pytest.raises(ValueError, match="pimc seat needs play_batch"):
+    with pytest.raises(ValueError, match="pimc or learned seat needs play_batch"):
         play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)
 
 

@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.engine.dealing import deal
+from pocha.engine.play_models import run_models
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Competitor, Lineup
@@ -17,7 +18,8 @@ from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES as PLAY_CODES  # the play rules' codes, for the tests
-from pocha.kernels.codes import POLICY_PIMC
+from pocha.kernels.codes import POLICY_LEARNED, POLICY_PIMC
+from pocha.kernels.labels import no_record
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
@@ -120,10 +122,12 @@ class SeatPolicies(NamedTuple):
     exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card, not one of equivalent ones
     solve: np.ndarray  # int64: the last tricks of a pimc seat's play-outs solved exactly (0: none)
     paranoid: np.ndarray  # int64: 1 when its solver plays the other seats against it
+    model: np.ndarray  # int64: a learned seat's model, an index of ``models`` (-1: none)
+    models: tuple[str, ...] = ()  # the learned seats' model specs (``PlayPolicy.model``; "": the table's default)
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""
-        return SeatPolicies(*(np.ascontiguousarray(values[rows]) for values in self))
+        return SeatPolicies(*(np.ascontiguousarray(values[rows]) for values in self[:-1]), self.models)
 
 
 def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> SeatPolicies:
@@ -131,7 +135,17 @@ def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> Seat
 
     seating int64[deal, seat], or int64[1, seat] when every deal seats them alike (one row serves all).
     """
-    policies = [player.policy for player in strategies]
+    return policies_table([player.policy for player in strategies]).rows(seating)
+
+
+def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
+    """Every seat of the chunk playing ``policy``."""
+    return policies_table([policy]).rows(np.zeros((1, chunk.hands.shape[1]), np.int64))
+
+
+def policies_table(policies: Sequence[PlayPolicy]) -> SeatPolicies:
+    """The ``SeatPolicies`` of one row whose entry i is ``policies[i]`` (``rows`` then seats them)."""
+    models = tuple(dict.fromkeys(policy.model for policy in policies if policy.code == POLICY_LEARNED))
     return SeatPolicies(
         np.array([policy.code for policy in policies], np.int64),
         np.array([policy.samples for policy in policies], np.int64),
@@ -139,19 +153,8 @@ def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> Seat
         np.array([policy.exhaustive for policy in policies], np.int64),
         np.array([policy.solve for policy in policies], np.int64),
         np.array([policy.paranoid for policy in policies], np.int64),
-    ).rows(seating)
-
-
-def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
-    """Every seat of the chunk playing ``policy``."""
-    row = (1, chunk.hands.shape[1])
-    return SeatPolicies(
-        np.full(row, policy.code, np.int64),
-        np.full(row, policy.samples, np.int64),
-        np.full(row, policy.sharpness),
-        np.full(row, policy.exhaustive, np.int64),
-        np.full(row, policy.solve, np.int64),
-        np.full(row, policy.paranoid, np.int64),
+        np.array([models.index(p.model) if p.code == POLICY_LEARNED else -1 for p in policies], np.int64),
+        models,
     )
 
 
@@ -161,19 +164,22 @@ def play_chunk(
     """Play a bid chunk out, each seat by its policy (``seat_policies``): ``(won, points, plays, leaders)``.
 
     plays and leaders (the ``PlayLog``) are empty unless ``traced``. The pimc seats read the bids
-    through the ``expected`` strategy at this hand size (``kernels.pimc.Reading``).
+    through the ``expected`` strategy at this hand size (``kernels.pimc.Reading``); the learned seats
+    play their models (``engine.play_models``).
     """
     size, players = chunk.hands.shape
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    codes, samples, sharpness, exhaustive, solve, paranoid = policies
+    codes, samples, sharpness, exhaustive, solve, paranoid, model, models = policies
     reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
     deal_rules = DealRules.of(rules, chunk.cards, reading)
-    if traced or (codes == POLICY_PIMC).any():
-        play_batch(seed, chunk, deal_rules, Policies(codes, samples, exhaustive, solve, paranoid), outcome, log)
+    kernel_policies = Policies(codes, samples, exhaustive, solve, paranoid, model)
+    if traced or (codes >= POLICY_PIMC).any():
+        learned = run_models(rules, models)
+        play_batch(seed, chunk, deal_rules, kernel_policies, outcome, log, learned, no_record())
     else:
-        play_batch_plain(seed, chunk, deal_rules, Policies(codes, samples, exhaustive, solve, paranoid), outcome)
+        play_batch_plain(seed, chunk, deal_rules, kernel_policies, outcome)
     return (*outcome, *log)
 
 

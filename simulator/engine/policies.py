@@ -1,4 +1,4 @@
-"""Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32,sharpness=1``.
+"""Card-play policies by spec: ``greedy``, ``random``, ``pimc`` or ``pimc:samples=32,sharpness=1``, ``learned``.
 
 ``greedy`` and ``random`` are described in ``greedy_card`` and ``random_card``.
 ``pimc`` (perfect-information Monte Carlo, ``pimc_card``) samples the hidden cards ``samples``
@@ -13,6 +13,7 @@ tricks before them played greedily: ``solve`` at least the hand size solves ever
 It reads the bids as evidence about the hands: it deals twice as many worlds as it plays, and plays those
 drawn without replacement by how likely they make the others' bids were the others bidding like the
 ``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
+``learned`` plays a network learned from pimc (``kernels.learned``, ``engine.play_models``).
 """
 
 import difflib
@@ -26,6 +27,11 @@ MOST_PIMC_SAMPLES = 10_000
 PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
+TEACHER = "pimc:samples=64,solve=4"  # what pocha train-play's models learn from: the strong player's play
+TRAIN_PLAY_DEALS = (
+    1_500  # deals per hand size and round of pocha train-play: the shipped models' (docs/learned-play.md)
+)
+TRAIN_PLAY_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class PlayPolicy:
     exhaustive: bool = False  # pimc: every legal card weighed, as pimc did first, not one of equivalent ones
     solve: int = 0  # pimc: the last tricks of a play-out solved exactly (0: none, all greedy)
     paranoid: bool = False  # pimc: the solver plays every other seat against this one, not each for itself
+    model: str = ""  # learned: the model file ("": the table's default, ``engine.play_models``)
 
     @property
     def code(self) -> int:
@@ -58,6 +65,8 @@ class PlayPolicy:
             given.append(f"solve={self.solve}")
         if self.name == "pimc" and self.paranoid:
             given.append("paranoid=1")
+        if self.model:
+            given.append(f"model={self.model}")
         return f"{self.name}:{','.join(given)}" if given else self.name
 
 
@@ -69,6 +78,11 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
         (),
     ),
     "random": ("Uniform among the legal cards.", ()),
+    "learned": (
+        "A small network learned from pimc with the exact solver (pocha train play) scores each legal card from "
+        "what the seat has seen, and plays the best: near that search's strength at greedy's speed.",
+        (("model", "path", "the table's", "a model file of pocha train play, instead of the shipped one"),),
+    ),
     "pimc": (
         "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
         "card out in each world (every seat greedy), and plays the one with the most expected points.",
@@ -93,6 +107,8 @@ def parse_policy(spec: str) -> PlayPolicy:
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
         raise PochaError(f"play: unknown '{spec}'; {policy_choices(spec)}")
+    if name == "learned":
+        return learned_policy(spec, parameters)
     if name != "pimc":
         if parameters:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
@@ -115,6 +131,16 @@ def parse_policy(spec: str) -> PlayPolicy:
                 f"play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N and paranoid=0 or 1, not '{item}'"
             )
     return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid)
+
+
+def learned_policy(spec: str, parameters: str) -> PlayPolicy:
+    """``learned`` or ``learned:model=PATH``; the file is read (and checked) when the run plays it."""
+    key, _, value = (part.strip() for part in parameters.partition("="))
+    if not parameters.strip():
+        return PlayPolicy("learned")
+    if key != "model" or not value:
+        raise PochaError(f"play: learned takes model=PATH (a file of pocha train play), not '{parameters}'")
+    return PlayPolicy("learned", model=value)
 
 
 def pimc_samples(value: str) -> int:
@@ -150,7 +176,7 @@ def policy_choices(spec: str) -> str:
     """What to say to a ``spec`` that names no play policy: the one it may mean, and the policies accepted."""
     close = difflib.get_close_matches(spec.strip().partition(":")[0], POLICIES, n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
-    return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S)"
+    return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S; learned:model=PATH)"
 
 
 def is_policy_spec(text: str) -> bool:

@@ -12,8 +12,8 @@ PLAY_CODES = {
     "pocha-always-beat": PLAY_POCHA_ALWAYS_BEAT,
 }
 NO_TRUMP = -1  # the trump card of a deal without trump (its suit, NO_TRUMP >> 4, is -1 too: no suit)
-POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC = 0, 1, 2
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC}
+POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC, POLICY_LEARNED = 0, 1, 2, 3
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "pimc": POLICY_PIMC, "learned": POLICY_LEARNED}
 # Independent random streams of one deal (bidding strategies use STREAM_BID + 64 * (position + 1) + n);
 # STREAM_LOT, of a whole game's number (hand size 0), draws its first dealer; STREAM_CARD_ADVICE the worlds that
 # weigh a seat's cards for advice (``kernels.decide.card_outcomes``).

@@ -15,6 +15,7 @@ from pocha.kernels.choice import greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
+from pocha.kernels.learned import MOST_WIDTH
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card
@@ -137,6 +138,8 @@ class Work(NamedTuple):
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
     log_weights: np.ndarray  # float64[seat, seat, 65]: a reading seat's ``bid_log_weights``, the same all deal
     table: tuple  # the solver's ``Table`` (one entry when no seat solves its worlds)
+    scores: np.ndarray  # float64[64]: a learned seat's score of each card (``kernels.learned``)
+    layers: np.ndarray  # float64[5, MOST_WIDTH]: its network's scratch
 
 
 @jit
@@ -153,6 +156,8 @@ def scratch(worlds=0, players=0, depth=0):
         np.empty(65),
         np.empty((players if worlds else 0, players, 65)),
         new_table(table_bits(depth)),
+        np.empty(64),
+        np.empty((5, MOST_WIDTH)),
     )
 
 
@@ -291,7 +296,7 @@ def likeliest_first(worlds, keys, samples, state):
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state, work):
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state, work, prune=True):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
@@ -303,7 +308,8 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state
     (``bids_log_likelihood``, ``likeliest_first``; the log weights of the bids are the deal's, in
     ``work.log_weights[seat]``). Ties go to the lowest card id. A card stops being played out once
     it cannot reach the best total with the worlds left (``contenders``): the same card, fewer
-    play-outs. work: ``scratch``'s. Returns ``(card, state)``.
+    play-outs; ``prune=False`` plays every card in every world, so that ``work.ints[5]`` holds each
+    legal card's total (a teacher's labels). work: ``scratch``'s. Returns ``(card, state)``.
     """
     seat, won, bids = view.seat, view.won, view.bids
     ints, masks, worlds = work.ints, work.masks, work.worlds
@@ -340,7 +346,8 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state
             totals[card] += points[
                 play_out(world, card, view, trick, deal_rules, solving, work.table, hands=hands, outcome=outcome)
             ]
-        alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
+        if prune:
+            alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
     return best_card(alive, totals), state
 
 

@@ -7,8 +7,10 @@ import numpy as np
 from pocha.game.rules import Rules
 from pocha.kernels.bits import ONE, ZERO, lowest_bit
 from pocha.kernels.choice import greedy_card, random_card
-from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
+from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_LEARNED, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
+from pocha.kernels.labels import label, no_record
+from pocha.kernels.learned import learned_card, no_model
 from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, solve_depth, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
 from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
@@ -52,6 +54,7 @@ class Policies(NamedTuple):
     exhaustive: np.ndarray  # pimc: 1 weighs every legal card, as pimc did first; 0 one of equivalent ones
     solve: np.ndarray  # pimc: the tricks left from which its worlds are solved exactly (0: never; ``play_out``)
     paranoid: np.ndarray  # pimc: 1 solves them for the seat against the rest, 0 every seat for itself (max^n)
+    model: np.ndarray  # learned: the seat's model in the batch's ``Model`` (-1: none); a labelling pimc seat's student
 
 
 class Outcome(NamedTuple):
@@ -76,7 +79,9 @@ class Batch(NamedTuple):
     bids: np.ndarray  # int64[deal, seat]
     won: np.ndarray  # int64[deal, seat]: the tricks are counted in
     log: PlayLog
-    work: tuple  # ``scratch``'s ``Work``, lent to the pimc seats
+    work: tuple  # ``scratch``'s ``Work``, lent to the pimc and learned seats
+    models: tuple  # the learned seats' ``kernels.learned.Model``
+    record: tuple  # where the pimc seats' labelled positions go (``kernels.labels.Record``; of length 0: nowhere)
 
 
 @jit
@@ -103,11 +108,12 @@ def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
 
 
 @jit_inline
-def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
+def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, record, row):
     """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
 
     setting: the seat's (samples, exhaustive, sharpness, solve, paranoid). weigh: the weights are not yet worked out
-    (they are the same all deal: once is enough). state: the choice's own (``decision_state``).
+    (they are the same all deal: once is enough). state: the choice's own (``decision_state``). A
+    ``record`` with room keeps the position and the value of every card weighed (``kernels.labels``).
     """
     samples, exhaustive, sharpness, depth, paranoid = setting
     if not exhaustive:  # one card of each run of equivalent ones
@@ -117,7 +123,21 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work):
     weighs = sharpness > 0 and weigh
     if weighs:
         bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[view.seat])
-    card, _ = pimc_card(view, legal, trick, deal_rules, samples, sharpness, (depth, paranoid), state=state, work=work)
+    labelling = record.ints.shape[0] > 0
+    card, _ = pimc_card(
+        view,
+        legal,
+        trick,
+        deal_rules,
+        samples,
+        sharpness,
+        (depth, paranoid),
+        state=state,
+        work=work,
+        prune=not labelling,
+    )
+    if labelling:
+        label(record, view, trick, legal, work.ints[5], samples, row)
     return card, int(weighs)
 
 
@@ -129,15 +149,20 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     only: a pimc seat's view of the deal starts with the call).
 
     Each seat plays by its policy (``batch.policies``; a pimc seat reads the bids as
-    ``batch.deal_rules.reading`` says). The public view a pimc seat reads is kept as the play goes:
-    per seat the cards it played and the cards its plays have ruled out (``revealed``). The play is
+    ``batch.deal_rules.reading`` says, a learned seat plays its model of ``batch.models``). When
+    ``batch.record`` has room, the pimc seats label their positions, and a pimc seat given a model
+    plays the model's card (the student's play, the teacher's labels: DAgger). The public view the
+    pimc and learned seats read is kept as the play goes: per seat the cards it played and the cards
+    its plays have ruled out (``revealed``). The play is
     logged when ``batch.log`` is not empty (traced runs). Returns the advanced random state and the
     next leader.
 
-    plain: no seat is pimc and the play is not logged. Give it as a constant: the compiler then
+    plain: every seat random or greedy and the play not logged. Give it as a constant: the compiler then
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
-    deal_rules, (codes, samples, exhaustive, solve, paranoid), bids, won, (plays, leaders), work = batch
+    deal_rules, bids, won, work = batch.deal_rules, batch.bids, batch.won, batch.work
+    codes, samples, exhaustive, solve, paranoid, model = batch.policies
+    plays, leaders = batch.log
     full, play_rule = deal_rules.full, deal_rules.play_rule
     start = state  # a pimc seat's choices draw from streams of their own (``decision_state``)
     players = hands.shape[0]
@@ -153,7 +178,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     for seat in range(0 if plain else players):
         may_hold[seat] = deal_rules.deck
         played[seat] = ZERO
-        watched |= codes[row, seat] == POLICY_PIMC
+        watched |= codes[row, seat] >= POLICY_PIMC
     for t in range(tricks):
         led, beat, winner = ZERO, ~ZERO, leader
         if logging:
@@ -175,23 +200,31 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     deal = (deal_rules.deck, trump_card, dealer)
                     view = seat_view(seat, hand, gone, deal, may_hold, won[d], bids[d], played)
                     trick = Trick(trumps, leader, j, led, beat, winner)
-                    card, weighs = pimc_choice(
-                        view,
-                        legal,
-                        trick,
-                        deal_rules,
-                        (
-                            samples[row, seat],
-                            exhaustive[row, seat],
-                            deal_rules.reading.sharpness[row, seat],
-                            solve[row, seat],
-                            paranoid[row, seat],
-                        ),
-                        not weighed >> seat & 1,
-                        decision_state(start, t * players + j),
-                        work,
-                    )
-                    weighed |= weighs << seat
+                    student = model[row, seat]
+                    if policy == POLICY_PIMC:
+                        card, weighs = pimc_choice(
+                            view,
+                            legal,
+                            trick,
+                            deal_rules,
+                            (
+                                samples[row, seat],
+                                exhaustive[row, seat],
+                                deal_rules.reading.sharpness[row, seat],
+                                solve[row, seat],
+                                paranoid[row, seat],
+                            ),
+                            not weighed >> seat & 1,
+                            decision_state(start, t * players + j),
+                            work,
+                            batch.record,
+                            d,
+                        )
+                        weighed |= weighs << seat
+                    if policy == POLICY_LEARNED or (student >= 0 and batch.record.ints.shape[0] > 0):
+                        card = learned_card(
+                            view, legal, trick, deal_rules, batch.models, student, work.scores, work.layers
+                        )
             else:
                 card = lowest_bit(legal)
             bit = ONE << np.uint64(card)
@@ -212,7 +245,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
 
 
 @jit_inline
-def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
+def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain, models, record):
     """Play a batch of deals and score them (``play_batch``; ``plain`` as for ``play_deal``, a constant)."""
     cards, numbers, hands, trump_card, bids = chunk
     won, points = outcome
@@ -220,7 +253,7 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
     own = np.empty(players, np.uint64)
     drawn, depth = (0, 0) if plain else (worlds_drawn(policies, deal_rules.reading), solve_depth(policies, cards))
     work = scratch(drawn, players, depth)
-    batch = Batch(deal_rules, policies, bids, won, log, work)
+    batch = Batch(deal_rules, policies, bids, won, log, work, models, record)
     for d in range(hands.shape[0]):
         deal = numbers[d]
         for s in range(players):
@@ -233,15 +266,17 @@ def play_deals(seed, chunk, deal_rules, policies, outcome, log, plain):
 
 
 @jit
-def play_batch(seed, chunk, deal_rules, policies, outcome, log):
+def play_batch(seed, chunk, deal_rules, policies, outcome, log, models, record):
     """Play a ``Chunk`` of deals by each seat's ``Policies`` under ``DealRules``; fill its ``Outcome`` and ``PlayLog``.
 
     Deal number ``numbers[d]`` fixes the dealer and the random stream. The draws come from stream
     STREAM_PLAY of the deal: a random seat draws for every card it plays but its last, forced or
     not; any other seat for each choice among several legal cards (pimc seats draw more, for their worlds).
-    ``play_batch_plain`` plays the same when no seat is pimc and nothing is logged.
+    ``play_batch_plain`` plays the same when no seat is pimc or learned and nothing is logged.
+    models: the learned seats' ``Model`` (``no_model()`` when none is); record: where pimc seats'
+    labelled positions go (``kernels.labels.Record``; ``no_record()``: nowhere).
     """
-    play_deals(seed, chunk, deal_rules, policies, outcome, log, False)
+    play_deals(seed, chunk, deal_rules, policies, outcome, log, False, models, record)
 
 
 @jit
@@ -249,11 +284,11 @@ def play_batch_plain(seed, chunk, deal_rules, policies, outcome):
     """``play_batch`` for random and greedy seats, not logged: the lean copy of the play loop.
 
     Alone in its kernel, it compiles in two thirds of the time of both copies (a cold run's largest compile).
-    A pimc seat is refused (ValueError): this loop would play it as greedy.
+    A pimc or learned seat is refused (ValueError): this loop would play it as greedy.
     """
     codes = policies.codes
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):
-            if codes[row, seat] == POLICY_PIMC:
-                raise ValueError("play_batch_plain: a pimc seat needs play_batch")
-    play_deals(seed, chunk, deal_rules, policies, outcome, no_log(), True)
+            if codes[row, seat] >= POLICY_PIMC:
+                raise ValueError("play_batch_plain: a pimc or learned seat needs play_batch")
+    play_deals(seed, chunk, deal_rules, policies, outcome, no_log(), True, no_model(), no_record())

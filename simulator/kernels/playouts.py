@@ -14,6 +14,8 @@ from pocha.kernels.bidding import (
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.jit import jit, jit_inline
+from pocha.kernels.labels import no_record
+from pocha.kernels.learned import no_model
 from pocha.kernels.pimc import finish_greedy, scratch
 from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
@@ -198,8 +200,8 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     row_bids = np.empty((1, players), np.int64)
     policy = rollout.codes[0, 0]
     work = scratch()
-    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), work)
-    on_branch = Batch(deal_rules, rollout, row_bids, branch_won, no_log(), work)
+    on_line = Batch(deal_rules, rollout, row_bids, won, no_log(), work, no_model(), no_record())
+    on_branch = Batch(deal_rules, rollout, row_bids, branch_won, no_log(), work, no_model(), no_record())
     no_won = np.zeros(players, np.int64)
     group = np.empty(cards + 1, np.bool_)  # the candidates the line being played counts for
     done = np.empty(cards + 1, np.bool_)
@@ -265,7 +267,7 @@ def pimc_rollout_counts(seed, chunk, position, deal_rules, rollout, weights, cou
         np.empty((1, players), np.int64),
         np.empty((1, players), np.int64),
     )
-    batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch())
+    batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch(), no_model(), no_record())
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
         mano, bidder, state = deal_start(seed, chunk, d * samples, position)

@@ -1,0 +1,140 @@
+"""Learned play models as files: what one holds, the shipped ones, the one a table plays by default.
+
+A model file (npz) holds the network's layers (``kernels.learned``) and ``meta``, a JSON text: the
+format version, the features it reads (by name: a model whose features differ from this pocha's is
+refused), the rules and teacher it learned from, its seed and its held-out agreement with the teacher.
+"""
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pocha.errors import PochaError
+from pocha.game.rules import Rules
+from pocha.kernels.learned import CARD_FEATURES, MOST_WIDTH, STATE_FEATURES, Model
+
+FORMAT = "pocha-play-model/1"
+SHIPPED = files("pocha") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
+LAYERS = ("layer1", "bias1", "layer2", "bias2", "output", "bias3")
+
+
+@dataclass(frozen=True, eq=False)
+class PlayModel:
+    """A learned play model: its layers (float64, the inputs' scaling folded in) and what it was learned from."""
+
+    layers: tuple[np.ndarray, ...] = field(repr=False)  # LAYERS, in order
+    meta: dict[str, Any]
+
+    @property
+    def widths(self) -> tuple[int, int]:
+        """Its two hidden layers' widths."""
+        return self.layers[0].shape[1], self.layers[2].shape[1]
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the deals it learned from."""
+        return Rules.from_dict(self.meta["rules"])
+
+    def save(self, path: str | Path) -> None:
+        """Write as npz (written whole to a temporary name first: never a half-written model)."""
+        path = Path(path)
+        partial = path.with_name(path.name + ".part")
+        with open(partial, "wb") as out:
+            layers = dict(zip(LAYERS, self.layers, strict=True))
+            np.savez_compressed(out, meta=json.dumps(self.meta, sort_keys=True), **layers)
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "PlayModel":
+        """Read a model file; one clear error for a file that is not one, or is for other features."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                layers = tuple(np.asarray(data[name], np.float64) for name in LAYERS)
+        except FileNotFoundError:
+            raise PochaError(f"play: no model file '{path}'") from None
+        except (OSError, ValueError, KeyError) as error:
+            raise PochaError(f"play: '{path}' is not a pocha play model ({error})") from None
+        if meta.get("format") != FORMAT:
+            raise PochaError(f"play: '{path}' is a model of format {meta.get('format')!r}; this pocha reads {FORMAT}")
+        if tuple(meta.get("state_features", ())) != STATE_FEATURES or tuple(meta.get("card_features", ())) != (
+            CARD_FEATURES
+        ):
+            raise PochaError(
+                f"play: '{path}' reads other features than this pocha's: learn it again (pocha train-play)"
+            )
+        model = cls(layers, meta)
+        inputs = len(STATE_FEATURES) + len(CARD_FEATURES)
+        one, two = model.widths
+        shapes = ((inputs, one), (one,), (one, two), (two,), (two,), (1,))
+        if tuple(layer.shape for layer in layers) != shapes or max(one, two) > MOST_WIDTH:
+            raise PochaError(f"play: '{path}' has layers of the wrong shapes for its features")
+        return model
+
+
+def is_play_model_file(path: Path) -> bool:
+    """Whether a file is a pocha play model (a file there may be replaced only then)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(str(data["meta"])).get("format") == FORMAT
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def pack_models(models: tuple[PlayModel, ...]) -> Model:
+    """The models as the kernels take them: one flat array of weights and where each model lies in it."""
+    layout = np.zeros((len(models), 4), np.int64)
+    parts, offset = [], 0
+    for m, model in enumerate(models):
+        one, two = model.widths
+        layout[m] = (offset, len(STATE_FEATURES) + len(CARD_FEATURES), one, two)
+        flat = np.concatenate([np.ravel(layer) for layer in model.layers])
+        parts.append(flat)
+        offset += len(flat)
+    return Model(layout, np.concatenate(parts) if parts else np.zeros(0))
+
+
+def shipped_models() -> dict[str, Path]:
+    """The models pocha ships, by name (``ludoteka-4``: the ludoteka rules at 4 players)."""
+    return {Path(item.name).stem: Path(str(item)) for item in SHIPPED.iterdir() if item.name.endswith(".npz")}
+
+
+def table_distance(model: Rules, rules: Rules) -> tuple[int, ...]:
+    """How far a model's table is from the run's: scoring, play rule, pack, then players (lower is nearer)."""
+    return (
+        model.scoring != rules.scoring,
+        model.play_rule != rules.play_rule,
+        model.pack != rules.pack or model.ranks != rules.ranks,
+        abs(model.players - rules.players),
+    )
+
+
+@lru_cache(maxsize=64)
+def load_model(path: str) -> PlayModel:
+    """A model file, read once a process."""
+    return PlayModel.load(path)
+
+
+@lru_cache(maxsize=64)
+def default_model_path(rules: Rules) -> str:
+    """The shipped model a table plays by default: the one learned at the nearest table (``table_distance``)."""
+    shipped = shipped_models()
+    if not shipped:
+        raise PochaError("play: no learned play model is installed with this pocha")
+    nearest = min(sorted(shipped), key=lambda name: table_distance(load_model(str(shipped[name])).rules, rules))
+    return str(shipped[nearest])
+
+
+def model_path(rules: Rules, spec: str) -> str:
+    """The file a learned seat plays: ``spec`` (a path), or for an empty spec the table's default."""
+    return spec or default_model_path(rules)
+
+
+def run_models(rules: Rules, specs: tuple[str, ...]) -> Model:
+    """The models of a run's learned seats (``PlayPolicy.model``, in the order of ``SeatPolicies.models``)."""
+    return pack_models(tuple(load_model(model_path(rules, spec)) for spec in specs))

@@ -1,0 +1,189 @@
+"""The learned play: its kernel against numpy, its features on a hand-built position, its model files, its training."""
+
+import json
+
+import numpy as np
+import pytest
+from conftest import LUDOTEKA, lineup, mask
+from pocha.engine.backends import Threads
+from pocha.engine.play_models import PlayModel, default_model_path, is_play_model_file, load_model, pack_models
+from pocha.engine.play_training import (
+    PlayTraining,
+    TrainingProgress,
+    chunk_file,
+    label_chunk,
+    network_scores,
+    record_features,
+    save_record,
+    train_play,
+)
+from pocha.engine.policies import parse_policy
+from pocha.engine.simulate import Deals, simulate
+from pocha.errors import PochaError
+from pocha.game.rules import make_rules
+from pocha.kernels.bits import ONE, ZERO
+from pocha.kernels.jit import jit
+from pocha.kernels.labels import recorded_position
+from pocha.kernels.learned import CARD_FEATURES, STATE_FEATURES, card_features, card_scores, learned_card
+from pocha.kernels.pimc import View
+from pocha.kernels.play import DealRules
+from pocha.kernels.trick import Trick, trump_masks
+from typer.testing import CliRunner
+
+TEACHER = "pimc:samples=4,solve=2"  # small: the tests check the plumbing, not the strength
+
+
+@jit
+def kernel_scores(record, deal_rules, models, out):
+    """Every recorded position's weighed cards scored by the kernels, row by row as ``positions_features`` lists them."""
+    scores, work = np.empty(64), np.empty((5, 256))
+    r = 0
+    for i in range(record.count[0]):
+        view, trick = recorded_position(record, i)
+        weighed = ZERO
+        for card in range(64):
+            if not np.isnan(record.values[i, card]):
+                weighed |= ONE << np.uint64(card)
+        card_scores(view, trick, deal_rules, weighed, models, 0, scores, work)
+        for card in range(64):
+            if weighed >> np.uint64(card) & ONE:
+                out[r] = scores[card]
+                r += 1
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """The shipped model of the ludoteka rules at 4 players."""
+    return load_model(default_model_path(LUDOTEKA))
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_kernels_score_cards_as_the_network_does(players, shipped, tmp_path):
+    rules = make_rules(players=players)
+    plan = PlayTraining(rules=rules, deals=4, teacher=TEACHER, sizes=(5,))
+    record = label_chunk(plan, 5, 0, 4, None)
+    assert record.count[0] > 0
+    save_record(record, 5, tmp_path / "chunk.npz")
+    features = record_features(rules, [tmp_path / "chunk.npz"])
+    out = np.empty(len(features.values))
+    kernel_scores(record, DealRules.of(rules, 5), pack_models((shipped,)), out)
+    assert np.allclose(out, network_scores(shipped.layers, features.inputs), atol=1e-9)
+
+
+def test_a_card_s_features_on_a_hand_built_position():
+    """Seat 1 of 4 follows the led 4 of oros holding the ace and the 5; the 3 and the king are unseen, seat 2 is void."""
+    rules = LUDOTEKA
+    deck = rules.deck_mask
+    trump_card = rules.notation.parse("1C")  # copas trump
+    trumps, turned = (np.uint64(m) for m in trump_masks(trump_card))  # numba hands back Python ints
+    hand = mask("1O 5O", rules)
+    led_card = rules.notation.parse("4O")
+    gone = (ONE << np.uint64(led_card)) | turned
+    unseen = deck & ~(hand | gone)
+    may_hold = np.full(4, deck, np.uint64)
+    may_hold[2] &= ~(np.uint64(0xFFFF) << np.uint64(led_card & 48))  # seat 2 showed a void in oros
+    view = View(1, hand, unseen, ZERO, -1, may_hold, np.zeros(4, np.int64), np.array([1, 1, 0, 1]), 3, trump_card,
+                np.zeros(4, np.uint64))
+    lane = np.uint64(0xFFFF) << np.uint64(led_card & 48)
+    beat = (lane & ~((ONE << np.uint64(led_card + 1)) - ONE)) | trumps
+    trick = Trick(trumps, 0, 1, lane & ~(ONE << np.uint64(led_card)), beat, 0)
+    out = np.empty(len(CARD_FEATURES))
+    card_features(rules.notation.parse("1O"), view, trick, DealRules.of(rules, 2), out)
+    named = dict(zip(CARD_FEATURES, out, strict=True))
+    assert named["trump"] == 0 and named["follows the led suit"] == 1 and named["takes the trick now"] == 1
+    assert named["no unseen card of its suit above it"] == 1  # the ace is the best oros
+    assert named["own cards of its suit below it"] == 1 / 13
+    # seats 2 and 3 play after: seat 2 is void in oros but may trump; seat 3 may hold a trump too
+    assert named["later seats in the trick that may beat it"] == 2 / 3
+    assert named["other seats void in its suit"] == 1 / 3
+
+
+def test_forced_and_equivalent_cards_cost_no_evaluation(shipped):
+    rules = LUDOTEKA
+    hand = mask("4O 5O", rules)  # the 4 and 5 of oros: no card between them, the lead free
+    deck = rules.deck_mask
+    view = View(0, hand, deck & ~hand, ZERO, -1, np.full(4, deck, np.uint64), np.zeros(4, np.int64),
+                np.ones(4, np.int64), 3, rules.notation.parse("1C"), np.zeros(4, np.uint64))
+    trumps = np.uint64(trump_masks(view.trump_card)[0])  # numba hands back Python ints
+    scores = np.full(64, 123.0)
+    card = learned_card(view, hand, Trick(trumps, 0, 0, ZERO, ~ZERO, 0), DealRules.of(rules, 2),
+                        pack_models((shipped,)), 0, scores, np.empty((5, 256)))
+    assert card == rules.notation.parse("4O") and (scores == 123.0).all()
+
+
+def test_learned_runs_do_not_depend_on_chunks_or_threads():
+    rules = make_rules(players=5)
+    seats = lineup("expected@learned", "aces-trumps", "expected", "zero@learned", "fair-share")
+    runs = [
+        simulate(
+            Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=60, seed=4, chunk_size=size,
+                  policy=parse_policy("learned")),
+            backend=Threads(threads),
+        ).total.moments
+        for size, threads in ((7, 1), (60, 2))
+    ]
+    assert np.array_equal(*runs)
+
+
+def test_a_model_file_is_checked_when_read(tmp_path, shipped):
+    (tmp_path / "text.npz").write_text("not a model")
+    other = PlayModel(shipped.layers, {**shipped.meta, "card_features": ["something else"]})
+    other.save(tmp_path / "other.npz")
+    for path, message in (
+        (tmp_path / "missing.npz", "no model file"),
+        (tmp_path / "text.npz", "is not a pocha play model"),
+        (tmp_path / "other.npz", "reads other features"),
+    ):
+        with pytest.raises(PochaError, match=message):
+            PlayModel.load(path)
+    assert is_play_model_file(default_model_path(LUDOTEKA)) and not is_play_model_file(tmp_path / "text.npz")
+    with pytest.raises(PochaError, match="learned takes model=PATH"):
+        parse_policy("learned:samples=3")
+
+
+def test_a_bad_model_is_one_line_at_the_command_line(tmp_path):
+    from pocha.cli import app
+
+    (tmp_path / "bad.npz").write_text("x")
+    result = CliRunner().invoke(app, ["simulate", "-n", "10", "--play", f"learned:model={tmp_path / 'bad.npz'}"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "is not a pocha play model" in result.output
+
+
+def test_every_table_has_a_default_model():
+    for preset, players in (("ludoteka", 4), ("oh-hell", 3), ("polish", 4), ("turkish", 5), ("oh-hell", 7)):
+        rules = make_rules(preset, players)
+        assert is_play_model_file(default_model_path(rules))
+    assert "ludoteka-4" in default_model_path(LUDOTEKA)
+
+
+def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
+    """A run stopped after some chunks and resumed ends with the model of a run never stopped; round 2 is the student's."""
+    plan = PlayTraining(rules=make_rules(players=3), deals=20, rounds=2, teacher=TEACHER, sizes=(2, 3), chunk=2,
+                        widths=(8, 4))
+    whole = train_play(plan, tmp_path / "whole")
+    seen = []
+
+    def stop_after_three(done: int, total: int) -> None:
+        seen.append(done)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train_play(plan, tmp_path / "stopped", told=TrainingProgress(deals=stop_after_three))
+    assert len(list((tmp_path / "stopped").rglob("chunk-*.npz"))) == 3
+    resumed = train_play(plan, tmp_path / "stopped")
+    for a, b in zip(whole.layers, resumed.layers, strict=True):
+        assert np.array_equal(a, b)
+    assert whole.meta["rounds"] == 2 and whole.meta["held_out"]["positions"] > 0
+    first = np.load(chunk_file(tmp_path / "whole", 0, 1))["masks"]
+    second = np.load(chunk_file(tmp_path / "whole", 1, 1))["masks"]
+    assert first.shape != second.shape or not np.array_equal(first, second)  # other deals, other play
+    with pytest.raises(PochaError, match="another plan"):
+        train_play(PlayTraining(rules=plan.rules, deals=9, teacher=TEACHER), tmp_path / "whole")
+    assert json.loads((tmp_path / "whole" / "plan.json").read_text())["deals"] == 20
+
+
+def test_the_model_reads_what_its_meta_says(shipped):
+    assert tuple(shipped.meta["state_features"]) == STATE_FEATURES
+    assert shipped.meta["teacher"] == "pimc:samples=64,solve=4" and shipped.meta["held_out"]["agreement"] > 0.5
