@@ -37,7 +37,6 @@ from pocha.engine.lineups import (
     model_entrants,
 )
 from pocha.engine.models import ModelBids, record_bids
-from pocha.engine.play_models import PlayModel, is_play_model_file
 from pocha.engine.play_training import PlayTraining, TrainingProgress
 from pocha.engine.play_training import train_play as train_play_rounds
 from pocha.engine.player import DealView as DealView
@@ -81,6 +80,7 @@ from pocha.playing import play_game as play_game
 from pocha.reports import kinds
 from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
 from pocha.strategies.base import Predicts
+from pocha.strategies.play_models import PlayModel, is_play_model_file
 from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 

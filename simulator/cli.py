@@ -15,9 +15,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 from pocha import flags, options
-from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS
 from pocha.errors import PochaError
-from pocha.options import CONFIDENCE, DEFAULT_PRESET, STUDY, STUDY_STRONG, STUDY_WEAK
+from pocha.options import (
+    CONFIDENCE,
+    DEFAULT_PRESET,
+    STUDY,
+    STUDY_STRONG,
+    STUDY_WEAK,
+    TEACHER,
+    TRAIN_PLAY_DEALS,
+    TRAIN_PLAY_ROUNDS,
+)
 from pocha.terminal import app, command, command_line, resume_command, running, say, user_errors
 from pocha.words import counted
 
@@ -717,8 +725,6 @@ def train_play(
     round's positions, and measured on positions kept out of the fit. Data takes hours of one thread
     at the defaults: a stopped run, given the same --data folder, resumes where it was.
     """
-    from pocha.engine.play_training import describe
-
     with running("train-play") as progress:
         rules = group(options.RuleOptions, locals())
         from pocha import api
@@ -741,7 +747,7 @@ def train_play(
                 f"Interrupted: no model was written; run the same command again to resume from {data}.", err=True
             )
             raise typer.Exit(130) from None
-    typer.echo(f"Wrote {out}: {describe(model.meta['held_out'])} (held out).")
+    typer.echo(f"Wrote {out}; held out: {model.held_out_text}.")
 
 
 @command(

@@ -20,6 +20,9 @@ from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.confidence import CONFIDENCE, check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
+from pocha.engine.policies import TEACHER as TEACHER
+from pocha.engine.policies import TRAIN_PLAY_DEALS as TRAIN_PLAY_DEALS
+from pocha.engine.policies import TRAIN_PLAY_ROUNDS as TRAIN_PLAY_ROUNDS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions, read_conditions

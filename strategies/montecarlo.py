@@ -18,8 +18,8 @@ from pocha.strategies.table import TableStrategy
 MONTECARLO_SAMPLES = 32
 DEFAULT_OVERSAMPLE = 4  # measured (README)
 PREDICTION_SALT = 0x0DD5_EED5  # the prediction's play-outs come from other seeds than the choice's
-ROLLOUTS = ("greedy", "random", "pimc")  # play-out policies (pimc: slow, as the seats play under pimc)
-ROLLOUT_NAMES = "greedy, random or pimc"  # as messages name them
+ROLLOUTS = ("greedy", "random", "pimc", "learned")  # play-out policies (pimc: slow; learned: the table's model)
+ROLLOUT_NAMES = "greedy, random, pimc or learned"  # as messages name them
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class MonteCarlo:
     on their sampled hands, answering each candidate bid (0: the montecarlo of before, which ignores
     the earlier bids and shows the later ones ``assume``'s bid in its place). Reading, it draws
     ``oversample`` worlds per play-out and plays out the ones the bids make likely (``play_outs``).
-    Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy, random
-    or pimc; the bidder plays to the bid it considers), whatever policy the seat itself plays with;
+    Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy, random,
+    pimc or learned; the bidder plays to the bid it considers), whatever policy the seat itself plays with;
     with ``solve`` above 0 the last ``solve`` tricks of each greedy play-out are solved exactly, every
     hand of the sampled world open (``kernels.solve``).
     """
@@ -41,7 +41,7 @@ class MonteCarlo:
     name: ClassVar[str] = "montecarlo"
     samples: int = MONTECARLO_SAMPLES  # play-outs per deal and candidate bid
     assume: Strategy = TableStrategy()  # how the others bid (read before, predicted after), as a strategy spec
-    rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random or pimc (slow)
+    rollout: str = "greedy"  # how every seat plays in the play-outs: greedy, random, pimc (slow) or learned
     sharpness: float = MONTECARLO_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
     oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
     solve: int = 0  # the last tricks of each greedy play-out solved exactly, every hand open (0: none)

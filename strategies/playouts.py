@@ -24,18 +24,20 @@ from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.bidding import TableModel
 from pocha.kernels.codes import POLICIES
+from pocha.kernels.learned import no_model
 from pocha.kernels.play import Chunk, DealRules, Policies
 from pocha.kernels.playouts import (
-    pimc_rollout_counts,
     rollout_counts,
     sample_completions,
     solved_rollout_counts,
     table_answers,
     table_weights,
+    whole_rollout_counts,
 )
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.kernels.solve import MOST_SOLVE
 from pocha.strategies.base import BidContext, Strategy, checked_bids
+from pocha.strategies.play_models import run_models
 from pocha.strategies.table import TableStrategy
 
 BLOCK = 512  # deals sampled at once: memory stays at BLOCK * samples (* oversample) sampled deals
@@ -131,23 +133,27 @@ def play_outs(
         if solve:
             solved_rollout_counts(ctx.seed, chunk, position, deal_rules, solve, weights, block_counts)
         else:
-            play_out = pimc_rollout_counts if rollout == "pimc" else rollout_counts
-            play_out(ctx.seed, chunk, position, deal_rules, rollout_policies(rollout, players), weights, block_counts)
+            policies = rollout_policies(rollout, players)
+            if rollout in ("pimc", "learned"):
+                models = run_models(rules, ("",)) if rollout == "learned" else no_model()
+                whole_rollout_counts(ctx.seed, chunk, position, deal_rules, policies, models, weights, block_counts)
+            else:
+                rollout_counts(ctx.seed, chunk, position, deal_rules, policies, weights, block_counts)
         by_deal = weights.reshape(block.size, samples)
         effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
     return Playouts(counts, effective)
 
 
 def rollout_policies(rollout: str, players: int) -> Policies:
-    """Every seat of a play-out playing ``rollout``: greedy, random, or pimc (``PIMC_ROLLOUT_SAMPLES`` worlds each).
+    """Every seat of a play-out playing ``rollout``: greedy, random, learned or pimc (``PIMC_ROLLOUT_SAMPLES`` worlds).
 
     The pimc seats weigh every legal card (``exhaustive``), as montecarlo's play-outs always have.
     """
     samples = PIMC_ROLLOUT_SAMPLES if rollout == "pimc" else 0
     row = (1, players)
-    none, unmodelled = np.zeros(row, np.int64), np.full(row, -1)
+    none, model = np.zeros(row, np.int64), np.full(row, 0 if rollout == "learned" else -1)
     codes, exhaustive = np.full(row, POLICIES[rollout]), np.ones(row, np.int64)
-    return Policies(codes, np.full(row, samples), exhaustive, none, none, unmodelled)
+    return Policies(codes, np.full(row, samples), exhaustive, none, none, model)
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:

@@ -5,8 +5,9 @@ import json
 import numpy as np
 import pytest
 from conftest import LUDOTEKA, lineup, mask
+from typer.testing import CliRunner
+
 from pocha.engine.backends import Threads
-from pocha.engine.play_models import PlayModel, default_model_path, is_play_model_file, load_model, pack_models
 from pocha.engine.play_training import (
     PlayTraining,
     TrainingProgress,
@@ -28,14 +29,14 @@ from pocha.kernels.learned import CARD_FEATURES, STATE_FEATURES, card_features, 
 from pocha.kernels.pimc import View
 from pocha.kernels.play import DealRules
 from pocha.kernels.trick import Trick, trump_masks
-from typer.testing import CliRunner
+from pocha.strategies.play_models import PlayModel, default_model_path, is_play_model_file, load_model, pack_models
 
 TEACHER = "pimc:samples=4,solve=2"  # small: the tests check the plumbing, not the strength
 
 
 @jit
 def kernel_scores(record, deal_rules, models, out):
-    """Every recorded position's weighed cards scored by the kernels, row by row as ``positions_features`` lists them."""
+    """Each recorded position's weighed cards scored by the kernels, in the rows of ``positions_features``."""
     scores, work = np.empty(64), np.empty((5, 256))
     r = 0
     for i in range(record.count[0]):
@@ -71,7 +72,7 @@ def test_the_kernels_score_cards_as_the_network_does(players, shipped, tmp_path)
 
 
 def test_a_card_s_features_on_a_hand_built_position():
-    """Seat 1 of 4 follows the led 4 of oros holding the ace and the 5; the 3 and the king are unseen, seat 2 is void."""
+    """Seat 1 of 4 follows the led 4 of oros with the ace and the 5; seat 2 has shown a void in oros."""
     rules = LUDOTEKA
     deck = rules.deck_mask
     trump_card = rules.notation.parse("1C")  # copas trump
@@ -82,8 +83,19 @@ def test_a_card_s_features_on_a_hand_built_position():
     unseen = deck & ~(hand | gone)
     may_hold = np.full(4, deck, np.uint64)
     may_hold[2] &= ~(np.uint64(0xFFFF) << np.uint64(led_card & 48))  # seat 2 showed a void in oros
-    view = View(1, hand, unseen, ZERO, -1, may_hold, np.zeros(4, np.int64), np.array([1, 1, 0, 1]), 3, trump_card,
-                np.zeros(4, np.uint64))
+    view = View(
+        1,
+        hand,
+        unseen,
+        ZERO,
+        -1,
+        may_hold,
+        np.zeros(4, np.int64),
+        np.array([1, 1, 0, 1]),
+        3,
+        trump_card,
+        np.zeros(4, np.uint64),
+    )
     lane = np.uint64(0xFFFF) << np.uint64(led_card & 48)
     beat = (lane & ~((ONE << np.uint64(led_card + 1)) - ONE)) | trumps
     trick = Trick(trumps, 0, 1, lane & ~(ONE << np.uint64(led_card)), beat, 0)
@@ -102,12 +114,31 @@ def test_forced_and_equivalent_cards_cost_no_evaluation(shipped):
     rules = LUDOTEKA
     hand = mask("4O 5O", rules)  # the 4 and 5 of oros: no card between them, the lead free
     deck = rules.deck_mask
-    view = View(0, hand, deck & ~hand, ZERO, -1, np.full(4, deck, np.uint64), np.zeros(4, np.int64),
-                np.ones(4, np.int64), 3, rules.notation.parse("1C"), np.zeros(4, np.uint64))
+    view = View(
+        0,
+        hand,
+        deck & ~hand,
+        ZERO,
+        -1,
+        np.full(4, deck, np.uint64),
+        np.zeros(4, np.int64),
+        np.ones(4, np.int64),
+        3,
+        rules.notation.parse("1C"),
+        np.zeros(4, np.uint64),
+    )
     trumps = np.uint64(trump_masks(view.trump_card)[0])  # numba hands back Python ints
     scores = np.full(64, 123.0)
-    card = learned_card(view, hand, Trick(trumps, 0, 0, ZERO, ~ZERO, 0), DealRules.of(rules, 2),
-                        pack_models((shipped,)), 0, scores, np.empty((5, 256)))
+    card = learned_card(
+        view,
+        hand,
+        Trick(trumps, 0, 0, ZERO, ~ZERO, 0),
+        DealRules.of(rules, 2),
+        pack_models((shipped,)),
+        0,
+        scores,
+        np.empty((5, 256)),
+    )
     assert card == rules.notation.parse("4O") and (scores == 123.0).all()
 
 
@@ -116,8 +147,15 @@ def test_learned_runs_do_not_depend_on_chunks_or_threads():
     seats = lineup("expected@learned", "aces-trumps", "expected", "zero@learned", "fair-share")
     runs = [
         simulate(
-            Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=60, seed=4, chunk_size=size,
-                  policy=parse_policy("learned")),
+            Deals(
+                rules=rules,
+                lineup=seats,
+                sizes=[3, 8],
+                deals=60,
+                seed=4,
+                chunk_size=size,
+                policy=parse_policy("learned"),
+            ),
             backend=Threads(threads),
         ).total.moments
         for size, threads in ((7, 1), (60, 2))
@@ -158,9 +196,10 @@ def test_every_table_has_a_default_model():
 
 
 def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
-    """A run stopped after some chunks and resumed ends with the model of a run never stopped; round 2 is the student's."""
-    plan = PlayTraining(rules=make_rules(players=3), deals=20, rounds=2, teacher=TEACHER, sizes=(2, 3), chunk=2,
-                        widths=(8, 4))
+    """A run stopped and resumed ends with the model of a run never stopped; round 2 is the student's play."""
+    plan = PlayTraining(
+        rules=make_rules(players=3), deals=20, rounds=2, teacher=TEACHER, sizes=(2, 3), chunk=2, widths=(8, 4)
+    )
     whole = train_play(plan, tmp_path / "whole")
     seen = []
 

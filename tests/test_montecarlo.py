@@ -17,12 +17,13 @@ from pocha.game.cards import cards_of
 from pocha.game.rules import Rules, forbidden_bids, make_rules
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.play import Chunk, DealRules
-from pocha.kernels.playouts import pimc_rollout_counts, rollout_counts, sample_completions
+from pocha.kernels.playouts import rollout_counts, sample_completions, whole_rollout_counts
 from pocha.reports.stats import summary
 from pocha.strategies import registry
 from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.heuristics import Expected, FairShare
 from pocha.strategies.montecarlo import MonteCarlo
+from pocha.strategies.play_models import run_models
 from pocha.strategies.playouts import play_outs, rollout_policies, systematic_resample
 from pocha.strategies.table import TableStrategy
 
@@ -66,10 +67,14 @@ def test_play_outs_count_every_sample_for_every_bid():
     sample_completions(1, 4, chunk.numbers, 0, own, chunk.trump_card, rules.deck(), hands)
     bids = np.ones((6 * samples, 1, 4), np.int64)
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
-    for policy in ("greedy", "pimc", "random"):
+    deal_rules, weights = DealRules.of(rules, 4), np.ones(6 * samples)
+    for policy in ("greedy", "pimc", "learned", "random"):
         counts = np.zeros((6, 5, 5))
-        play_out = pimc_rollout_counts if policy == "pimc" else rollout_counts
-        play_out(1, sampled, 0, DealRules.of(rules, 4), rollout_policies(policy, 4), np.ones(6 * samples), counts)
+        if policy in ("pimc", "learned"):
+            models = run_models(rules, ("",))
+            whole_rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), models, weights, counts)
+        else:
+            rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), weights, counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 

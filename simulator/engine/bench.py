@@ -77,8 +77,11 @@ BENCHMARKS = (
     Benchmark("random", "random", 4, 1, reference="W"),
     Benchmark("table", "greedy", 4, 10),
     Benchmark("montecarlo", "greedy", 4, 10, share=0.002, decisions=True),
+    Benchmark("expected", "greedy", 4, 10),
+    Benchmark("expected", "learned", 4, 10, share=0.1),
     Benchmark("expected", "pimc", 4, 10, share=0.002),
     Benchmark("expected", "pimc:solve=3", 4, 10, share=0.0002),
+    Benchmark("expected", "pimc:samples=64,solve=4", 4, 10, share=0.00005),  # the learned play's teacher
     Benchmark("aces-trumps", "greedy", 4, 0, share=0.1),
 )
 

@@ -10,7 +10,6 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.engine.dealing import deal
-from pocha.engine.play_models import run_models
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.predictions import Predicted
 from pocha.engine.seating import Competitor, Lineup
@@ -25,6 +24,7 @@ from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, pla
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.strategies.base import BidContext, checked_bids, checked_prediction
 from pocha.strategies.heuristics import expected_tables
+from pocha.strategies.play_models import run_models
 from pocha.words import counted
 
 
@@ -165,7 +165,7 @@ def play_chunk(
 
     plays and leaders (the ``PlayLog``) are empty unless ``traced``. The pimc seats read the bids
     through the ``expected`` strategy at this hand size (``kernels.pimc.Reading``); the learned seats
-    play their models (``engine.play_models``).
+    play their models (``strategies.play_models``).
     """
     size, players = chunk.hands.shape
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))

@@ -26,7 +26,6 @@ import numpy as np
 
 from pocha.engine.backends import Backend, Threads
 from pocha.engine.chunk import collect_bids, deal_chunk, policies_table
-from pocha.engine.play_models import FORMAT, PlayModel, pack_models
 from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS, PlayPolicy, parse_policy
 from pocha.engine.seating import Competitor
 from pocha.errors import PochaError
@@ -36,6 +35,7 @@ from pocha.kernels.learned import CARD_FEATURES, CARD_WIDTH, STATE_FEATURES, STA
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules, Outcome, Policies, no_log, play_batch
 from pocha.strategies.heuristics import expected_tables
+from pocha.strategies.play_models import FORMAT, PlayModel, pack_models
 from pocha.strategies.registry import load
 from pocha.version import __version__
 
@@ -307,8 +307,7 @@ def train_play(
         started = time.perf_counter()
         learned = fit_rounds(plan, folder, round_ + 1)
         told.say(
-            f"round {round_ + 1}: fitted in {time.perf_counter() - started:.0f} s; "
-            f"held out: {describe(learned.meta['held_out'])}"
+            f"round {round_ + 1}: fitted in {time.perf_counter() - started:.0f} s; held out: {learned.held_out_text}"
         )
         learned.save(saved)
         model = learned
@@ -335,14 +334,6 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
         "pocha": __version__,
     }
     return PlayModel(layers, meta)
-
-
-def describe(held: dict[str, Any]) -> str:
-    """A model's held-out figures in words."""
-    return (
-        f"{held['positions']:,} positions, the teacher's best card {held['agreement']:.1%} of the time, "
-        f"{held['regret']:.3f} points a position below it, loss {held['loss']:.3f}"
-    )
 
 
 def check_folder(plan: PlayTraining, folder: Path) -> None:

@@ -13,7 +13,7 @@ tricks before them played greedily: ``solve`` at least the hand size solves ever
 It reads the bids as evidence about the hands: it deals twice as many worlds as it plays, and plays those
 drawn without replacement by how likely they make the others' bids were the others bidding like the
 ``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
-``learned`` plays a network learned from pimc (``kernels.learned``, ``engine.play_models``).
+``learned`` plays a network learned from pimc (``kernels.learned``, ``strategies.play_models``).
 """
 
 import difflib
@@ -44,7 +44,7 @@ class PlayPolicy:
     exhaustive: bool = False  # pimc: every legal card weighed, as pimc did first, not one of equivalent ones
     solve: int = 0  # pimc: the last tricks of a play-out solved exactly (0: none, all greedy)
     paranoid: bool = False  # pimc: the solver plays every other seat against this one, not each for itself
-    model: str = ""  # learned: the model file ("": the table's default, ``engine.play_models``)
+    model: str = ""  # learned: the model file ("": the table's default, ``strategies.play_models``)
 
     @property
     def code(self) -> int:

@@ -180,7 +180,7 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     table's bids when the bidder bids each candidate 0..k (the later bidders answer it), or one set
     for every candidate (a candidate axis of 1); the bidder's own entry is replaced by the candidate.
     deal_rules: ``DealRules``; rollout: ``Policies`` of one row, every seat random or greedy (pimc:
-    ``pimc_rollout_counts``). weights float64[row]: what each sample counts for (1 each, or how
+    ``whole_rollout_counts``). weights float64[row]: what each sample counts for (1 each, or how
     likely the sampled world makes the bids seen so far). counts float64[deal, bid, tricks] gets, per
     deal and candidate bid 0..k, the weight of the samples the bidder took each number of tricks in.
     Under the random policy bids do not change the play: each sample is played once for all bids.
@@ -253,11 +253,12 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
 
 
 @jit
-def pimc_rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
-    """``rollout_counts`` with every seat pimc (``rollout``): each candidate bid is played out whole.
+def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, weights, counts):
+    """``rollout_counts`` with every seat pimc or learned (``rollout``): each candidate bid is played out whole.
 
-    A pimc seat's view of the deal starts with the play, so no line of play is shared. A kernel of
-    its own, so that montecarlo's greedy play-outs never compile pimc.
+    models: the learned seats' (``kernels.learned.Model``). Such a seat's view of the deal starts with
+    the play, so no line of play is shared. A kernel of its own, so that montecarlo's greedy
+    play-outs never compile pimc.
     """
     cards, hands, trump_card, bids = chunk.cards, chunk.hands, chunk.trump_card, chunk.bids
     players = hands.shape[1]
@@ -267,7 +268,7 @@ def pimc_rollout_counts(seed, chunk, position, deal_rules, rollout, weights, cou
         np.empty((1, players), np.int64),
         np.empty((1, players), np.int64),
     )
-    batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch(), no_model(), no_record())
+    batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch(), models, no_record())
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
         mano, bidder, state = deal_start(seed, chunk, d * samples, position)

@@ -19,7 +19,7 @@ from pocha.game.rules import Rules
 from pocha.kernels.learned import CARD_FEATURES, MOST_WIDTH, STATE_FEATURES, Model
 
 FORMAT = "pocha-play-model/1"
-SHIPPED = files("pocha") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
+SHIPPED = files("pocha.strategies") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
 LAYERS = ("layer1", "bias1", "layer2", "bias2", "output", "bias3")
 
 
@@ -34,6 +34,15 @@ class PlayModel:
     def widths(self) -> tuple[int, int]:
         """Its two hidden layers' widths."""
         return self.layers[0].shape[1], self.layers[2].shape[1]
+
+    @property
+    def held_out_text(self) -> str:
+        """Its figures on the positions kept out of its fit, in words."""
+        held = self.meta["held_out"]
+        return (
+            f"{held['positions']:,} positions, the teacher's best card {held['agreement']:.1%} of the time, "
+            f"{held['regret']:.3f} points a position below it, loss {held['loss']:.3f}"
+        )
 
     @property
     def rules(self) -> Rules:
