@@ -106,8 +106,9 @@ Play = Annotated[
     str,
     typer.Option(
         metavar="POLICY",
-        help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, or pimc "
-        "(sampling, strong, reads the bids; pimc:samples=N,sharpness=S).",
+        help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, learned (a network "
+        "learned from pimc: near its strength at greedy's speed; learned:model=FILE) or pimc (sampling, strong, "
+        "reads the bids; pimc:samples=N,sharpness=S).",
     ),
 ]
 TrainingPlay = Annotated[
@@ -115,13 +116,13 @@ TrainingPlay = Annotated[
     typer.Option(
         "--play",
         metavar="POLICY",
-        help="How every seat plays the training deals: greedy, random or pimc (pimc:samples=N,sharpness=S).",
+        help="How every seat plays the training deals: greedy, random, learned or pimc (pimc:samples=N,...).",
     ),
 ]
 Rollout = Annotated[
     str,
     typer.Option(
-        "--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy, random or pimc (slow)."
+        "--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy, random, learned or pimc (slow)."
     ),
 ]
 LearnTables = Annotated[

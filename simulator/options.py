@@ -206,7 +206,7 @@ def parse_study(variants: str | Sequence[str], players: int) -> "list[Variant]":
 class RunOptions:
     """How a run plays and where its chunks run."""
 
-    # the seats' card play as named (greedy, random, pimc[:samples=N,sharpness=S]); values compare by the parsed policy
+    # the seats' card play as named (greedy, random, learned, pimc[:samples=N,...]); values compare by the parsed policy
     play: str = field(default="greedy", compare=False)
     seed: int = 0  # the same seed and options give the same results, byte for byte
     chunk_size: int | None = None  # deals per task; None: the engine's choice (results do not change)

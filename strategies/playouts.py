@@ -79,7 +79,7 @@ def play_outs(
 ) -> Playouts:
     """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
 
-    Every seat plays by ``rollout`` (greedy, random or pimc), whatever the run's play policy: the
+    Every seat plays by ``rollout`` (greedy, random, learned or pimc), whatever the run's play policy: the
     play-outs estimate the tricks, they are not the play. sharpness: 0 plays today's montecarlo
     (every sample counts once; the later bidders see the assumed strategy's bid in the bidder's
     place); above 0 a sample counts by ``bid_likelihood`` of the earlier bids in its world, and the

@@ -48,7 +48,7 @@ CAPS = {"high_trumps": 3, "low_trumps": 4, "side_aces": 3, "side_seconds": 2, "v
 BACKOFF = ("bids_so_far", "voids", "side_seconds", "position", "side_aces", "low_trumps")
 MIN_HANDS = 50
 SHIPPED = files("pocha.strategies") / "tables"  # players-N.npz (greedy play) and players-N-pimc.npz, default rules
-LEARNED_PLAYS = ("greedy", "random")  # cheap enough to learn a table under on first use; pimc is not (README)
+LEARNED_PLAYS = ("greedy", "random", "learned")  # cheap enough to learn a table under on first use; pimc is not
 LEARN_DEALS = 300_000  # deals per hand size of a table learned on first use: past the measured knee (README)
 LEARN_SEED = 0  # a learned table depends on the rules and play, not on the seed of the run that needed it
 
@@ -65,8 +65,9 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
     The features read the player count, the pack and the ranks (deck size and order). The tricks taken depend
     on the play rule, on whether the dealer is hooked in hands of two cards or more (one card plays
     itself, so "always" and "except-one-card" learn the same counts), on the play policy (by name:
-    pimc's samples are not told apart), on whether the largest hand has trump (``Rules.has_trump``)
-    and, under pimc, which plays for points, on the scoring. The schedule and the tie-break play no part.
+    pimc's samples and learned's model are not told apart), on whether the largest hand has trump
+    (``Rules.has_trump``) and, under pimc and learned, which play for points, on the scoring. The
+    schedule and the tie-break play no part.
     """
     name = play.partition(":")[0]
     found: dict[str, Any] = {
@@ -78,7 +79,7 @@ def conditions(rules: Rules, play: str) -> dict[str, Any]:
         "play": name,
         "largest hand": "with trump" if rules.has_trump(rules.full_deal) else "without trump",
     }
-    if name == "pimc":
+    if name in ("pimc", "learned"):
         found["scoring"] = rules.scoring.spec
     return found
 

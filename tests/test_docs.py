@@ -22,8 +22,11 @@ from pocha.cli import app
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CUT = {"-n": 200, "--deals": 200, "-g": 40, "--games": 40, "--samples": 2000, "--repeats": 1}  # option -> at most
-CUT_OF = {"match": {"-n": 1}}  # a command's own cuts: a match decision costs seconds
-DEFAULTS = {"variants": ["--games", "40"]}  # a command whose default amount is long runs with this instead
+CUT_OF = {"match": {"-n": 1}, "train-play": {"-n": 4, "--deals": 4}}  # own cuts: a match decision costs seconds
+DEFAULTS = {  # a command whose default amount is long runs with this instead
+    "variants": ["--games", "40"],
+    "train-play": ["--deals", "20", "--rounds", "1", "--teacher", "pimc:samples=4,solve=2"],
+}
 SCRIPT_AMOUNT = re.compile(r"^(DEALS|GAMES|SAMPLES) = \d[\d_]*$", re.M)  # a block's amount, cut to 2
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 EXTRAS = {"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}  # an optional extra -> the module it installs

@@ -84,7 +84,7 @@ RULE_OPTIONS = {
 }
 RUN_OPTIONS = {
     "--seed": NUMBERS | st.sampled_from(["9223372036854775807", "9223372036854775808", "-9"]),
-    "--play": st.sampled_from(["greedy", "random", "clever"]),
+    "--play": st.sampled_from(["greedy", "random", "learned", "learned:model=damaged.npz", "clever"]),
     "--format": st.sampled_from(["table", "csv", "json", "xml"]),
     "--out": PATHS,
     "--plot": st.just(None),

@@ -1,4 +1,4 @@
-"""``pocha train play``: a learned play model distilled from a pimc teacher, DAgger-style, resumable.
+"""``pocha train-play``: a learned play model distilled from a pimc teacher, DAgger-style, resumable.
 
 Each round plays deals of every hand size (the seats bidding as the shipped heuristics do, in turn)
 with every seat the teacher: at each choice among cards that differ, the teacher weighs every one
@@ -42,6 +42,7 @@ from pocha.version import __version__
 BIDDERS = ("expected", "aces-trumps", "fair-share", "expected")  # the seats' bidders, in turn round the deals
 ROUND_NUMBERS = 1_000_000_000  # deal numbers a round may use: round r deals from r * ROUND_NUMBERS on
 WIDTHS = (64, 32)  # the network's hidden layers
+EPOCHS = 25  # passes over the positions a fit makes
 HELD_OUT = 10  # every HELD_OUT-th chunk of each round is kept out of the fit, to measure the model on
 
 
@@ -64,11 +65,11 @@ class PlayTraining:
         for cards in self.sizes:
             self.rules.check_cards(cards)
         if self.deals < 1 or self.rounds < 1 or self.chunk < 1:
-            raise PochaError("train play: deals, rounds and chunk size must each be at least 1")
+            raise PochaError("train-play: deals, rounds and chunk size must each be at least 1")
         policy = self.teacher_policy
         if policy.name != "pimc" or policy.exhaustive:
             raise PochaError(
-                f"train play: the teacher must be pimc weighing one card of each run, not '{self.teacher}'"
+                f"train-play: the teacher must be pimc weighing one card of each run, not '{self.teacher}'"
             )
 
     @property
@@ -182,15 +183,15 @@ def record_features(rules: Rules, files: Sequence[Path]) -> Features:
     return Features(np.vstack(inputs), np.concatenate(values), np.concatenate(positions))
 
 
-def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = 40) -> tuple[np.ndarray, ...]:
+def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EPOCHS) -> tuple[np.ndarray, ...]:
     """Fit the network to ``features``; its layers (``play_models.LAYERS``) with the inputs' scaling folded in."""
     try:
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.neural_network import MLPRegressor
     except ImportError:
-        raise PochaError("train play: fitting needs scikit-learn: pip install 'pocha-simulator[train]'") from None
+        raise PochaError("train-play: fitting needs scikit-learn: pip install 'pocha-simulator[train]'") from None
     if not len(features.values):
-        raise PochaError("train play: no position to learn from (every card was forced): give more deals or sizes")
+        raise PochaError("train-play: no position to learn from (every card was forced): give more deals or sizes")
     mean, scale = features.inputs.mean(axis=0), features.inputs.std(axis=0)
     constant = scale < 1e-9  # the same in every position seen (the player count...): it teaches nothing
     scale[constant] = 1.0
@@ -337,12 +338,17 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
 
 
 def check_folder(plan: PlayTraining, folder: Path) -> None:
-    """Make the data folder, or check that it holds a run of this same plan (then it is resumed)."""
+    """Make the data folder, or check that it holds a run of this same plan (then it is resumed).
+
+    The rounds may differ: a run given more rounds goes on from the last one, fewer stop sooner.
+    """
     record = folder / "plan.json"
-    wanted = json.dumps(plan.to_dict(), sort_keys=True, indent=1)
+    wanted = json.dumps({**plan.to_dict(), "rounds": None}, sort_keys=True, indent=1)
     if record.exists():
-        if record.read_text() != wanted:
-            raise PochaError(f"train play: '{folder}' holds the data of another plan; give a new --data folder")
+        if json.dumps({**json.loads(record.read_text()), "rounds": None}, sort_keys=True, indent=1) != wanted:
+            raise PochaError(f"train-play: '{folder}' holds the data of another plan; give a new --data folder")
+        for stale in folder.rglob("*.part"):  # a file a stopped run was writing
+            stale.unlink()
         return
     folder.mkdir(parents=True, exist_ok=True)
-    record.write_text(wanted)
+    record.write_text(json.dumps(plan.to_dict(), sort_keys=True, indent=1))

@@ -28,9 +28,7 @@ PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Stron
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
 TEACHER = "pimc:samples=64,solve=4"  # what pocha train-play's models learn from: the strong player's play
-TRAIN_PLAY_DEALS = (
-    1_500  # deals per hand size and round of pocha train-play: the shipped models' (docs/learned-play.md)
-)
+TRAIN_PLAY_DEALS = 1_500  # deals per hand size and round of pocha train-play: the shipped models' plan
 TRAIN_PLAY_ROUNDS = 3
 
 
@@ -79,9 +77,9 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
     ),
     "random": ("Uniform among the legal cards.", ()),
     "learned": (
-        "A small network learned from pimc with the exact solver (pocha train play) scores each legal card from "
+        "A small network learned from pimc with the exact solver (pocha train-play) scores each legal card from "
         "what the seat has seen, and plays the best: near that search's strength at greedy's speed.",
-        (("model", "path", "the table's", "a model file of pocha train play, instead of the shipped one"),),
+        (("model", "path", "the table's", "a model file of pocha train-play, instead of the shipped one"),),
     ),
     "pimc": (
         "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
@@ -139,7 +137,7 @@ def learned_policy(spec: str, parameters: str) -> PlayPolicy:
     if not parameters.strip():
         return PlayPolicy("learned")
     if key != "model" or not value:
-        raise PochaError(f"play: learned takes model=PATH (a file of pocha train play), not '{parameters}'")
+        raise PochaError(f"play: learned takes model=PATH (a file of pocha train-play), not '{parameters}'")
     return PlayPolicy("learned", model=value)
 
 
