@@ -122,7 +122,7 @@ TrainingPlay = Annotated[
 Rollout = Annotated[
     str,
     typer.Option(
-        "--play", metavar="POLICY", help="How every seat plays in the play-outs: greedy, random, learned or pimc (slow)."
+        "--play", metavar="POLICY", help="How every seat plays the play-outs: greedy, random, learned or pimc (slow)."
     ),
 ]
 LearnTables = Annotated[
