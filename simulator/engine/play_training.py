@@ -208,6 +208,8 @@ def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EP
     with warnings.catch_warnings():  # a fixed number of passes, not a tolerance: "not converged" says nothing
         warnings.simplefilter("ignore", ConvergenceWarning)
         network.fit((features.inputs - mean) / scale, features.target)
+    if network.n_iter_ < epochs:  # scikit-learn ends a fit early on Ctrl-C, with a warning only: not a model
+        raise KeyboardInterrupt
     (w1, w2, w3), (b1, b2, b3) = network.coefs_, network.intercepts_
     w1[constant] = 0.0  # weights it never trained: elsewhere (another player count) they would add noise
     return w1 / scale[:, None], b1 - (mean / scale) @ w1, w2, b2, w3[:, 0], b3
