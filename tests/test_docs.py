@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 
 from pocha.cli import app
 
+pytestmark = pytest.mark.docs
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CUT = {"-n": 200, "--deals": 200, "-g": 40, "--games": 40, "--samples": 2000, "--repeats": 1}  # option -> at most
