@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
-from pocha.engine.confidence import CONFIDENCE, check_confidence
+from pocha.engine.confidence import CONFIDENCE as CONFIDENCE
+from pocha.engine.confidence import check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions, read_conditions
+from pocha.game.rules import DEFAULT_PRESET as DEFAULT_PRESET
 from pocha.game.rules import (
-    DEFAULT_PRESET,
     FULL_DEAL_TRUMPS,
     FULL_DEALS,
     PLAY_RULES,

@@ -87,7 +87,7 @@ class Scoring:
     def points_grid(self, cards: int) -> np.ndarray:
         """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
-        return self.points(bid, won).astype(np.int64)
+        return np.asarray(self.points(bid, won), dtype=np.int64)
 
     def check_missing_pays_less(self, cards: int) -> None:
         """Refuse a scoring under which, in hands of up to ``cards`` cards, a missed bid scores more than the exact one.
