@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
@@ -336,6 +336,7 @@ class DealOptions:
         return read_conditions(rules, self.hands, self.trump, self.where)
 
 
+Result = TypeVar("Result")  # what a run returns, kept for type checkers through with_flat_options
 DEAL_EXAMPLES = {"hands": "'1=1O 3O' or 'dealer=7C'", "where": "'trumps(dealer) >= 3'"}
 GROUPS = {
     "rules": RuleOptions,
@@ -347,16 +348,17 @@ GROUPS = {
 GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 
-def with_flat_options(function: Callable[..., Any]) -> Callable[..., Any]:
+def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
     """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
 
     ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
-    group's values; a keyword given with its whole group is refused.
+    group's values; a keyword given with its whole group is refused. A type checker sees the run's
+    result type, not its keywords (the flat ones are not in its signature).
     """
     accepted = set(inspect.signature(function).parameters)
 
     @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Result:
         flat = {name: kwargs.pop(name) for name in list(kwargs) if name in GROUP_OF and name not in accepted}
         if not isinstance(kwargs.get("rules", RuleOptions()), RuleOptions):
             flat["preset"] = kwargs.pop("rules")
