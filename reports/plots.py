@@ -26,7 +26,7 @@ from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import RunRecord  # noqa: E402
 from pocha.reports.tables import adjusted_over, headline  # noqa: E402
 from pocha.reports.variants import figure as variant_figure  # noqa: E402
-from pocha.words import counted  # noqa: E402
+from pocha.words import counted, give_or_take  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
@@ -331,7 +331,7 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
                 markersize=4,
                 capsize=3,
                 color=COLORS[strategies.index(strategy) % len(COLORS)],
-                label=f"{label(str(strategy), 24)}: bias {row.bias:+.2f} ± {row.ci_high - row.bias:.2f}",
+                label=f"{label(str(strategy), 24)}: bias {give_or_take(row.bias, row.ci_high - row.bias, '{:+.2f}')}",
             )
         axes.set_xlabel(f"predicted {quantity} per hand (mean of the tenth)")
         axes.set_ylabel(f"{quantity} the hands took (mean, 95% interval)")

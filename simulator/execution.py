@@ -316,7 +316,7 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
 def learn_default_tables(
     bidders: Bidders,
     rules: Rules | Sequence[Rules],
-    where: Backend,
+    backend: Backend,
     progress: Progress | None,
     messages: Messages | None,
     learn: bool,
@@ -365,7 +365,7 @@ def learn_default_tables(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
             f"per hand size, once (kept in {default.path.parent})"
         )
-        if learn_default(default, where, counter(progress, default.deals * default.rules.full_deal)) is None:
+        if learn_default(default, backend, counter(progress, default.deals * default.rules.full_deal)) is None:
             raise KeyboardInterrupt
 
 

@@ -118,6 +118,7 @@ def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     assert (rows.forbidden[~dealer] == -1).all()
 
 
+@pytest.mark.slow
 def test_the_default_models_score_a_montecarlo_table():
     result = pocha.score_models(cards=[1, 2], deals=64, players=3, threads=1)
     assert result.complete and set(result.scores.cards) == {"1", "2", "all"}
