@@ -137,6 +137,14 @@ def pytest_configure(config):
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(folder, worker) if worker else folder
 
 
+MOST_WORKERS = 4  # each xdist worker compiles every kernel it uses, and held up to 0.9 GB here
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker a core this process may use, at most MOST_WORKERS."""
+    return min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, MOST_WORKERS)
+
+
 def pytest_collection_modifyitems(config, items):
     """Every test of a slow tier is ``slow``; measurement tests run only when ``-m`` names them."""
     for item in items:
