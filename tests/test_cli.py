@@ -382,6 +382,7 @@ STOPPER = "sample_strategy:Interrupting:after=30"  # raises KeyboardInterrupt mi
         ["compare", STOPPER.replace("30", "60"), "zero"],  # compare's first chunk asks for 40 bids
     ],
 )
+@pytest.mark.usefixtures("unprobed")
 def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke(*command, "-k", "3", "-n", "1000", "--chunk-size", "100", "--out", "run", "--plot")

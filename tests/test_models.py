@@ -160,6 +160,7 @@ def test_the_command_refuses_bad_input_with_one_line(args, message):
     assert result.stderr.count("\n") == 1 and result.stdout == ""
 
 
+@pytest.mark.usefixtures("unprobed")
 def test_ctrl_c_prints_the_deals_finished():
     stopper = "sample_strategy:Interrupting:after=6"
     result = invoke(f"models -s {stopper} -s zero -s zero -s zero -m zero -k 3 -n 1000 --chunk-size 100 --threads 1")
