@@ -135,7 +135,7 @@ def pytest_configure(config):
     signatures of one kernel at once. Set before any kernel is decorated; subprocesses inherit it.
     """
     config.addinivalue_line("markers", "measurement: measures this machine, never a gate; runs only when -m names it")
-    config.addinivalue_line("markers", "slow: out of the fast tier: every test of the tiers below, and these alone")
+    config.addinivalue_line("markers", "slow: out of the fast tier: the tiers below, and the heavy kernels' tests")
     for name, text in TIERS.items():
         config.addinivalue_line("markers", f"{name}: {text} (slow)")
     folder = os.environ.get("NUMBA_CACHE_DIR")
