@@ -218,7 +218,8 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
             if not significant[r, c]:
                 axes.add_patch(plt.Rectangle((c - 0.5, r - 1.5), 1, 1, facecolor="0.9", hatch="///", edgecolor="0.75"))
             dark = significant[r, c] and abs(diff[r, c]) > 0.55 * scale
-            text = f"{diff[r, c]:+.2f}\n±{half[r, c]:.2f}" + ("" if significant[r, c] else "\nn.s.")
+            cell = give_or_take(diff[r, c], half[r, c], "{:+.2f}").replace(" ± ", "\n± ")  # narrow cells: two lines
+            text = cell + ("" if significant[r, c] else "\nn.s.")
             axes.text(c, r - 1, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     axes.set_xticks(range(n - 1), [label(name) for name in names[:-1]], fontsize=8)
     axes.set_yticks(range(n - 1), [label(name) for name in names[1:]], fontsize=8)
