@@ -5,6 +5,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from pocha.words import give_or_take
+
 
 def text(value: object) -> str:
     """Escaped text for the page."""
@@ -20,13 +22,11 @@ def table(header: Iterable[str], rows: Iterable[Iterable[object]], words: bool =
 
 
 def points(mean: float, low: float, high: float) -> str:
-    """A mean with its 95% half-width: ``4.54 ± 0.01``."""
-    if not np.isfinite(mean):
-        return "-"
-    return f"{mean:.2f} ± {(high - low) / 2:.2f}" if np.isfinite(high - low) else f"{mean:.2f}"
+    """A mean with its interval's half-width: ``4.54 ± 0.01``; ``-`` for no mean."""
+    return give_or_take(mean, (high - low) / 2) if np.isfinite(mean) else "-"
 
 
-def percent(value: float, low: float | None = None, high: float | None = None) -> str:
+def share(value: float, low: float | None = None, high: float | None = None) -> str:
     """A share: ``48.2%``, with its interval when given: ``48.2% (47.5-48.9)``."""
     if not np.isfinite(value):
         return "-"

@@ -26,7 +26,7 @@ from pocha.reports.predictions import calibration, prediction_bias  # noqa: E402
 from pocha.reports.record import RunRecord  # noqa: E402
 from pocha.reports.tables import adjusted_over, headline  # noqa: E402
 from pocha.reports.variants import figure as variant_figure  # noqa: E402
-from pocha.words import counted  # noqa: E402
+from pocha.words import counted, give_or_take  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
@@ -218,7 +218,8 @@ def pair_matrix(run: RunRecord, tables: Tables) -> Figure | None:
             if not significant[r, c]:
                 axes.add_patch(plt.Rectangle((c - 0.5, r - 1.5), 1, 1, facecolor="0.9", hatch="///", edgecolor="0.75"))
             dark = significant[r, c] and abs(diff[r, c]) > 0.55 * scale
-            text = f"{diff[r, c]:+.2f}\n±{half[r, c]:.2f}" + ("" if significant[r, c] else "\nn.s.")
+            cell = give_or_take(diff[r, c], half[r, c], "{:+.2f}").replace(" ± ", "\n± ")  # narrow cells: two lines
+            text = cell + ("" if significant[r, c] else "\nn.s.")
             axes.text(c, r - 1, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     axes.set_xticks(range(n - 1), [label(name) for name in names[:-1]], fontsize=8)
     axes.set_yticks(range(n - 1), [label(name) for name in names[1:]], fontsize=8)
@@ -331,7 +332,7 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
                 markersize=4,
                 capsize=3,
                 color=COLORS[strategies.index(strategy) % len(COLORS)],
-                label=f"{label(str(strategy), 24)}: bias {row.bias:+.2f} ± {row.ci_high - row.bias:.2f}",
+                label=f"{label(str(strategy), 24)}: bias {give_or_take(row.bias, row.ci_high - row.bias, '{:+.2f}')}",
             )
         axes.set_xlabel(f"predicted {quantity} per hand (mean of the tenth)")
         axes.set_ylabel(f"{quantity} the hands took (mean, 95% interval)")

@@ -19,6 +19,7 @@ import pandas as pd
 
 from pocha.engine.confidence import CONFIDENCE, normal_quantile
 from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
+from pocha.words import give_or_take
 
 HAND_FIELD_INDEX = {name: i for i, name in enumerate(HAND_FIELDS)}
 RATES = {"exact_rate": "exact", "mean_bid": "bid", "mean_won": "won", "mean_abs_error": "abs_error"}  # column: field
@@ -267,10 +268,10 @@ def verdict(row: pd.Series, adjusted: bool = True) -> str:
         return f"{a} vs {b}: too few deals to tell"
     p = ("adjusted p" if adjusted else "p") + (" < 0.001" if row.p_holm < 0.001 else f" = {row.p_holm:.3f}")
     if row.holm_ci_low > 0:
-        return f"{a} ahead of {b} by {diff:.2f} ± {half:.2f} points per hand ({p})"
+        return f"{a} ahead of {b} by {give_or_take(diff, half)} points per hand ({p})"
     if row.holm_ci_high < 0:
-        return f"{b} ahead of {a} by {-diff:.2f} ± {half:.2f} points per hand ({p})"
-    return f"{a} vs {b}: no difference detected ({diff:+.2f} ± {half:.2f}, {p})"
+        return f"{b} ahead of {a} by {give_or_take(-diff, half)} points per hand ({p})"
+    return f"{a} vs {b}: no difference detected ({give_or_take(diff, half, '{:+.2f}')}, {p})"
 
 
 def error_distribution(tally: Tally) -> pd.DataFrame:

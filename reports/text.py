@@ -24,7 +24,7 @@ from pocha.reports.record import RunRecord, conditions_text, rules_brief, schedu
 from pocha.reports.tables import match_table
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
-from pocha.words import counted
+from pocha.words import counted, give_or_take
 
 Tables = dict[str, pd.DataFrame]
 
@@ -306,10 +306,11 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
             "spec": overall.spec,
             "sharpness": overall.sharpness.map("{:.2f}".format),
             "log score": [
-                give_or_take(s, h, "{:.3f}") for s, h in zip(overall.log_score, overall.ci_high, strict=True)
+                give_or_take(s, h - s, "{:.3f}") for s, h in zip(overall.log_score, overall.ci_high, strict=True)
             ],
             "vs best": [
-                give_or_take(d, h, "{:+.3f}") for d, h in zip(overall.diff_to_best, overall.diff_ci_high, strict=True)
+                give_or_take(d, h - d, "{:+.3f}")
+                for d, h in zip(overall.diff_to_best, overall.diff_ci_high, strict=True)
             ],
         }
     )
@@ -332,12 +333,6 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
         "none) at the sharpness that fits best.\nvs best: paired by deal. ±: half-width of the 95% interval."
     )
     return "\n".join(lines)
-
-
-def give_or_take(value: float, high: float, format_: str) -> str:
-    """``value ± half-width`` of an interval up to ``high``; the value alone when there is none (one deal)."""
-    shown = format_.format(value)
-    return shown if np.isnan(high) else f"{shown} ± {high - value:.3f}"
 
 
 def match_text(match: Match) -> str:

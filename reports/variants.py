@@ -19,6 +19,7 @@ from pocha.engine.variants import WIN_UNITS, Variant, VariantTally
 from pocha.game.cards import PACKS
 from pocha.game.rules import Rules
 from pocha.reports.record import RunRecord, rules_brief, schedule_text
+from pocha.words import give_or_take
 
 VARIANT_COLUMNS = (
     "variant",
@@ -226,11 +227,8 @@ def rules_in_words(names: Sequence[str], rule_sets: Sequence[Rules]) -> list[str
 
 
 def plus_minus(rows: pd.DataFrame, value: str, high: str, format_: str) -> list[str]:
-    """``value ±half`` of each row, the half-width of its interval (empty where there is no value)."""
-    return [
-        "" if pd.isna(v) else format_.format(v) + ("" if pd.isna(h) else " ±" + format_.format(h - v).lstrip("+"))
-        for v, h in zip(rows[value], rows[high], strict=True)
-    ]
+    """``value ± half`` of each row, the half-width of its interval (empty where there is no value)."""
+    return ["" if pd.isna(v) else give_or_take(v, h - v, format_) for v, h in zip(rows[value], rows[high], strict=True)]
 
 
 def columns(table: pd.DataFrame, shown: dict[str, tuple[str, str]], versus: str | None = None) -> pd.DataFrame:

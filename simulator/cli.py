@@ -37,12 +37,23 @@ if TYPE_CHECKING:
 G = TypeVar("G", bound="DataclassInstance")
 
 
-def group(kind: type[G], given: dict[str, Any]) -> G:
+GAME_RULES = ("schedule", "tie_break", "full_deals")  # rule options only whole games use
+ONE_DECISION = ("chunk_size", "threads", "backend", "workers", "scheduler", "confidence")  # run options advice lacks
+
+
+def group(kind: type[G], given: dict[str, Any], unflagged: tuple[str, ...] = ()) -> G:
     """An option value (``pocha.options``) of a command's flags named as its fields: ``group(RunOptions, locals())``.
 
-    The fields it has no flag for keep the value's defaults; a value it refuses is one line (``user_errors``).
+    A field the command has no flag for keeps the value's default only when named in ``unflagged``:
+    a flag whose name strays from its field is an error here, not a default kept without a word. A
+    value it refuses is one line (``user_errors``).
     """
-    return kind(**{item.name: given[item.name] for item in fields(kind) if item.init and item.name in given})
+    names = [item.name for item in fields(kind) if item.init]
+    missing = [name for name in names if name not in given and name not in unflagged]
+    stray = [name for name in unflagged if name not in names or name in given]
+    if missing or stray:
+        raise TypeError(f"group({kind.__name__}): no flag for {missing}; unflagged but a flag or no field: {stray}")
+    return kind(**{name: given[name] for name in names if name in given})
 
 
 def examples(*lines: str) -> str:
@@ -148,7 +159,7 @@ def simulate(
 ) -> None:
     """Simulate deals with a line-up of bidding strategies and report expected points per hand."""
     with running("simulate") as progress:
-        rules = group(options.RuleOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
@@ -227,7 +238,7 @@ def compare(
     rotation of the seating, so each strategy bids every seat's cards of every deal.
     """
     with running("compare") as progress:
-        rules = group(options.RuleOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
@@ -433,7 +444,7 @@ def advise(
     from pocha.reports.text import advice_text
 
     with running("advise"):
-        rules = group(options.RuleOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
         check_format(output_format, ("table", "json"))
         from pocha import api
 
@@ -449,7 +460,7 @@ def advise(
             sharpness=sharpness,
             solve=solve,
             rules=rules,
-            run=group(options.RunOptions, locals()),
+            run=group(options.RunOptions, locals(), ONE_DECISION),
             messages=say,
         )
     if output_format == "json":
@@ -515,7 +526,7 @@ def models(
     from pocha.reports.text import models_text
 
     with running("models") as progress:
-        rules = group(options.RuleOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
         run = group(options.RunOptions, locals())
         check_format(output_format, FORMATS)
         from pocha import api
@@ -680,8 +691,8 @@ def train(
     from pocha.reports.text import training_text
 
     with running("train") as progress:
-        rules = group(options.RuleOptions, locals())
-        run = group(options.RunOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
+        run = group(options.RunOptions, locals(), ("backend", "workers", "scheduler", "confidence", "learn_tables"))
         from pocha import api
 
         trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress, messages=say)

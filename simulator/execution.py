@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 P = TypeVar("P")
+Params = ParamSpec("Params")  # a recorded run's parameters, kept for type checkers
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
 Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
 NO_BIDDERS = Lineup(())  # of a run that bids with no table: training
@@ -315,7 +316,7 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
 def learn_default_tables(
     bidders: Bidders,
     rules: Rules | Sequence[Rules],
-    where: Backend,
+    backend: Backend,
     progress: Progress | None,
     messages: Messages | None,
     learn: bool,
@@ -364,7 +365,7 @@ def learn_default_tables(
             f"table: learning the trick table of these rules under {default.play} play from {default.deals:,} deals "
             f"per hand size, once (kept in {default.path.parent})"
         )
-        if learn_default(default, where, counter(progress, default.deals * default.rules.full_deal)) is None:
+        if learn_default(default, backend, counter(progress, default.deals * default.rules.full_deal)) is None:
             raise KeyboardInterrupt
 
 
@@ -382,12 +383,12 @@ def is_cached(default: DefaultTable, say: Messages) -> bool:
     return fits
 
 
-def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
+def recorded(function: Callable[Params, T]) -> Callable[Params, T]:
     """Record, for a run called from Python, the call itself as its command (the CLI passes its command line)."""
     signature = inspect.signature(function)
 
     @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: Params.args, **kwargs: Params.kwargs) -> T:
         if kwargs.get("command_line") is None:
             given = signature.bind_partial(*args).arguments | kwargs
             shown = [f"{name}={value!r}" for name, value in given.items() if name not in ("progress", "messages")]

@@ -14,11 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
-from pocha.engine.confidence import CONFIDENCE, check_confidence
+from pocha.engine.confidence import CONFIDENCE as CONFIDENCE
+from pocha.engine.confidence import check_confidence
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import TEACHER as TEACHER
 from pocha.engine.policies import TRAIN_PLAY_DEALS as TRAIN_PLAY_DEALS
@@ -26,8 +27,8 @@ from pocha.engine.policies import TRAIN_PLAY_ROUNDS as TRAIN_PLAY_ROUNDS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions, read_conditions
+from pocha.game.rules import DEFAULT_PRESET as DEFAULT_PRESET
 from pocha.game.rules import (
-    DEFAULT_PRESET,
     FULL_DEAL_TRUMPS,
     FULL_DEALS,
     PLAY_RULES,
@@ -338,6 +339,7 @@ class DealOptions:
         return read_conditions(rules, self.hands, self.trump, self.where)
 
 
+Result = TypeVar("Result")  # what a run returns, kept for type checkers through with_flat_options
 DEAL_EXAMPLES = {"hands": "'1=1O 3O' or 'dealer=7C'", "where": "'trumps(dealer) >= 3'"}
 GROUPS = {
     "rules": RuleOptions,
@@ -349,16 +351,17 @@ GROUPS = {
 GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 
-def with_flat_options(function: Callable[..., Any]) -> Callable[..., Any]:
+def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
     """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
 
     ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
-    group's values; a keyword given with its whole group is refused.
+    group's values; a keyword given with its whole group is refused. A type checker sees the run's
+    result type, not its keywords (the flat ones are not in its signature).
     """
     accepted = set(inspect.signature(function).parameters)
 
     @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Result:
         flat = {name: kwargs.pop(name) for name in list(kwargs) if name in GROUP_OF and name not in accepted}
         if not isinstance(kwargs.get("rules", RuleOptions()), RuleOptions):
             flat["preset"] = kwargs.pop("rules")

@@ -65,12 +65,12 @@ class BidContext:
     @cached_property
     def suit_lengths(self) -> np.ndarray:
         """int64[m, 4]: cards held in each suit."""
-        return np.bitwise_count(self.lanes).astype(np.int64)
+        return np.asarray(np.bitwise_count(self.lanes), dtype=np.int64)
 
     @cached_property
     def is_trump(self) -> np.ndarray:
         """bool[m, 4]: which suit is trump (none in a deal without trump)."""
-        return np.arange(4) == self.trump[:, None]
+        return np.asarray(np.arange(4) == self.trump[:, None])
 
     @cached_property
     def trump_cards(self) -> np.ndarray:
@@ -81,7 +81,7 @@ class BidContext:
     @cached_property
     def trump_count(self) -> np.ndarray:
         """int64[m]: trumps held."""
-        return np.bitwise_count(self.hands & self.trump_cards).astype(np.int64)
+        return np.asarray(np.bitwise_count(self.hands & self.trump_cards), dtype=np.int64)
 
     @cached_property
     def unseen(self) -> np.ndarray:

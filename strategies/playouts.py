@@ -256,7 +256,7 @@ def bid_likelihood(
     candidates = np.arange(cards + 1)
     weight = np.exp(-sharpness * np.abs(candidates[None, :] - model[:, None]))
     weight[candidates[None, :] == forbidden[:, None]] = 0.0
-    return weight[np.arange(len(bids)), bids] / weight.sum(axis=1)
+    return np.asarray(weight[np.arange(len(bids)), bids] / weight.sum(axis=1))
 
 
 @lru_cache(maxsize=64)
@@ -269,4 +269,4 @@ def likelihoods(cards: int, sharpness: float) -> np.ndarray:
 def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
     """float64[deal, bid]: the mean points of each bid over the play-outs."""
     totals = counts.sum(axis=2)
-    return (counts * rules.scoring.points_grid(cards)).sum(axis=2) / totals
+    return np.asarray((counts * rules.scoring.points_grid(cards)).sum(axis=2) / totals)

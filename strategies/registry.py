@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any, cast, get_type_hints
 
 from pocha.errors import PochaError
 from pocha.strategies.base import Strategy
@@ -28,6 +28,7 @@ from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy
 
 ENTRY_POINT_GROUP = "pocha.strategies"
+Factory = Callable[..., Strategy]  # a class or function building a strategy from its parameters
 BUILTIN: dict[str, Callable[..., Strategy]] = {
     factory.name: factory
     for factory in (RandomBid, ZeroBid, FairShare, AcesTrumps, Expected, MonteCarlo, TableStrategy)
@@ -59,13 +60,13 @@ def portable(spec: str) -> str:
     return f"{Path(file['path']).resolve()}:{file['attribute']}{rest}"
 
 
-def find_factory(name: str) -> Callable[..., Strategy]:
+def find_factory(name: str) -> Factory:
     """The class or function that builds strategy ``name``."""
     if name in BUILTIN:
         return BUILTIN[name]
     file = FILE_SPEC.match(name)
     if file:
-        return getattr_or_error(load_file(Path(file["path"]), name), file["attribute"], name)
+        return cast(Factory, getattr_or_error(load_file(Path(file["path"]), name), file["attribute"], name))
     if ":" in name:
         module_name, _, attribute = name.partition(":")
         if module_name.startswith(".") or "/" in module_name or "\\" in module_name:  # a path, not a module
@@ -74,10 +75,10 @@ def find_factory(name: str) -> Callable[..., Strategy]:
             module = importlib.import_module(module_name)
         except ImportError as error:
             raise PochaError(f"strategy '{name}': cannot import {module_name} ({error})") from None
-        return getattr_or_error(module, attribute, name)
+        return cast(Factory, getattr_or_error(module, attribute, name))
     plugins = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
     if name in plugins:
-        return plugins[name].load()
+        return cast(Factory, plugins[name].load())
     known = sorted(BUILTIN) + sorted(plugins)
     close = difflib.get_close_matches(name, known, n=1)
     problem = f"unknown name '{name}'" if name.strip() else "no strategy named"

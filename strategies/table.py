@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pocha.errors import PochaError
-from pocha.game.rules import Rules
+from pocha.game.rules import Rules, Scoring
 from pocha.kernels.bidding import Bidder, TableModel, hand_features
 from pocha.kernels.cache import pocha_cache_root
 from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome
@@ -107,7 +107,8 @@ class TrickTable:
     counts: np.ndarray = field(repr=False)  # int64[table_shape(rules)]
     deals_per_size: int = 0
     levels: list[np.ndarray] = field(init=False, repr=False)  # counts, then sums over the BACKOFF features
-    by_cell: dict[tuple, tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)  # see ``expected_points``
+    # (hand size, scoring) -> ``expected_points``
+    by_cell: dict[tuple[int, Scoring], tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         levels = [self.counts]
@@ -205,7 +206,7 @@ class TrickTable:
 
     def cell_index(self, cells: np.ndarray) -> np.ndarray:
         """int64[deal]: where cells of one hand size are in ``expected_points``."""
-        return np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1])
+        return np.asarray(np.ravel_multi_index(tuple(cells[:, 1:].T), self.counts.shape[1:-1]))
 
 
 def is_table_file(path: Path) -> bool:

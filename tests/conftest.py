@@ -54,14 +54,21 @@ def numbers(first: int, count: int) -> np.ndarray:
 def own_cache(tmp_path_factory):
     """The tables learned on first use go to a folder of this session's, not the user's cache.
 
-    Subprocesses keep the compiled kernels of the user's cache (POCHA_CACHE_DIR would move them too).
+    Subprocesses keep the run's compiled kernels (``pytest_configure``; POCHA_CACHE_DIR would move them too).
     """
-    from pocha.kernels.cache import kernel_cache_dir
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NUMBA_CACHE_DIR", os.environ.get("NUMBA_CACHE_DIR") or kernel_cache_dir())
         patch.setenv("POCHA_CACHE_DIR", str(tmp_path_factory.mktemp("pocha-cache")))
         yield
+
+
+@pytest.fixture
+def unprobed(monkeypatch):
+    """No estimate before the run: a run stopped at a strategy's n-th bid then stops in the run itself.
+
+    The probe plays first deals until its timing settles, more of them the busier the machine, so a
+    stop counted in bids could land in the probe, before any chunk, and leave nothing to show.
+    """
+    monkeypatch.setattr("pocha.engine.runner.probe", lambda *args: None)
 
 
 @pytest.fixture(scope="session")
@@ -110,8 +117,55 @@ def play_hand_built(
 MEASUREMENTS: list[tuple[str, float]] = []
 
 
+TIERS = {  # the markers of the tests left out of the fast tier (``pytest -m "not slow"``)
+    "install": "builds a wheel and installs it into a fresh environment",
+    "browser": "renders report.html in headless Chromium",
+    "docs": "runs every command and Python block of the README and docs/",
+    "fuzz": "feeds every command random option values and files",
+    "scale": "threads, Dask, checkpoints and resuming",
+    "c_reference": "builds and runs the C reference of pocha bench",
+}
+
+
 def pytest_configure(config):
-    config.addinivalue_line("markers", "measurement: measures this machine; reported at the end, never a gate")
+    """The markers, and the run's one numba cache folder, one sub-folder per xdist worker.
+
+    NUMBA_CACHE_DIR is the run's (else the user's cache folder for this source); each worker compiles
+    into its own sub-folder, as numba's cache index is not safe against two processes saving two
+    signatures of one kernel at once. Set before any kernel is decorated; subprocesses inherit it.
+    """
+    config.addinivalue_line("markers", "measurement: measures this machine, never a gate; runs only when -m names it")
+    config.addinivalue_line("markers", "slow: out of the fast tier: the tiers below, and the heavy kernels' tests")
+    for name, text in TIERS.items():
+        config.addinivalue_line("markers", f"{name}: {text} (slow)")
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not folder:
+        from pocha.kernels.cache import kernel_cache_dir
+
+        folder = kernel_cache_dir()
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(folder, worker) if worker else folder
+
+
+MOST_WORKERS = 4  # each xdist worker compiles every kernel it uses, and held up to 0.9 GB here
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker a core this process may use, at most MOST_WORKERS."""
+    return min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, MOST_WORKERS)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test of a slow tier is ``slow``; measurement tests run only when ``-m`` names them."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in TIERS):
+            item.add_marker(pytest.mark.slow)
+    if "measurement" in config.option.markexpr:
+        return
+    kept = [item for item in items if not item.get_closest_marker("measurement")]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("measurement")])
+        items[:] = kept
 
 
 @pytest.fixture

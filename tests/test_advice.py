@@ -22,6 +22,8 @@ from pocha.strategies.base import BidContext, Strategy
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.table import TableStrategy
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 MODELS = {
     "expected": (Expected(), 3.0),
     "table": (TableStrategy(), 1.5),

@@ -123,6 +123,7 @@ def test_n_plus_one_full_deals_are_in_the_record_the_heading_and_the_report(tmp_
     assert "n+1: the one the climb reaches, then one per player" in report.read_text()
 
 
+@pytest.mark.slow
 def test_advise_as_a_frame():
     advice = pocha.advise("1O 3O 12C 5E 2B", "7O", position=2, bids=[1, 0], samples=500, bid=3)
     frame = advice.to_frame()

@@ -47,7 +47,10 @@ FLAGS = [
     "--v=0",
 ]
 
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium here (Debian: apt-get install chromium)")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(BROWSER is None, reason="no Chromium here (Debian: apt-get install chromium)"),
+]
 
 
 def browse(page: Path, profile: Path, *extra: str) -> subprocess.CompletedProcess:

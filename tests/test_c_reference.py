@@ -16,6 +16,8 @@ from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import Deals, simulate
 from pocha.game.rules import make_rules
 
+pytestmark = pytest.mark.c_reference
+
 SOURCE = Path(__file__).parent.parent / "benchmarks" / "reference.c"
 WORKLOADS = {"W": ("random", "random"), "H": ("aces-trumps", "greedy")}  # the reference's modes as pocha plays them
 

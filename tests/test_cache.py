@@ -1,6 +1,7 @@
 """numba's compiled kernels go to a per-user folder keyed by version and source, or to NUMBA_CACHE_DIR."""
 
 import numba
+import pytest
 
 from pocha.kernels import cache
 
@@ -74,3 +75,14 @@ def test_folders_unused_for_a_month_are_pruned(tmp_path):
     os.utime(old, (month_ago, month_ago))
     cache.prune(tmp_path)
     assert not old.exists() and recent.exists()
+
+
+def test_each_xdist_worker_compiles_into_its_own_folder():
+    """Two workers never save into one numba index (its read-modify-write is not safe across processes)."""
+    import os
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        pytest.skip("not run by an xdist worker")
+    assert os.path.basename(cache.kernel_cache_dir()) == worker
+    assert os.environ["NUMBA_CACHE_DIR"] == cache.kernel_cache_dir()

@@ -56,6 +56,7 @@ def test_simulate_json():
     assert {row["strategy"] for row in data["results"]} == {"expected", "aces-trumps", "fair-share"}
 
 
+@pytest.mark.slow
 def test_trace_file(tmp_path):
     path = tmp_path / "deals.jsonl"
     result = invoke("simulate", "-k", "3", "-n", "100", "--trace", str(path), "--trace-deals", "10")
@@ -181,6 +182,7 @@ def test_bench_stages_profiles_each_step():
     assert invoke("bench", "--stages", "--threads", "1,2").exit_code == 1
 
 
+@pytest.mark.slow
 def test_bench_startup_times_each_command_in_a_new_process():
     times = api.bench_startup(repeats=2, cold=False)
     assert [time.command for time in times] == ["pocha --version", "pocha --help", "pocha simulate --deals 1000"]
@@ -225,6 +227,7 @@ def test_help_has_examples():
     assert result.exit_code == 0 and "Examples" in result.stdout and "--strategy" in result.stdout
 
 
+@pytest.mark.slow
 def test_every_example_of_advise_help_runs_as_shown():
     """Its French hand needs the oh-hell preset, and the example and the --hand help say so."""
     shown = invoke("advise", "--help").stdout
@@ -379,6 +382,7 @@ STOPPER = "sample_strategy:Interrupting:after=30"  # raises KeyboardInterrupt mi
         ["compare", STOPPER.replace("30", "60"), "zero"],  # compare's first chunk asks for 40 bids
     ],
 )
+@pytest.mark.usefixtures("unprobed")
 def test_ctrl_c_prints_what_it_has_and_writes_nothing(command, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke(*command, "-k", "3", "-n", "1000", "--chunk-size", "100", "--out", "run", "--plot")
@@ -422,6 +426,7 @@ def test_advise_takes_french_cards_and_shows_suit_symbols_on_a_terminal_that_can
     assert data["hand"] == ["AS", "KH", "10D", "2C"] and data["trump_card"] == "7H"  # files keep the letters
 
 
+@pytest.mark.slow
 def test_advise_a_card_given_the_play_so_far():
     args = "advise --hand '1O 3O 12C 5E 2B 7B' --trump 7O --bids 2,2,0,1 --samples 2000"
     lead = invoke(args + " --played ''")
@@ -821,6 +826,7 @@ def test_the_bench_header_names_dask_only_when_it_runs():
     assert bench_header(1, reference=False, dask=False).startswith("per second, median of 1 run;")
 
 
+@pytest.mark.slow
 def test_advice_labels_its_intervals_as_every_table_does():
     bid = invoke("advise --hand '1O 3O 12C' --trump 7O --samples 400").stdout
     assert "tricks  chance   ±95%" in bid and "bid  exact  expected points   ±95%" in bid

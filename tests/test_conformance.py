@@ -17,6 +17,8 @@ from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.registry import BUILTIN
 from pocha.strategies.table import TableStrategy
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 
 def check_deal(rules: Rules, deal: dict) -> None:
     players, cards = rules.players, deal["cards"]

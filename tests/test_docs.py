@@ -7,7 +7,8 @@ samples, repeats); a command run as written has every line it shows checked agai
 line is ``# NAME.py`` is a file the page's commands use (saved beside them); every other Python
 block is run, its amount (a line ``DEALS = N``, ``GAMES`` or ``SAMPLES``) cut to 2. A block or
 command that needs an optional extra (OpenSpiel, PettingZoo) is skipped where it is not installed,
-with the line that installs it.
+with the line that installs it. Every relative link and image of the pages (and of CONTRIBUTING and
+the CHANGELOG) must name a file that exists, and a ``#`` anchor one of that page's headings.
 """
 
 import re
@@ -101,6 +102,7 @@ SCRIPTS = [
 ]
 
 
+@pytest.mark.docs
 @pytest.mark.parametrize(("page", "command", "shown"), CASES)
 def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -119,6 +121,7 @@ def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypa
         assert not missing, f"shown but not printed: {missing[:3]}"
 
 
+@pytest.mark.docs
 @pytest.mark.parametrize("text", SCRIPTS)
 def test_every_python_block_of_the_docs_runs(text, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -127,3 +130,48 @@ def test_every_python_block_of_the_docs_runs(text, tmp_path, monkeypatch):
         skip_without("pettingzoo" if named == "pettingzoo" else "openspiel")
     code = SCRIPT_AMOUNT.sub(lambda amount: f"{amount[1]} = 2", text)
     exec(compile(code, "<docs>", "exec"), {"__name__": "__docs__"})
+
+
+LINKED = [*PAGES, ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"]
+LINK = re.compile(r"\]\(([^)\s]+)\)")  # a link's or an image's target: [text](target), ![alt](target)
+HEADING = re.compile(r"^#+ (.+)$", re.M)
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def broken_links(page: Path) -> list[str]:
+    """The relative links and images of a page (outside its code blocks) that lead nowhere."""
+    found = []
+    for target in LINK.findall(FENCE.sub("", page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:: not this repository's
+            continue
+        path, _, place = target.partition("#")
+        linked = (page.parent / path) if path else page
+        if not linked.is_file():
+            found.append(f"{target}: no such file")
+        elif place and place not in {anchor(h) for h in HEADING.findall(FENCE.sub("", linked.read_text("utf-8")))}:
+            found.append(f"{target}: no such heading in {linked.name}")
+    return found
+
+
+@pytest.mark.parametrize("page", LINKED, ids=lambda page: page.name)
+def test_every_relative_link_and_image_resolves(page):
+    assert broken_links(page) == []
+
+
+def test_a_link_to_a_missing_file_or_heading_is_caught(tmp_path):
+    (tmp_path / "there.md").write_text("# A heading, with `code`\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Top\n[a](gone.md) ![b](gone.png) [c](#top) [d](#nowhere) [e](https://example.org) "
+        "[f](there.md#a-heading-with-code) [g](there.md#other)\n```\n[h](in-a-code-block.md)\n```\n"
+    )
+    assert broken_links(page) == [
+        "gone.md: no such file",
+        "gone.png: no such file",
+        "#nowhere: no such heading in page.md",
+        "there.md#other: no such heading in there.md",
+    ]

@@ -25,6 +25,8 @@ import pocha
 from pocha.game.rules import make_rules
 from pocha.strategies.heuristics import Expected
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 # Exact expected points per hand by position (0 leads, the last is the dealer), ludoteka decks (3 players: 36
 # cards, 4 and 5: 40), rounded to 4 places: (players, hook) -> (without inference, with inference).
 TABLES = {

@@ -14,11 +14,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pocha.cli import app
+
+pytestmark = pytest.mark.fuzz
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))  # more, and random ones: FUZZ_EXAMPLES=2000 pytest ...
 PLACES = {  # names of the sandbox's paths, prepared by ``sandbox``

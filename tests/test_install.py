@@ -16,9 +16,12 @@ import sysconfig
 from pathlib import Path
 from site import getsitepackages
 
+import pytest
 from layout import ROOT, package_folders
 
 from pocha.version import __version__
+
+pytestmark = pytest.mark.install
 
 DISTRIBUTION = "pocha-simulator"  # what pip installs and the index would list; the command and import: pocha
 
@@ -33,7 +36,7 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> str:
 def copy_project(target: Path) -> Path:
     """The project's own files, as a clean clone holds them."""
     target.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, target / name)
     skip = shutil.ignore_patterns("__pycache__", "*.egg-info", "examples")
     for folder in {path.relative_to(ROOT).parts[0] for path in package_folders().values()}:

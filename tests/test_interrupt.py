@@ -8,6 +8,8 @@ import textwrap
 
 import pytest
 
+pytestmark = pytest.mark.slow  # subprocesses that compile afresh: out of the fast tier
+
 POCHA = [sys.executable, "-m", "pocha"]
 INSIDE_THE_CALLBACK = textwrap.dedent(
     """

@@ -22,6 +22,8 @@ from pocha.kernels.pimc import deal_world, scratch, world_limits
 from pocha.kernels.play import DealRules
 from pocha.kernels.streams import below, next_state
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 SIMULATIONS = 60
 
 

@@ -102,6 +102,7 @@ def test_whole_deals_match_the_reference(preset, players, full_deal_trump, polic
             replay_deal(rules, chunk, d, played, greedy=policy == "greedy")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("play_rule", sorted(PLAY_CODES))
 @pytest.mark.parametrize("players", range(3, 9))
 def test_plain_play_is_the_recorded_play(players, play_rule):

@@ -19,6 +19,8 @@ from pocha.game.rules import PRESETS, make_rules
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy, TrickTable, default_table
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 TINY = 20  # deals per hand size of a test's learned table
 
 

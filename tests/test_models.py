@@ -118,6 +118,7 @@ def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     assert (rows.forbidden[~dealer] == -1).all()
 
 
+@pytest.mark.slow
 def test_the_default_models_score_a_montecarlo_table():
     result = pocha.score_models(cards=[1, 2], deals=64, players=3, threads=1)
     assert result.complete and set(result.scores.cards) == {"1", "2", "all"}
@@ -159,6 +160,7 @@ def test_the_command_refuses_bad_input_with_one_line(args, message):
     assert result.stderr.count("\n") == 1 and result.stdout == ""
 
 
+@pytest.mark.usefixtures("unprobed")
 def test_ctrl_c_prints_the_deals_finished():
     stopper = "sample_strategy:Interrupting:after=6"
     result = invoke(f"models -s {stopper} -s zero -s zero -s zero -m zero -k 3 -n 1000 --chunk-size 100 --threads 1")

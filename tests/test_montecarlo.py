@@ -27,6 +27,8 @@ from pocha.strategies.play_models import run_models
 from pocha.strategies.playouts import play_outs, rollout_policies, systematic_resample
 from pocha.strategies.table import TableStrategy
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 
 @pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
 @pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])

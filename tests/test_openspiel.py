@@ -22,6 +22,8 @@ from pocha.game.cards import suit_of
 from pocha.game.rules import SCORINGS, Scoring, trick_winner
 from pocha.reports.match import DEAL_COLUMNS, Match
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 SIZES_AT = {3: range(1, 18), 4: range(1, 13), 5: range(1, 11)}  # every hand size oh_hell deals, 52 cards
 
 

@@ -17,6 +17,8 @@ from pocha.engine.deal_state import dealing_actions, line_actions, moves_of
 from pocha.game.cards import cards_of, suit_of
 from pocha.game.rules import Rules, make_rules
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'pocha-simulator[openspiel]'")
 openspiel_game = pytest.importorskip("pocha.openspiel_game")
 load_game = pytest.importorskip("pocha.openspiel").load_game

@@ -264,6 +264,7 @@ def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
         assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace).exit_code == 0
 
 
+@pytest.mark.usefixtures("unprobed")
 def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(tmp_path):
     """Reproduced first: sizes ran in order, so a stop left sizes 2-10 empty and the 'all' row was one-card deals."""
     args = ["simulate", "-s", STOPPER, "-s", "zero", "-s", "zero", "-s", "zero", "-n", "1000", "--chunk-size", "100"]
@@ -304,6 +305,7 @@ def test_pooled_rows_of_unevenly_played_hand_sizes_say_so():
     )
 
 
+@pytest.mark.usefixtures("unprobed")
 def test_a_stopped_game_run_says_so():
     result = game_stopped_after(200)
     assert result.exit_code == 130 and " of 400 games played" in result.stdout.splitlines()[2], result.output

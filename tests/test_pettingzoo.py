@@ -104,6 +104,7 @@ def test_an_illegal_action_is_refused_with_the_reason(zoo):
         zoo.raw_env(render_mode="rgb_array")
 
 
+@pytest.mark.slow
 def test_a_pocha_player_takes_a_seat(zoo):
     env = zoo.env(pocha.RuleOptions(players=4), cards=5, render_mode="ansi")
     player = pocha.Player("expected@greedy", env.unwrapped.rules)

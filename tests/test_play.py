@@ -21,6 +21,8 @@ from pocha.game.cards import cards_of
 from pocha.game.rules import Rules
 from pocha.playing import Session, play_game
 
+pytestmark = pytest.mark.slow  # whole games at the terminal and in a pseudo terminal: out of the fast tier
+
 OPTIONS = [
     "-p",
     "4",

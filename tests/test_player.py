@@ -10,6 +10,8 @@ import pocha
 from pocha.engine.decisions import decision_views
 from pocha.game.rules import make_rules, trick_winner
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 # (preset, players, one player spec per seat, hand sizes): every play policy, reading and not, every kind of bidder
 RUNS = [
     ("polish", 3, ("montecarlo:assume=expected@pimc", "fair-share@greedy", "expected@random"), "1,6,12"),

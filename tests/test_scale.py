@@ -22,6 +22,8 @@ from pocha.game.rules import make_rules
 from pocha.options import RunOptions
 from pocha.reports.game_stats import game_summary
 
+pytestmark = pytest.mark.scale
+
 RULES = make_rules(players=4)
 SEATS = lineup("expected", "random", "aces-trumps", "zero")
 ARRAYS = ("boards", "moments", "cross", "hand_fields", "errors")

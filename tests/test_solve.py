@@ -17,6 +17,8 @@ from pocha.kernels.playouts import solved_rollout_counts
 from pocha.kernels.solve import MAXN, forget, new_table, solve, tricks_of
 from pocha.kernels.trick import Trick
 
+pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
+
 TABLE = new_table(10)  # small: entries collide and are overwritten, which must not change a value
 
 

@@ -10,7 +10,7 @@ from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
 from pocha.reports.game_stats import game_summary
 from pocha.reports.kinds.hands import HandsKind
 from pocha.reports.kinds.kind import Tables
-from pocha.reports.markup import percent, points, table, text
+from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, schedule_text
 from pocha.reports.stats import error_distribution, summary
 from pocha.reports.tables import game_table
@@ -43,8 +43,8 @@ def games_table(games: Any, level: str) -> str:
         [
             [
                 r.strategy,
-                percent(r.win_rate, r.win_ci_low, r.win_ci_high),
-                percent(r.shared_rate),
+                share(r.win_rate, r.win_ci_low, r.win_ci_high),
+                share(r.shared_rate),
                 points(r.mean_score, r.score_ci_low, r.score_ci_high),
                 f"{r.score_median:.0f}",
                 f"{r.score_p25:.0f} to {r.score_p75:.0f}",
@@ -147,7 +147,7 @@ class GameKind(HandsKind):
             f"extra one-card hands ({counted(extra, 'hand')} in all); {shared:,} ended with first place shared."
         )
         return [
-            f"<p>{text(best.strategy)} won the most games: {percent(best.win_rate)} of the games per seat "
+            f"<p>{text(best.strategy)} won the most games: {share(best.win_rate)} of the games per seat "
             f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>",
             games_table(tables["games"], percent_of(run.level)),
             f"<p>{text(tie_breaks)}</p>",

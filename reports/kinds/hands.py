@@ -9,7 +9,7 @@ import pandas as pd
 from pocha.engine.confidence import percent as percent_of
 from pocha.game.rules import FULL_DEAL_TRUMPS, PRESETS
 from pocha.reports.kinds.kind import Kind, Tables
-from pocha.reports.markup import percent, points, table, text
+from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, play_text, scoring_note
 from pocha.reports.stats import error_rate
 from pocha.reports.tables import headline, terminal_table
@@ -61,7 +61,7 @@ def strategy_table(results: pd.DataFrame) -> str:
             [
                 r.strategy,
                 points(r.mean_points, r.ci_low, r.ci_high),
-                percent(r.exact_rate, r.exact_ci_low, r.exact_ci_high),
+                share(r.exact_rate, r.exact_ci_low, r.exact_ci_high),
                 f"{r.mean_bid:.2f}",
                 f"{r.mean_won:.2f}",
                 f"{r.mean_abs_error:.2f}",

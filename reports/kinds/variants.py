@@ -14,7 +14,7 @@ from pocha.reports.kinds.kind import Kind, Tables
 from pocha.reports.markup import table, text
 from pocha.reports.record import RunRecord, conditions_notes, play_text
 from pocha.reports.variants import INTERVALS, LUCK, figure, question_tables, same_deals, variant_table
-from pocha.words import counted
+from pocha.words import counted, give_or_take
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,11 +38,6 @@ class VariantsRun:
         return self.games
 
 
-def plus_minus(value: float, high: float, format_: str) -> str:
-    """``+4.04 ± 0.47``: a figure and the half-width of its interval, as the page's tables show them."""
-    return f"{format_.format(value)} ± {format_.format(high - value).lstrip('+')}"
-
-
 def apart(rows: pd.DataFrame, a: str, b: str, format_: str) -> str:
     """Variant ``a`` against ``b`` in words: their paired difference when the study has it, as the page shows it.
 
@@ -60,7 +55,7 @@ def apart(rows: pd.DataFrame, a: str, b: str, format_: str) -> str:
     sign = 1 if b == first else -1
     diff, low, high = sign * other["diff"], *sorted((sign * other.diff_low, sign * other.diff_high))
     called = "a clear difference" if low > 0 or high < 0 else "no clear difference"
-    return f"; {plus_minus(diff, high, format_)} against {b}, paired game by game: {called}"
+    return f"; {give_or_take(diff, high - diff, format_)} against {b}, paired game by game: {called}"
 
 
 def variant_answers(table: pd.DataFrame) -> list[str]:
@@ -72,7 +67,7 @@ def variant_answers(table: pd.DataFrame) -> list[str]:
 
     def ranked(measure: str, format_: str) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
         rows = figure(table, measure)
-        shown = {name: plus_minus(r.value, r.ci_high, format_) for name, r in rows.iterrows()}
+        shown = {name: give_or_take(r.value, r.ci_high - r.value, format_) for name, r in rows.iterrows()}
         return rows, list(rows.sort_values("value", ascending=False).index), shown
 
     rows, order, shown = ranked("skill_points", "{:+.2f}")

@@ -128,7 +128,13 @@ PACKS = {
 
 @dataclass(frozen=True)
 class Notation:
-    """A deck's cards as players write them: ids to text and back, for one pack and its ranks strongest first."""
+    """A deck's cards as players write them: ids to text and back, for one pack and its ranks strongest first.
+
+    >>> from pocha.game.rules import make_rules
+    >>> notation = make_rules("ludoteka").notation  # the 40 Spanish cards, ace and three strongest
+    >>> notation.parse_list("1o 3o 12e"), notation.name(9)
+    ([9, 8, 39], '1O')
+    """
 
     pack: Pack
     ranks: tuple[int, ...]
@@ -218,7 +224,11 @@ def mask_of(ids: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    """Card ids of a hand bitmask, sorted by suit then strongest first (the order hands are shown in)."""
+    """Card ids of a hand bitmask, sorted by suit then strongest first (the order hands are shown in).
+
+    >>> cards_of(mask_of([0, 15, 16]))  # a suit is a 16-bit lane, its strongest card the highest bit
+    [15, 0, 16]
+    """
     mask = int(mask)
     ids = [bit for bit in range(SUIT_COUNT * LANE_BITS) if mask >> bit & 1]
     return sorted(ids, key=lambda card: (suit_of(card), -card))

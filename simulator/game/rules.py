@@ -57,6 +57,9 @@ class Scoring:
     """The points of one hand, from four whole numbers (by keyword only: four in a row are easily misread).
 
     Exact bid: ``exact + per_trick * won``; missed: ``per_trick_missed * won + miss_per_trick * |won - bid|``.
+
+    >>> int(Scoring().points(bid=2, won=2)), int(Scoring().points(bid=2, won=0))  # 10 + 2 * 5; 2 * -5
+    (20, -10)
     """
 
     exact: int = 10  # bonus for taking exactly the tricks bid
@@ -84,7 +87,7 @@ class Scoring:
     def points_grid(self, cards: int) -> np.ndarray:
         """int64[bid, won]: the points of every bid and trick count 0..cards (what the kernels score with)."""
         bid, won = np.meshgrid(np.arange(cards + 1), np.arange(cards + 1), indexing="ij")
-        return self.points(bid, won).astype(np.int64)
+        return np.asarray(self.points(bid, won), dtype=np.int64)
 
     def check_missing_pays_less(self, cards: int) -> None:
         """Refuse a scoring under which, in hands of up to ``cards`` cards, a missed bid scores more than the exact one.
@@ -481,7 +484,11 @@ def parse_deck(text: str, pack: str, rank_order: str) -> tuple[int, ...]:
 
 
 def parse_sizes(text: str, what: str) -> list[int]:
-    """Hand sizes written as a list and ranges, in order: ``4,7,10``, ``1-5``, ``1-3,10,10``."""
+    """Hand sizes written as a list and ranges, in order: ``4,7,10``, ``1-5``, ``1-3,10,10``.
+
+    >>> parse_sizes("1-3,10,10", "cards")
+    [1, 2, 3, 10, 10]
+    """
     sizes: list[int] = []
     for word in text.replace(" ", "").split(","):
         low, dash, high = word.partition("-")
@@ -562,6 +569,9 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     """The index of the card that takes a trick (ids in play order): the highest trump, else the led suit's highest.
 
     trump: the trump suit, -1 for none. Within a suit a higher id is a stronger card.
+
+    >>> trick_winner([3, 40, 5], trump=-1), trick_winner([3, 40, 5], trump=2)  # 40 is suit 2's, the others suit 0's
+    (2, 1)
     """
     return max(range(len(cards)), key=lambda i: (cards[i] >> 4 == trump, cards[i] >> 4 == cards[0] >> 4, cards[i]))
 
