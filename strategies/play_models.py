@@ -54,8 +54,9 @@ class PlayModel:
         path = Path(path)
         partial = path.with_name(path.name + ".part")
         with open(partial, "wb") as out:
-            layers = dict(zip(LAYERS, self.layers, strict=True))
-            np.savez_compressed(out, meta=json.dumps(self.meta, sort_keys=True), **layers)
+            arrays: dict[str, Any] = {"meta": json.dumps(self.meta, sort_keys=True)}
+            arrays.update(zip(LAYERS, self.layers, strict=True))
+            np.savez_compressed(out, **arrays)
         partial.replace(path)
 
     @classmethod
@@ -90,7 +91,7 @@ def is_play_model_file(path: Path) -> bool:
     """Whether a file is a pocha play model (a file there may be replaced only then)."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return json.loads(str(data["meta"])).get("format") == FORMAT
+            return bool(json.loads(str(data["meta"])).get("format") == FORMAT)
     except (OSError, ValueError, KeyError):
         return False
 

@@ -5,7 +5,7 @@ Deal number ``i`` of hand size ``k`` depends only on ``(seed, k, i)``; its deale
 """
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -127,7 +127,8 @@ class SeatPolicies(NamedTuple):
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""
-        return SeatPolicies(*(np.ascontiguousarray(values[rows]) for values in self[:-1]), self.models)
+        seated: dict[str, Any] = {name: np.ascontiguousarray(getattr(self, name)[rows]) for name in self._fields[:-1]}
+        return self._replace(**seated)
 
 
 def seat_policies(strategies: Sequence[Competitor], seating: np.ndarray) -> SeatPolicies:

@@ -144,8 +144,8 @@ def save_record(record: Record, cards: int, path: Path) -> None:
 def load_record(path: Path) -> tuple[int, Record]:
     """A chunk file's hand size and positions."""
     with np.load(path) as data:
-        arrays = [data[name] for name in RECORD_FIELDS]
-        return int(data["cards"]), Record(*arrays, np.array([len(arrays[0])], np.int64))
+        arrays = {name: data[name] for name in RECORD_FIELDS}
+        return int(data["cards"]), Record(**arrays, count=np.array([len(arrays["ints"])], np.int64))
 
 
 @dataclass

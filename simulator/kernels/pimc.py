@@ -156,8 +156,8 @@ def scratch(worlds=0, players=0, depth=0):
         np.empty(65),
         np.empty((players if worlds else 0, players, 65)),
         new_table(table_bits(depth)),
-        np.empty(64),
-        np.empty((5, MOST_WIDTH)),
+        scores=np.empty(64),
+        layers=np.empty((5, MOST_WIDTH)),
     )
 
 

@@ -217,8 +217,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                             not weighed >> seat & 1,
                             decision_state(start, t * players + j),
                             work,
-                            batch.record,
-                            d,
+                            record=batch.record,
+                            row=d,
                         )
                         weighed |= weighs << seat
                     if policy == POLICY_LEARNED or (student >= 0 and batch.record.ints.shape[0] > 0):
@@ -276,7 +276,7 @@ def play_batch(seed, chunk, deal_rules, policies, outcome, log, models, record):
     models: the learned seats' ``Model`` (``no_model()`` when none is); record: where pimc seats'
     labelled positions go (``kernels.labels.Record``; ``no_record()``: nowhere).
     """
-    play_deals(seed, chunk, deal_rules, policies, outcome, log, False, models, record)
+    play_deals(seed, chunk, deal_rules, policies, outcome, log, False, models=models, record=record)
 
 
 @jit
@@ -291,4 +291,4 @@ def play_batch_plain(seed, chunk, deal_rules, policies, outcome):
         for seat in range(codes.shape[1]):
             if codes[row, seat] >= POLICY_PIMC:
                 raise ValueError("play_batch_plain: a pimc or learned seat needs play_batch")
-    play_deals(seed, chunk, deal_rules, policies, outcome, no_log(), True, no_model(), no_record())
+    play_deals(seed, chunk, deal_rules, policies, outcome, no_log(), True, models=no_model(), record=no_record())
