@@ -72,6 +72,8 @@ from pocha.options import (
     parse_study,
     with_flat_options,
 )
+from pocha.playing import END_OF_INPUT as END_OF_INPUT
+from pocha.playing import INTERRUPTED as INTERRUPTED
 from pocha.playing import play_game as play_game
 from pocha.reports import kinds
 from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult

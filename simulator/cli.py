@@ -620,13 +620,14 @@ def play(
     """Play a whole game against pocha's players: bid and play when asked, ? for advice at any decision.
 
     The deals are those pocha game deals with the same seed; a move the rules refuse is told why and
-    asked again; the game is written to the trace after every hand.
+    asked again; the game is written to the trace after every hand. Exit status: 0 when the game ends
+    or q stops it, 1 when the input ends first, 130 on Ctrl-C or SIGTERM.
     """
-    with user_errors():
+    with running("play"):
         rules = group(options.RuleOptions, locals())
         from pocha import api
 
-        api.play_game(
+        outcome = api.play_game(
             strategy,
             seat=seat,
             samples=samples,
@@ -637,6 +638,11 @@ def play(
             messages=say,
             learn_tables=learn_tables,
         )
+    if outcome.stopped == api.END_OF_INPUT:
+        say("Error: the input ended before the game did (q stops a game)")
+        raise typer.Exit(1)
+    if outcome.stopped == api.INTERRUPTED:
+        raise typer.Exit(130)
 
 
 @command(
