@@ -275,7 +275,7 @@ def write_outputs(
         return ()
     from pocha.reports.runs import save_run, write_table
 
-    if str(output.out).endswith(".csv"):
+    if output.to_file:
         write_table(tables[next(iter(tables))], output.out, output.csv_style)
         return (Path(output.out),)
     figures = {}

@@ -149,7 +149,12 @@ Out = Annotated[
     ),
 ]
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
-Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Replace the earlier run an --out folder holds (its files only), or an --out FILE.csv."
+    ),
+]
 Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
 CsvStyle = Annotated[
     str,

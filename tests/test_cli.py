@@ -6,6 +6,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numba
 import pandas as pd
@@ -99,6 +100,11 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["--out", "no/such/folder/r.csv"], "folder 'no/such/folder' does not exist"),
         (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
         (["--plot"], "figures need --out FOLDER, not a .csv file"),
+        (["-s", "expected:bias=0.3,bias=0.4"], "strategy 'expected:bias=0.3,bias=0.4': parameter bias given twice"),
+        (
+            ["--csv-style", "excel"],
+            "csv-style: unknown style 'excel'; did you mean 'excel-es'? accepted: plain, excel-es",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_1(args, message, tmp_path, monkeypatch):
@@ -727,6 +733,36 @@ def test_a_damaged_checkpoint_is_one_line_in_pocha_words(tmp_path):
         assert "pickle" not in result.stderr and "archive" not in result.stderr
         table = invoke("simulate", "-n", "10", "-k", "1", "-s", f"table:path={tmp_path / name}")
         one_line_error(table, "as a trick table (truncated, damaged or another kind of file)")
+
+
+def test_a_checkpoint_of_another_command_is_said_as_such(tmp_path):
+    """Issue 46: a simulate checkpoint resumed by compare said "duplicate: None there, True here"."""
+    saved = tmp_path / "ck.npz"
+    assert invoke(f"simulate -n 10 -k 1 -s expected --checkpoint {saved}").exit_code == 0
+    one_line_error(
+        invoke(f"compare expected random -n 10 -k 1 --resume {saved}"),
+        f"resume: '{saved}' was saved by another command's run (simulate and compare each resume only their own",
+    )
+
+
+def test_a_strategy_class_misspelt_in_a_file_gets_did_you_mean(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mybids.py").write_text("class TrumpsOnly:\n    name = 'trumps-only'\n")
+    one_line_error(invoke("simulate -n 10 -s ./mybids.py:TrumpOnly"), "has no 'TrumpOnly'; did you mean 'TrumpsOnly'?")
+
+
+def test_an_out_file_in_capitals_is_a_table_and_an_earlier_one_needs_force(tmp_path, monkeypatch):
+    """Issue 46: --out run.CSV made a folder; --out r.csv twice replaced the first without a word."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("simulate -n 10 -k 1 --out run.CSV").exit_code == 0 and Path("run.CSV").is_file()
+    first = Path("run.CSV").read_bytes()
+    one_line_error(
+        invoke("simulate -n 10 -k 1 --seed 1 --out run.CSV"),
+        "out: 'run.CSV' holds an earlier pocha table; --force replaces it",
+    )
+    assert Path("run.CSV").read_bytes() == first
+    assert invoke("simulate -n 10 -k 1 --seed 1 --out run.CSV --force").exit_code == 0
+    assert Path("run.CSV").read_bytes() != first and sorted(p.name for p in tmp_path.iterdir()) == ["run.CSV"]
 
 
 def test_a_folder_that_takes_no_files_is_said_in_pocha_words(tmp_path, monkeypatch):

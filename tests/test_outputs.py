@@ -259,9 +259,10 @@ def test_a_folder_that_cannot_be_written_is_refused_first(no_deal_is_played):
 
 
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
+    """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
-    for _ in range(2):
-        assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace).exit_code == 0
+    for force in ([], ["--force"]):
+        assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace, *force).exit_code == 0
 
 
 def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(tmp_path):
