@@ -111,7 +111,9 @@ def pair_size_table(pairs: pd.DataFrame, level: str = "95%") -> str:
 
 
 def mark(low: float, high: float, a: str, b: str) -> str:
-    """Which of a pair is ahead, when the interval of a - b (low..high) says so."""
+    """Which of a pair is ahead, when the interval of a - b (low..high) says so; nothing of a size not played."""
+    if pd.isna(low) and pd.isna(high):
+        return "not played"
     if low > 0:
         return f"{a} ahead"
     if high < 0:

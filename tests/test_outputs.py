@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -13,6 +14,8 @@ import pocha
 import pocha.engine.chunk
 from pocha.cli import app
 from pocha.errors import PochaError
+from pocha.reports.stats import as_planned
+from pocha.reports.tables import pair_size_table
 
 STOPPER = "sample_strategy:Interrupting:after=200"  # raises KeyboardInterrupt mid-run, as Ctrl-C would
 
@@ -258,6 +261,32 @@ def test_a_folder_that_cannot_be_written_is_refused_first(no_deal_is_played):
         assert result.exit_code == 1 and "cannot write in" in result.stderr, result.output
 
 
+def test_a_stopped_run_weighs_the_sizes_it_played_as_the_full_run_does_and_claims_nothing_of_the_rest():
+    """Issue 46: the overall figure pooled the deals played (another mixture), and a size with none got a verdict."""
+    args = ["compare", STOPPER.replace("200", "60"), "zero", "-k", "1-3", "-n", "1000", "--no-duplicate"]
+    stopped = invoke(*args, "--chunk-size", "100", "--threads", "1", "--format", "json")
+    assert stopped.exit_code == 130
+    data = json.loads(stopped.stdout)
+    pairs, results = (pd.DataFrame(data[name]).astype({"cards": str}) for name in ("pairs", "results"))
+    sizes = pairs[pairs.cards != "all"]
+    assert sizes.deals.nunique() > 1  # unevenly played
+    overall = pairs[pairs.cards == "all"].iloc[0]
+    assert overall.mean_diff == pytest.approx(sizes.mean_diff.mean())  # each size weighed alike, as planned
+    mine = results[(results.strategy == "zero") & (results.position == "all")].set_index("cards")
+    assert mine.loc["all", "mean_points"] == pytest.approx(mine.drop("all").mean_points.mean())
+    assert mine.loc["all", "exact_rate"] == pytest.approx(mine.drop("all").exact_rate.mean())
+
+
+def test_a_hand_size_not_played_gets_no_verdict():
+    frame = pd.DataFrame(
+        {"strategy_a": ["a"] * 2, "strategy_b": ["b"] * 2, "cards": ["9", "10"], "deals": [100, 0]}
+        | {"mean_diff": [0.5, np.nan], "ci_low": [0.1, np.nan], "ci_high": [0.9, np.nan]}
+    )
+    shown = pair_size_table(frame).splitlines()
+    assert shown[1].endswith("a ahead") and shown[2].endswith("not played")
+    assert list(as_planned(np.array([3.0, 4.0, 5.0]), np.array([100, 50, 0]))) == [3.0, 8.0, 0.0]
+
+
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
     """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
@@ -274,9 +303,8 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert first_lines[2].startswith("stopped: ") and " of 10,000 deals played" in first_lines[2]
     spread = re.search(r"\(every hand size played (?:(400) to )?500 deals\)", first_lines[2])
     assert spread, first_lines
-    uneven = "" if spread[1] is None else " as played, unevenly (400 to 500 deals)"  # the pool weighs sizes unevenly
-    assert f"By bidding position (all hand sizes{uneven}, the deals played before the stop;" in table.stdout
-    assert f"Per strategy (all hand sizes{uneven}, the deals" in table.stdout
+    pooled = "all hand sizes" if spread[1] is None else "the hand sizes played, 400 to 500 deals each, weighed alike"
+    assert f"By bidding position ({pooled}" in table.stdout and f"Per strategy ({pooled}" in table.stdout
     csv = invoke(*args, "--format", "csv")
     assert csv.exit_code == 130 and csv.stdout.startswith("# stopped: ")
     frame = pd.read_csv(io.StringIO(csv.stdout), comment="#", dtype={"cards": str, "position": str})

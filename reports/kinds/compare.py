@@ -74,7 +74,7 @@ class CompareKind(SimulateKind):
     def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, pairs and errors."""
         made = super().tables(run, plan, total)
-        return {"results": made["results"], "pairs": pair_differences(total, run.level), "errors": made["errors"]}
+        return {"results": made["results"], "pairs": pair_differences(total, run.level, True), "errors": made["errors"]}
 
     def replayed(self, run: RunRecord) -> str:
         """In duplicate: every deal played once per seat."""

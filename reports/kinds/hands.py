@@ -17,19 +17,22 @@ from pocha.words import counted
 
 
 def played_per_size(results: pd.DataFrame) -> tuple[int, int]:
-    """The fewest and the most deals any hand size played (equal unless a run stopped)."""
+    """The fewest and the most deals any hand size played, of those it played (equal unless a run stopped)."""
     deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-    return int(deals.min()), int(deals.max())
+    played = deals[deals > 0]
+    return (int(played.min()), int(played.max())) if len(played) else (0, 0)
 
 
 def sizes_text(run: RunRecord, results: pd.DataFrame, sizes: tuple[int, ...]) -> str:
-    """What the ``all`` rows pool: every hand size, weighted by the deals each played when a stop left them uneven."""
+    """What the ``all`` rows pool: every hand size; after a stop that left them uneven, those played, weighed alike."""
     if len(sizes) == 1:
         pooled = counted(sizes[0], "card")
     else:
         least, most = played_per_size(results)
         pooled = (
-            "all hand sizes" if least == most else f"all hand sizes as played, unevenly ({least:,} to {most:,} deals)"
+            "all hand sizes"
+            if least == most
+            else f"the hand sizes played, {least:,} to {most:,} deals each, weighed alike as in the full run"
         )
     return pooled if run.complete else f"{pooled}, the deals played before the stop"
 

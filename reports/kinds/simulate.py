@@ -51,7 +51,7 @@ class SimulateKind(HandsKind):
 
     def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, errors, and the predictions when recorded."""
-        made = {"results": summary(total, run.policy_of, run.level), "errors": error_distribution(total)}
+        made = {"results": summary(total, run.policy_of, run.level, True), "errors": error_distribution(total)}
         if predictions is not None:
             made["predictions"] = prediction_table(predictions, plan.lineup.labels)
         return made
@@ -97,7 +97,11 @@ class SimulateKind(HandsKind):
         if len(self.sizes(run)) > 1:
             least, most = played_per_size(tables["results"])
             spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
-            note += f" (every hand size played {spread})"
+            results = tables["results"]
+            unplayed = results[(results.position == "all") & (results.cards != "all") & (results.deals == 0)]
+            missing = list(dict.fromkeys(unplayed.cards))
+            none = f"; none at {', '.join(missing)} cards" if missing else ""
+            note += f" ({'every hand size' if not missing else 'the hand sizes played'} played {spread}{none})"
         return note
 
     def figure_amount(self, run: RunRecord) -> str:
