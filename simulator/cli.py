@@ -74,9 +74,10 @@ def show(
         typer.echo(to_json(result.record, result.tables))
     else:
         typer.echo(run_text(result.record, result.tables))
-    for path in result.files:
-        if path.suffix == ".png":
-            typer.echo(f"wrote {path}", err=True)
+    if len(result.files) == 1:  # --out FILE.csv
+        typer.echo(f"wrote {result.files[0]}", err=True)
+    elif result.files:  # a folder: its tables and run.json as well as its figures
+        typer.echo(f"wrote {result.files[0].parent}: {', '.join(path.name for path in result.files)}", err=True)
     if not result.complete:
         typer.echo(interrupted_note(result.record), err=True)
         if checkpoint:
@@ -563,7 +564,7 @@ def match(
 
     from pocha.reports.text import match_text
 
-    with running() as progress:
+    with running("match") as progress:
         check_format(output_format, FORMATS)
         from pocha import api
 
@@ -797,7 +798,7 @@ def bench(
     from pocha import api
     from pocha.reports.text import bench_header, bench_lines, decision_lines, stage_lines, startup_lines
 
-    with user_errors():
+    with running("bench"):
         try:
             measured = api.bench(**given, messages=say)  # one profile at a time, checked
             if not (stages or startup or decisions):
