@@ -189,7 +189,12 @@ def plain(row: dict[str, Any]) -> dict[str, Any]:
 CSV_STYLES = {"plain": (",", "."), "excel-es": (";", ",")}
 
 
+CSV_DIGITS = 10  # significant digits of a number, as the JSON output gives: far below any interval's width
+
+
 def csv_text(frame: pd.DataFrame, style: str = "plain") -> str:
-    """A table as CSV text in one of CSV_STYLES."""
+    """A table as CSV text in one of CSV_STYLES, each number to CSV_DIGITS (a float stays one: ``5.0``)."""
     separator, decimal = CSV_STYLES[style]
-    return frame.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)
+    floats = frame.select_dtypes("float").columns
+    shown = frame.assign(**{name: frame[name].map(lambda x: float(f"{x:.{CSV_DIGITS}g}")) for name in floats})
+    return shown.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)

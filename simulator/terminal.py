@@ -103,7 +103,13 @@ COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds, 2 idl
     "simulate": 26,
     "compare": 26,
     "game": 26,
-    "advise": 22,
+    "variants": 26,
+    "advise": 45,
+    "models": 26,
+    "match": 90,
+    "play": 45,
+    "train": 26,
+    "bench": 26,
 }
 
 

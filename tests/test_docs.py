@@ -135,3 +135,10 @@ def test_every_link_and_image_of_a_page_is_there(page):
     text = FENCE.sub("", page.read_text(encoding="utf-8"))
     targets = [target for target in LINK.findall(text) if "://" not in target and not target.startswith("mailto:")]
     assert not [target for target in targets if not (page.parent / target).exists()]
+
+
+def test_the_glossarys_example_verdict_is_one_the_readme_shows():
+    """Issue 46: the glossary's example verdict had numbers no run gave."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    verdict = re.search(r'\| verdict \| a sentence such as "([^"]+)"', glossary)[1]
+    assert verdict in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -129,7 +129,7 @@ def test_a_compare_folder_written_before_the_holm_columns_still_reports(tmp_path
     assert invoke(*args).exit_code == 0
     fresh = load_run(folder)[1]["pairs"]
     fresh[list(RAW_PAIR_COLUMNS)].to_csv(folder / "pairs.csv", index=False, lineterminator="\n")
-    assert read_table(folder, "pairs", len(fresh)).equals(fresh)
+    pd.testing.assert_frame_equal(read_table(folder, "pairs", len(fresh)), fresh, check_exact=False, rtol=1e-8)
     assert invoke("report", folder).exit_code == 0
     assert "Holm-adjusted over 6 pairs" in (folder / "report.html").read_text()
     assert invoke(*args, "--force").exit_code == 0  # the earlier table is a pocha file: replaced
@@ -287,6 +287,15 @@ def test_a_hand_size_not_played_gets_no_verdict():
     assert list(as_planned(np.array([3.0, 4.0, 5.0]), np.array([100, 50, 0]))) == [3.0, 8.0, 0.0]
 
 
+def test_a_csv_number_has_ten_significant_digits_as_json_has(tmp_path):
+    """Issue 46: CSV files carried 16 significant digits, float dust a reader cannot use."""
+    out = tmp_path / "r.csv"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", out).exit_code == 0
+    numbers = [cell for line in out.read_text().splitlines()[1:] for cell in line.split(",")[4:]]
+    digits = [len(cell.split("e")[0].replace("-", "").replace(".", "").lstrip("0")) for cell in numbers if cell]
+    assert max(digits) == 10
+
+
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
     """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
@@ -328,9 +337,8 @@ def test_pooled_rows_of_unevenly_played_hand_sizes_say_so():
     frame = result.tables["results"]
     assert per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes):"
     frame = frame.assign(deals=frame.deals.where(frame.cards != "10", 7))
-    assert (
-        per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes as played, unevenly (7 to 20 deals)):"
-    )
+    said = "\nPer strategy (the hand sizes played, 7 to 20 deals each, weighed alike as in the full run):"
+    assert per_strategy(result.record, frame)[0] == said
 
 
 def test_a_stopped_game_run_says_so():
