@@ -296,6 +296,16 @@ def test_a_csv_number_has_ten_significant_digits_as_json_has(tmp_path):
     assert max(digits) == 10
 
 
+def test_the_temporary_files_a_killed_run_left_are_cleared_by_the_next(tmp_path):
+    """Issue 46: SIGKILL (no clean-up runs) left a hidden 0-byte .part file that stayed for good."""
+    (tmp_path / ".r.csv.k2x9_a.part").touch()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / ".results.csv.q8z1.part").touch()
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", tmp_path / "r.csv").exit_code == 0
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", tmp_path / "run").exit_code == 0
+    assert not [path for path in tmp_path.rglob("*") if path.name.endswith(".part")]
+
+
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
     """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
