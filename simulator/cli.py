@@ -55,12 +55,14 @@ def show(
     result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
     output_format: str,
     csv_style: str,
-    checkpoint: str | Path | None = None,
+    saving: options.CheckpointOptions | None = None,
 ) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130.
 
     CSV is one table, the main one (as --out FILE.csv); a line on stderr names where the others are.
+    A finished run says that its checkpoint, kept on disk, is no longer needed.
     """
+    checkpoint = saving.checkpoint if saving else None
     from pocha.reports.tables import csv_text, to_json
     from pocha.reports.text import csv_note, interrupted_note, run_text, stopped_note
 
@@ -78,6 +80,9 @@ def show(
         typer.echo(f"wrote {result.files[0]}", err=True)
     elif result.files:  # a folder: its tables and run.json as well as its figures
         typer.echo(f"wrote {result.files[0].parent}: {', '.join(path.name for path in result.files)}", err=True)
+    kept = sorted({str(path) for path in (checkpoint, saving and saving.resume) if path and Path(path).is_file()})
+    if result.complete and kept:
+        say(f"The run is complete: its checkpoint {' and '.join(kept)} is no longer needed; remove it when you like")
     if not result.complete:
         typer.echo(interrupted_note(result.record), err=True)
         if checkpoint:
@@ -163,7 +168,7 @@ def simulate(
             messages=say,
             command_line=command_line(ctx),
         )
-    show(ctx, result, output_format, csv_style, checkpoint)
+    show(ctx, result, output_format, csv_style, saving)
 
 
 @command(
@@ -241,7 +246,7 @@ def compare(
             messages=say,
             command_line=command_line(ctx),
         )
-    show(ctx, result, output_format, csv_style, checkpoint)
+    show(ctx, result, output_format, csv_style, saving)
 
 
 @command(

@@ -787,6 +787,15 @@ def test_a_checkpoint_of_another_command_is_said_as_such(tmp_path):
     )
 
 
+def test_a_finished_run_says_its_checkpoint_is_no_longer_needed(tmp_path, monkeypatch):
+    """Issue 46: a checkpoint stayed after a successful resume without a word."""
+    monkeypatch.chdir(tmp_path)
+    said = "The run is complete: its checkpoint ck.npz is no longer needed; remove it when you like\n"
+    assert invoke("simulate -n 10 -k 1 --checkpoint ck.npz").stderr == said
+    assert invoke("simulate -n 10 -k 1 --resume ck.npz").stderr == said
+    assert invoke("simulate -n 10 -k 1").stderr == ""
+
+
 def test_a_strategy_class_misspelt_in_a_file_gets_did_you_mean(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("mybids.py").write_text("class TrumpsOnly:\n    name = 'trumps-only'\n")
