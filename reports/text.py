@@ -44,10 +44,11 @@ def stopped_note(run: RunRecord, tables: Tables) -> str:
     return kind_of(run.command).stopped(run, tables)
 
 
-def run_text(run: RunRecord, tables: Tables) -> str:
-    """A run's results as the terminal shows them: the heading, then its kind's sections."""
+def run_text(run: RunRecord, tables: Tables, brief: bool = False) -> str:
+    """A run's results as the terminal shows them: the heading, then its kind's sections (brief: its summary)."""
     heading = [run_heading(run)] if run.complete else [run_heading(run), stopped_note(run, tables)]
-    return "\n".join([*heading, *kind_of(run.command).text(run, tables)])
+    kind = kind_of(run.command)
+    return "\n".join([*heading, *(kind.summary(run, tables) if brief else kind.text(run, tables))])
 
 
 def csv_note(run: RunRecord, tables: Tables) -> str | None:

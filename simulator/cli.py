@@ -42,6 +42,7 @@ def examples(*lines: str) -> str:
 
 
 FORMATS = ("table", "csv", "json")
+RUN_FORMATS = ("table", "summary", "csv", "json")  # a recorded run's: summary, its first table and answers alone
 
 
 def check_format(value: str, accepted: tuple[str, ...]) -> None:
@@ -75,7 +76,7 @@ def show(
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:
-        typer.echo(run_text(result.record, result.tables))
+        typer.echo(run_text(result.record, result.tables, brief=output_format == "summary"))
     if len(result.files) == 1:  # --out FILE.csv
         typer.echo(f"wrote {result.files[0]}", err=True)
     elif result.files:  # a folder: its tables and run.json as well as its figures
@@ -149,7 +150,7 @@ def simulate(
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.simulate(
@@ -228,7 +229,7 @@ def compare(
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.compare(
@@ -304,7 +305,7 @@ def game(
         rules = group(options.RuleOptions, locals())
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.play_games(
@@ -371,7 +372,7 @@ def variants(
     with running("variants", "games") as progress:
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.variants(

@@ -155,7 +155,14 @@ Force = Annotated[
         "--force", help="Replace the earlier run an --out folder holds (its files only), or an --out FILE.csv."
     ),
 ]
-Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
+Format = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        metavar="FORMAT",
+        help="What to print on stdout: table, csv or json; summary: a run's first table and verdicts alone.",
+    ),
+]
 CsvStyle = Annotated[
     str,
     typer.Option(

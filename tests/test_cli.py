@@ -642,7 +642,7 @@ FIRST_RUNS = [  # each command once, in an order that leaves each of them kernel
     ("simulate", "simulate -k 2 -n 10"),
     ("game", "game -g 10 --schedule 1-2"),
     ("compare", "compare expected random -k 2 -n 10"),
-    ("variants", "variants ludoteka ludoteka:hook=never -g 40 --schedule 1-2"),
+    ("variants", "variants ludoteka:schedule=1-2 ludoteka:schedule=1-2:hook=never -g 40 --strong expected --weak zero"),
     ("advise", "advise --hand '1O 3O 12C' --trump 4O --samples 100"),
     ("models", "models -k 2 -n 100"),
     ("train", "train -n 100 --out t.npz"),
@@ -785,6 +785,27 @@ def test_a_checkpoint_of_another_command_is_said_as_such(tmp_path):
         invoke(f"compare expected random -n 10 -k 1 --resume {saved}"),
         f"resume: '{saved}' was saved by another command's run (simulate and compare each resume only their own",
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "shown", "left_out"),
+    [
+        ("simulate -n 10", "Per strategy (all hand sizes):", "By bidding position"),
+        ("compare expected random -n 10 -k 1-3", "Pairwise, paired by deal", "By hand size"),
+        ("game -g 10", "Whole games", "Tie-breaks"),
+        (
+            "variants ludoteka:schedule=1-2 ludoteka:schedule=1-2:hook=never -g 40 --strong expected --weak zero",
+            "Skill pays most",
+            "Seat advantage",
+        ),
+    ],
+)
+def test_the_summary_alone(command, shown, left_out):
+    """Issue 46: no way to print only the summary (the default simulate prints about 75 lines)."""
+    result = invoke(f"{command} --format summary")
+    full = invoke(command).stdout
+    assert result.exit_code == 0 and shown in result.stdout and left_out not in result.stdout and left_out in full
+    assert full.startswith(result.stdout.rstrip("\n")) or len(result.stdout.splitlines()) <= 12
 
 
 def test_a_finished_run_says_its_checkpoint_is_no_longer_needed(tmp_path, monkeypatch):

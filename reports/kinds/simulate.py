@@ -73,12 +73,12 @@ class SimulateKind(HandsKind):
         return ""
 
     def text(self, run: RunRecord, tables: Tables) -> list[str]:
-        """Per strategy, the predictions' bias when recorded, then by position and by hand size."""
-        return [
-            *per_strategy(run, tables["results"], self.sizes(run)),
-            *self.prediction_lines(run, tables),
-            *position_and_size_tables(run, tables["results"], self.sizes(run)),
-        ]
+        """The summary, then by position and by hand size."""
+        return [*self.summary(run, tables), *position_and_size_tables(run, tables["results"], self.sizes(run))]
+
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Per strategy, and the predictions' bias when recorded."""
+        return [*per_strategy(run, tables["results"], self.sizes(run)), *self.prediction_lines(run, tables)]
 
     def prediction_lines(self, run: RunRecord, tables: Tables) -> list[str]:
         """The bias of each recorded prediction (none unless the run recorded some)."""

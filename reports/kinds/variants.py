@@ -151,6 +151,12 @@ class VariantsKind(Kind):
             lines += [f"\n{title}:", frame.to_string(justify="right")]
         return [*lines, "", *(textwrap.fill(paragraph, 100) for paragraph in (LUCK, INTERVALS))]
 
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The study's answers in sentences."""
+        return (
+            ["", *(textwrap.fill(answer, 100) for answer in variant_answers(tables["variants"]))] if run.played else []
+        )
+
     def subtitle(self, run: RunRecord) -> str:
         """The table, the rule sets and their games, the play and seed."""
         section = run.section
