@@ -241,11 +241,13 @@ def decision_lines(times: Iterable[DecisionTime]) -> Iterable[str]:
         yield f"{time.player:<18} {time.kind:<5} {median:8.2f} {slowest:8.2f}  ({len(time.seconds):,})"
 
 
-def strategies_text(found: list[StrategyInfo]) -> str:
-    """Every strategy that can be named, with its description and parameters; then the play policies."""
+def strategies_text(found: list[StrategyInfo], whole: bool = True) -> str:
+    """Strategies with their descriptions and parameters; whole (every one): then how to name them, and the play."""
     lines = []
     for info in found:
         lines += described(f"{info.name}  ({info.source})", info.description, info.parameters)
+    if not whole:
+        return "\n".join(lines).lstrip("\n")
     lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
     lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
     lines.append("\nCard play: --play POLICY for every seat that names none, or BID@POLICY for one (expected@pimc).")

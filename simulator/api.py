@@ -78,7 +78,7 @@ from pocha.playing import play_game as play_game
 from pocha.reports import kinds
 from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
 from pocha.strategies.base import Predicts
-from pocha.strategies.registry import StrategyInfo, catalogue
+from pocha.strategies.registry import StrategyInfo, catalogue, described
 from pocha.strategies.table import is_table_file
 
 if TYPE_CHECKING:
@@ -459,9 +459,12 @@ def rules_info(*, rules: RuleOptions = RuleOptions()) -> RulesInfo:
     return RulesInfo(*rules.resolve())
 
 
-def strategies() -> list[StrategyInfo]:
-    """Every strategy that can be named, built-in and plug-ins, with its parameters and defaults."""
-    return catalogue()
+def strategies(names: Sequence[str] | None = None) -> list[StrategyInfo]:
+    """Every strategy that can be named, built-in and plug-ins, with its parameters and defaults; or those named.
+
+    names: names, ``module:Class`` or ``path/to/file.py:Class`` specs (a strategy of your own), in that order.
+    """
+    return catalogue() if not names else [described(name) for name in names]
 
 
 def bench(

@@ -757,10 +757,11 @@ def show_rules(
     epilog=examples(
         "pocha strategies",
         "pocha strategies --format json",
+        "pocha strategies montecarlo ./mybids.py:TrumpsOnly",
     ),
 )
-def list_strategies(output_format: flags.TextFormat = "text") -> None:
-    """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
+def list_strategies(name: flags.Described = None, output_format: flags.TextFormat = "text") -> None:
+    """List every strategy that can be named, or those named: built-in and plug-ins, with parameters and defaults."""
     import json
     from dataclasses import asdict
 
@@ -769,11 +770,11 @@ def list_strategies(output_format: flags.TextFormat = "text") -> None:
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-    found = api.strategies()
+        found = api.strategies(name)
     if output_format == "json":
         typer.echo(json.dumps([asdict(info) for info in found], indent=2))
         return
-    typer.echo(strategies_text(found))
+    typer.echo(strategies_text(found, whole=not name))
 
 
 @command(

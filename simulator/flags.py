@@ -299,6 +299,14 @@ GamesTrace = Annotated[
     typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/3 file."),
 ]
 TraceGames = Annotated[int | None, typer.Option(metavar="N", help="Trace only the first N games.")]
+Described = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="NAME",
+        help="Show only these strategies, by name, module:Class or path/to/file.py:Class (your own too).",
+        show_default=False,
+    ),
+]
 Variants = Annotated[
     list[str] | None,
     typer.Argument(

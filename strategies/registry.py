@@ -239,6 +239,16 @@ def describe(name: str, factory: Callable[..., Strategy], source: str) -> Strate
     return StrategyInfo(name, source, doc.split("\n")[0].replace("``", ""), tuple(shown))
 
 
+def described(spec: str) -> StrategyInfo:
+    """One strategy as ``pocha strategies NAME`` shows it, named as a spec names it (its parameters aside)."""
+    name = split_spec(spec)[0]
+    factory = find_factory(name)
+    source = (
+        "built-in" if name in BUILTIN else "file" if FILE_SPEC.match(name) else "module" if ":" in name else "plug-in"
+    )
+    return describe(name, factory, source)
+
+
 def catalogue() -> list[StrategyInfo]:
     """Every strategy that can be named: the built-in ones, then the entry points' (one that fails to load says so)."""
     found = [describe(name, factory, "built-in") for name, factory in BUILTIN.items()]

@@ -808,6 +808,27 @@ def test_the_summary_alone(command, shown, left_out):
     assert full.startswith(result.stdout.rstrip("\n")) or len(result.stdout.splitlines()) <= 12
 
 
+def test_strategies_shows_the_parameters_of_a_strategy_of_your_own(tmp_path, monkeypatch):
+    """Issue 46: pocha strategies could not show a plug-in's parameters."""
+    monkeypatch.chdir(tmp_path)
+    Path("mybids.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass TrumpsOnly:\n"
+        '    """Bids the trumps it holds, plus a bias."""\n\n    name = "trumps-only"\n'
+        "    bias: float = 0.0  # added before rounding\n"
+    )
+    shown = invoke("strategies ./mybids.py:TrumpsOnly expected")
+    assert shown.exit_code == 0 and shown.stdout.splitlines()[:3] == [
+        "./mybids.py:TrumpsOnly  (file)",
+        "    Bids the trumps it holds, plus a bias.",
+        "    bias: float = 0.0  (added before rounding)",
+    ]
+    assert "expected  (built-in)" in shown.stdout and "Card play" not in shown.stdout
+    assert json.loads(invoke("strategies ./mybids.py:TrumpsOnly --format json").stdout)[0]["parameters"] == [
+        ["bias", "float", "0.0", "added before rounding"]
+    ]
+    one_line_error(invoke("strategies expectd"), "did you mean 'expected'")
+
+
 def test_a_finished_run_says_its_checkpoint_is_no_longer_needed(tmp_path, monkeypatch):
     """Issue 46: a checkpoint stayed after a successful resume without a word."""
     monkeypatch.chdir(tmp_path)
