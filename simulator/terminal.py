@@ -99,17 +99,17 @@ def command(**settings: Any) -> Callable[[Callable[..., None]], Callable[..., No
     return app.command(cls=Command, **settings)
 
 
-COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds, 2 idle cores (docs/speed.md, Start-up)
+COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 idle cores (docs/speed.md, Start-up)
     "simulate": 26,
     "compare": 26,
     "game": 26,
-    "variants": 26,
-    "advise": 45,
-    "models": 26,
-    "match": 90,
-    "play": 45,
     "train": 26,
-    "bench": 26,
+    "advise": 45,
+    "play": 80,  # its first ? compiles the advice
+    "models": 95,
+    "match": 110,
+    "variants": 130,
+    "bench": 150,  # every workload's kernels
 }
 
 

@@ -653,6 +653,7 @@ FIRST_RUNS = [  # each command once, in an order that leaves each of them kernel
 
 
 def cache_files(folder: Path) -> int:
+    """The compiled kernels' files in a cache folder (none when it is not made yet)."""
     return sum(1 for path in folder.rglob("*") if path.is_file())
 
 
@@ -662,7 +663,7 @@ def test_every_command_that_compiles_says_so_first_through_a_fresh_cache(tmp_pat
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), POCHA_CACHE_DIR=str(tmp_path / "pocha"))
     compiled = []
     for name, line, *given in FIRST_RUNS:
-        before = cache_files(tmp_path)
+        before = cache_files(tmp_path / "numba")
         done = subprocess.run(
             [sys.executable, "-m", "pocha", *shlex.split(line)],
             input=given[0] if given else "",
@@ -672,7 +673,9 @@ def test_every_command_that_compiles_says_so_first_through_a_fresh_cache(tmp_pat
             env=env,
         )
         assert done.returncode == 0, (name, done.stderr)
-        if cache_files(tmp_path) > before:  # it compiled kernels the cache lacked: said first, before the wait
+        if (
+            cache_files(tmp_path / "numba") > before
+        ):  # it compiled kernels the cache lacked: said first, before the wait
             compiled.append(name)
             assert done.stderr.startswith(f"compiling the kernels this pocha {name} run needs"), (name, done.stderr)
     assert compiled[:3] == ["play", "match", "simulate"] and "rules" not in compiled
