@@ -78,7 +78,7 @@ from pocha.playing import play_game as play_game
 from pocha.reports import kinds
 from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
 from pocha.strategies.base import Predicts
-from pocha.strategies.registry import StrategyInfo, catalogue, described
+from pocha.strategies.registry import StrategyInfo, catalogue
 from pocha.strategies.table import is_table_file
 
 if TYPE_CHECKING:
@@ -464,6 +464,8 @@ def strategies(names: Sequence[str] | None = None) -> list[StrategyInfo]:
 
     names: names, ``module:Class`` or ``path/to/file.py:Class`` specs (a strategy of your own), in that order.
     """
+    from pocha.strategies.registry import described
+
     return catalogue() if not names else [described(name) for name in names]
 
 
