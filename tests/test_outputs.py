@@ -277,6 +277,18 @@ def test_a_stopped_run_weighs_the_sizes_it_played_as_the_full_run_does_and_claim
     assert mine.loc["all", "exact_rate"] == pytest.approx(mine.drop("all").exact_rate.mean())
 
 
+def test_a_hand_size_not_played_is_said_and_gets_no_verdict():
+    """Issue 46: "every hand size played 0 to 16,130 deals", then a verdict for the size with none."""
+    from pocha.reports.text import run_text, stopped_note
+
+    stopper = "sample_strategy:Interrupting:after=9"  # stops in the third chunk: one of each of sizes 1 and 2
+    stopped = pocha.compare([stopper, "zero"], cards=[1, 2, 3], deals=1000, chunk_size=100, threads=1, duplicate=False)
+    assert stopped_note(stopped.record, stopped.tables).endswith(
+        "(none at 3 cards; the other hand sizes played 100 deals)"
+    )
+    assert re.search(r" 3 +not played\n", run_text(stopped.record, stopped.tables))
+
+
 def test_a_hand_size_not_played_gets_no_verdict():
     frame = pd.DataFrame(
         {"strategy_a": ["a"] * 2, "strategy_b": ["b"] * 2, "cards": ["9", "10"], "deals": [100, 0]}

@@ -100,8 +100,8 @@ class SimulateKind(HandsKind):
             results = tables["results"]
             unplayed = results[(results.position == "all") & (results.cards != "all") & (results.deals == 0)]
             missing = list(dict.fromkeys(unplayed.cards))
-            none = f"; none at {', '.join(missing)} cards" if missing else ""
-            note += f" ({'every hand size' if not missing else 'the hand sizes played'} played {spread}{none})"
+            none = f"none at {', '.join(missing)} cards; the other hand sizes" if missing else "every hand size"
+            note += f" ({none} played {spread})"
         return note
 
     def figure_amount(self, run: RunRecord) -> str:
