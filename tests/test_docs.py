@@ -115,7 +115,7 @@ def test_every_command_of_the_docs_runs(page, command, shown, tmp_path, monkeypa
     args = shlex.split(command, comments=True)[1:]
     if args and args[0] in COMMAND_NEEDS:
         skip_without(COMMAND_NEEDS[args[0]])
-    result = CliRunner().invoke(app, cut(args))
+    result = CliRunner().invoke(app, cut(args), input="q\n")  # pocha play stops at its first question
     assert result.exit_code == 0, result.output
     if cut(args) == args:
         printed = {line.rstrip() for line in (result.stdout + result.stderr).splitlines()}
