@@ -104,16 +104,17 @@ def pair_size_table(pairs: pd.DataFrame, level: str = "95%") -> str:
             "cards": pairs.cards,
             "difference": pairs.mean_diff.map(_number("{:+.2f}")),
             f"±{level}": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
-            "": [mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b) for row in pairs.itertuples()],
+            "": [  # nothing claimed of a hand size a stopped run did not play
+                "not played" if row.deals == 0 else mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b)
+                for row in pairs.itertuples()
+            ],
         }
     )
     return shown.to_string(index=False, justify="right")
 
 
 def mark(low: float, high: float, a: str, b: str) -> str:
-    """Which of a pair is ahead, when the interval of a - b (low..high) says so; nothing of a size not played."""
-    if pd.isna(low) and pd.isna(high):
-        return "not played"
+    """Which of a pair is ahead, when the interval of a - b (low..high) says so."""
     if low > 0:
         return f"{a} ahead"
     if high < 0:
