@@ -286,7 +286,9 @@ def test_a_hand_size_not_played_is_said_and_gets_no_verdict():
     assert stopped_note(stopped.record, stopped.tables).endswith(
         "(none at 3 cards; the other hand sizes played 100 deals)"
     )
-    assert re.search(r" 3 +not played\n", run_text(stopped.record, stopped.tables))
+    shown = run_text(stopped.record, stopped.tables)
+    assert re.search(r" 3 +not played\n", shown) and "all hand sizes" not in shown
+    assert "Per strategy (the hand sizes played, 100 deals each, weighed alike as in the full run, the deals" in shown
 
 
 def test_a_hand_size_not_played_gets_no_verdict():

@@ -95,12 +95,9 @@ class SimulateKind(HandsKind):
         """Deals played of those planned, and how evenly the hand sizes were played."""
         note = super().stopped(run, tables)
         if len(self.sizes(run)) > 1:
-            least, most = played_per_size(tables["results"])
+            least, most, unplayed = played_per_size(tables["results"])
             spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
-            results = tables["results"]
-            unplayed = results[(results.position == "all") & (results.cards != "all") & (results.deals == 0)]
-            missing = list(dict.fromkeys(unplayed.cards))
-            none = f"none at {', '.join(missing)} cards; the other hand sizes" if missing else "every hand size"
+            none = f"none at {', '.join(unplayed)} cards; the other hand sizes" if unplayed else "every hand size"
             note += f" ({none} played {spread})"
         return note
 
