@@ -247,6 +247,7 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         figsize=(3.2 * columns + 1.0, 2.4 * lines + 1.4),
         layout="constrained",
         sharex=True,
+        sharey=True,  # panels side by side are read as sizes: a gap of 0.15 must not look like one of 11
         squeeze=False,
     )
     _titles(
@@ -260,10 +261,10 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         axes.axhline(0, color="0.4", linewidth=0.8)
         axes.fill_between(pair.k, pair.ci_low, pair.ci_high, color=COLORS[0], alpha=0.25, linewidth=0)
         axes.plot(pair.k, pair.mean_diff, marker="o", markersize=3, color=COLORS[0])
-        low, high = min(0.0, pair.ci_low.min()), max(0.0, pair.ci_high.max())  # its own scale, 0 always in sight
-        axes.set_ylim(low - 0.08 * (high - low or 1.0), high + 0.08 * (high - low or 1.0))
         axes.set_title(textwrap.shorten(f"{a} - {b}", 44, placeholder="..."), fontsize=8)
         axes.grid(alpha=0.3)
+    low, high = min(0.0, rows.ci_low.min()), max(0.0, rows.ci_high.max())  # one scale for all, 0 always in sight
+    grid[0, 0].set_ylim(low - 0.08 * (high - low or 1.0), high + 0.08 * (high - low or 1.0))
     for index, axes in enumerate(grid.flat):
         if index >= len(names):
             axes.set_visible(False)
@@ -393,10 +394,12 @@ def dealer_gap_by_size(run: RunRecord, tables: Tables) -> Figure | None:
     gaps = table[(table.measure == "dealer_gap") & (table.cards.astype(str) != "all")].copy()
     gaps["k"] = gaps.cards.astype(int)
     figure, axes = _figure("The dealer's gap by hand size: its points minus the table's mean (95% bands)", run)
+    variants = gaps.variant.nunique()
     for i, (name, rows) in enumerate(gaps.groupby("variant", sort=False)):
         style = _variant_style(i, name)
-        axes.plot(rows.k, rows.value, markersize=4, **style)
-        axes.fill_between(rows.k, rows.ci_low, rows.ci_high, color=style["color"], alpha=0.15, linewidth=0)
+        shifted = rows.k + (i - (variants - 1) / 2) * 0.06  # a variant equal to another still shows beside it
+        axes.plot(shifted, rows.value, markersize=4, **style)
+        axes.fill_between(shifted, rows.ci_low, rows.ci_high, color=style["color"], alpha=0.15, linewidth=0)
     axes.axhline(0, color="0.3", linewidth=1)
     axes.set_xlabel("cards per player (hand size)")
     axes.set_ylabel("dealer's points per hand - table mean")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pocha.engine.atomic import check_folder_writable, named, together
+from pocha.engine.atomic import check_folder_writable, is_leftover, named, together
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
@@ -82,7 +82,7 @@ def check_out_folder(path: str | Path, force: bool) -> None:
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
     check_folder_writable(folder if folder.exists() else folder.parent, "out")
-    if not folder.exists() or not any(folder.iterdir()):
+    if not folder.exists() or all(is_leftover(path) for path in folder.iterdir()):  # a killed run's: cleared
         return
     try:
         earlier = read_record(folder)

@@ -86,6 +86,18 @@ def stratified(weights: np.ndarray, means: np.ndarray, errors: np.ndarray) -> tu
     return float(np.sum(w * means[used])), float(np.sqrt(np.sum(w * w * errors[used] ** 2)))
 
 
+def as_planned(weights: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """Per-size weights scaled to a run of deals' plan, where every hand size has as many deals.
+
+    A stopped run played some sizes further than others (none, some): weighted by what it played, its
+    all-sizes figure would be another mixture than the full run's. Sizes it did not play weigh 0. A
+    run that played every size alike keeps its weights, bit for bit.
+    """
+    boards = np.asarray(boards, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(boards > 0, weights * (boards.max() / boards), 0.0)
+
+
 def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
     """(label, size indexes) of each hand size, then ``all`` when there are several."""
     choices = [(str(k), [i]) for i, k in enumerate(tally.sizes)]
@@ -94,14 +106,17 @@ def size_labels(tally: Tally) -> list[tuple[str, list[int]]]:
     return choices
 
 
-def summary(tally: Tally, policies: dict[str, str] | None = None, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def summary(
+    tally: Tally, policies: dict[str, str] | None = None, confidence: float = CONFIDENCE, planned_alike: bool = False
+) -> pd.DataFrame:
     """The results table: one row per (strategy, hand size, bidding position), with ``all`` margins.
 
     policies: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
     position (1 = first bidder .. players = dealer, or "all"); deals (boards); hands (hands bid by the
     strategy); mean_points, se_points, ci_low, ci_high (at ``confidence``); exact_rate with exact_ci_low,
     exact_ci_high (the same, by the board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
-    |won - bid|).
+    |won - bid|). planned_alike: the run planned every hand size alike (``as_planned``), so a stop weighs
+    them as the plan does.
     """
     z = normal_quantile(confidence)
     players = tally.players
@@ -114,11 +129,12 @@ def summary(tally: Tally, policies: dict[str, str] | None = None, confidence: fl
         for cards, sizes in size_labels(tally):
             for p in range(players + 1):
                 n_hands = int(hands[g, p, sizes].sum())
-                weights = hands[g, p, sizes].astype(float)
+                scale = as_planned(np.ones(len(sizes)), tally.boards[sizes]) if planned_alike else np.ones(len(sizes))
+                weights = hands[g, p, sizes] * scale
                 mean, error = stratified(weights, means[g, p, sizes], errors[g, p, sizes])
                 _, rate_error = stratified(weights, rates[g, p, sizes], rate_errors[g, p, sizes])
                 positions = slice(None) if p == players else [p]
-                fields = tally.hand_fields[g, positions][:, sizes].sum(axis=(0, 1))
+                fields = (tally.hand_fields[g, positions][:, sizes] * scale[:, None]).sum(axis=(0, 1))
                 rows.append(
                     {
                         "strategy": label,
@@ -131,10 +147,10 @@ def summary(tally: Tally, policies: dict[str, str] | None = None, confidence: fl
                         "se_points": error,
                         "ci_low": mean - z * error,
                         "ci_high": mean + z * error,
-                        **{name: per_hand(fields[HAND_FIELD_INDEX[key]], n_hands) for name, key in RATES.items()},
+                        **{name: per_hand(fields[HAND_FIELD_INDEX[key]], weights.sum()) for name, key in RATES.items()},
                     }
                 )
-                exact = per_hand(fields[HAND_FIELD_INDEX["exact"]], n_hands)
+                exact = per_hand(fields[HAND_FIELD_INDEX["exact"]], weights.sum())
                 rows[-1]["exact_ci_low"] = float(np.clip(exact - z * rate_error, 0.0, 1.0))
                 rows[-1]["exact_ci_high"] = float(np.clip(exact + z * rate_error, 0.0, 1.0))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
@@ -145,13 +161,14 @@ def per_hand(total: int, hands: int) -> float:
     return float(total / hands) if hands else float("nan")
 
 
-def pair_differences(tally: Tally, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def pair_differences(tally: Tally, confidence: float = CONFIDENCE, planned_alike: bool = False) -> pd.DataFrame:
     """Paired differences of mean points per hand, for every pair of strategies and hand size.
 
     Per board, d = T_a / c_a - T_b / c_b (c = the strategy's hands per board, fixed by the
     seating); the mean of d and its standard error over boards give the paired interval.
     Columns: strategy_a, strategy_b, cards, deals, mean_diff, se_diff, ci_low, ci_high (at ``confidence``),
     then p_value, p_holm, holm_ci_low, holm_ci_high (``with_holm``, its family-wise error 1 - ``confidence``).
+    planned_alike: the run planned every hand size alike (``as_planned``), so a stop weighs them as the plan does.
     """
     z = normal_quantile(confidence)
     every = tally.players
@@ -171,7 +188,8 @@ def pair_differences(tally: Tally, confidence: float = CONFIDENCE) -> pd.DataFra
                 var = var_a / ca**2 + var_b / cb**2 - 2 * cov / (ca * cb)
                 error = np.where(boards > 1, np.sqrt(np.maximum(var, 0.0) / boards), np.nan)
                 for cards, sizes in size_labels(tally):
-                    value, se = stratified(boards[sizes], diff[sizes], error[sizes])
+                    weights = as_planned(boards[sizes], boards[sizes]) if planned_alike else boards[sizes]
+                    value, se = stratified(weights, diff[sizes], error[sizes])
                     rows.append(
                         {
                             "strategy_a": tally.strategies[a],

@@ -104,7 +104,10 @@ def pair_size_table(pairs: pd.DataFrame, level: str = "95%") -> str:
             "cards": pairs.cards,
             "difference": pairs.mean_diff.map(_number("{:+.2f}")),
             f"±{level}": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
-            "": [mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b) for row in pairs.itertuples()],
+            "": [  # nothing claimed of a hand size a stopped run did not play
+                "not played" if row.deals == 0 else mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b)
+                for row in pairs.itertuples()
+            ],
         }
     )
     return shown.to_string(index=False, justify="right")
@@ -187,7 +190,12 @@ def plain(row: dict[str, Any]) -> dict[str, Any]:
 CSV_STYLES = {"plain": (",", "."), "excel-es": (";", ",")}
 
 
+CSV_DIGITS = 10  # significant digits of a number, as the JSON output gives: far below any interval's width
+
+
 def csv_text(frame: pd.DataFrame, style: str = "plain") -> str:
-    """A table as CSV text in one of CSV_STYLES."""
+    """A table as CSV text in one of CSV_STYLES, each number to CSV_DIGITS (a float stays one: ``5.0``)."""
     separator, decimal = CSV_STYLES[style]
-    return frame.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)
+    floats = frame.select_dtypes("float").columns
+    shown = frame.assign(**{name: frame[name].map(lambda x: float(f"{x:.{CSV_DIGITS}g}")) for name in floats})
+    return shown.to_csv(index=False, lineterminator="\n", sep=separator, decimal=decimal)

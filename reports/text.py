@@ -44,10 +44,11 @@ def stopped_note(run: RunRecord, tables: Tables) -> str:
     return kind_of(run.command).stopped(run, tables)
 
 
-def run_text(run: RunRecord, tables: Tables) -> str:
-    """A run's results as the terminal shows them: the heading, then its kind's sections."""
+def run_text(run: RunRecord, tables: Tables, brief: bool = False) -> str:
+    """A run's results as the terminal shows them: the heading, then its kind's sections (brief: its summary)."""
     heading = [run_heading(run)] if run.complete else [run_heading(run), stopped_note(run, tables)]
-    return "\n".join([*heading, *kind_of(run.command).text(run, tables)])
+    kind = kind_of(run.command)
+    return "\n".join([*heading, *(kind.summary(run, tables) if brief else kind.text(run, tables))])
 
 
 def csv_note(run: RunRecord, tables: Tables) -> str | None:
@@ -240,11 +241,13 @@ def decision_lines(times: Iterable[DecisionTime]) -> Iterable[str]:
         yield f"{time.player:<18} {time.kind:<5} {median:8.2f} {slowest:8.2f}  ({len(time.seconds):,})"
 
 
-def strategies_text(found: list[StrategyInfo]) -> str:
-    """Every strategy that can be named, with its description and parameters; then the play policies."""
+def strategies_text(found: list[StrategyInfo], whole: bool = True) -> str:
+    """Strategies with their descriptions and parameters; whole (every one): then how to name them, and the play."""
     lines = []
     for info in found:
         lines += described(f"{info.name}  ({info.source})", info.description, info.parameters)
+    if not whole:
+        return "\n".join(lines).lstrip("\n")
     lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
     lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
     lines.append("\nCard play: --play POLICY for every seat that names none, or BID@POLICY for one (expected@pimc).")

@@ -76,6 +76,8 @@ from pocha.options import (
     parse_study,
     with_flat_options,
 )
+from pocha.playing import END_OF_INPUT as END_OF_INPUT
+from pocha.playing import INTERRUPTED as INTERRUPTED
 from pocha.playing import play_game as play_game
 from pocha.reports import kinds
 from pocha.results import GamesResult, ModelsResult, RulesInfo, SimulationResult, TrainingResult, VariantsResult
@@ -491,9 +493,14 @@ def rules_info(*, rules: RuleOptions = RuleOptions()) -> RulesInfo:
     return RulesInfo(*rules.resolve())
 
 
-def strategies() -> list[StrategyInfo]:
-    """Every strategy that can be named, built-in and plug-ins, with its parameters and defaults."""
-    return catalogue()
+def strategies(names: Sequence[str] | None = None) -> list[StrategyInfo]:
+    """Every strategy that can be named, built-in and plug-ins, with its parameters and defaults; or those named.
+
+    names: names, ``module:Class`` or ``path/to/file.py:Class`` specs (a strategy of your own), in that order.
+    """
+    from pocha.strategies.registry import described
+
+    return catalogue() if not names else [described(name) for name in names]
 
 
 def bench(

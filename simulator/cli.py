@@ -62,6 +62,7 @@ def examples(*lines: str) -> str:
 
 
 FORMATS = ("table", "csv", "json")
+RUN_FORMATS = ("table", "summary", "csv", "json")  # a recorded run's: summary, its first table and answers alone
 
 
 def check_format(value: str, accepted: tuple[str, ...]) -> None:
@@ -75,12 +76,14 @@ def show(
     result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
     output_format: str,
     csv_style: str,
-    checkpoint: str | Path | None = None,
+    saving: options.CheckpointOptions | None = None,
 ) -> None:
     """Print a run's results; after Ctrl-C say that nothing was written and exit 130.
 
     CSV is one table, the main one (as --out FILE.csv); a line on stderr names where the others are.
+    A finished run says that its checkpoint, kept on disk, is no longer needed.
     """
+    checkpoint = saving.checkpoint if saving else None
     from pocha.reports.tables import csv_text, to_json
     from pocha.reports.text import csv_note, interrupted_note, run_text, stopped_note
 
@@ -93,10 +96,14 @@ def show(
     elif output_format == "json":
         typer.echo(to_json(result.record, result.tables))
     else:
-        typer.echo(run_text(result.record, result.tables))
-    for path in result.files:
-        if path.suffix == ".png":
-            typer.echo(f"wrote {path}", err=True)
+        typer.echo(run_text(result.record, result.tables, brief=output_format == "summary"))
+    if len(result.files) == 1:  # --out FILE.csv
+        typer.echo(f"wrote {result.files[0]}", err=True)
+    elif result.files:  # a folder: its tables and run.json as well as its figures
+        typer.echo(f"wrote {result.files[0].parent}: {', '.join(path.name for path in result.files)}", err=True)
+    kept = sorted({str(path) for path in (checkpoint, saving and saving.resume) if path and Path(path).is_file()})
+    if result.complete and kept:
+        say(f"The run is complete: its checkpoint {' and '.join(kept)} is no longer needed; remove it when you like")
     if not result.complete:
         typer.echo(interrupted_note(result.record), err=True)
         if checkpoint:
@@ -163,7 +170,7 @@ def simulate(
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.simulate(
@@ -182,7 +189,7 @@ def simulate(
             messages=say,
             command_line=command_line(ctx),
         )
-    show(ctx, result, output_format, csv_style, checkpoint)
+    show(ctx, result, output_format, csv_style, saving)
 
 
 @command(
@@ -242,7 +249,7 @@ def compare(
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
         saving = group(options.CheckpointOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.compare(
@@ -260,7 +267,7 @@ def compare(
             messages=say,
             command_line=command_line(ctx),
         )
-    show(ctx, result, output_format, csv_style, checkpoint)
+    show(ctx, result, output_format, csv_style, saving)
 
 
 @command(
@@ -318,7 +325,7 @@ def game(
         rules = group(options.RuleOptions, locals())
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.play_games(
@@ -385,7 +392,7 @@ def variants(
     with running("variants", "games") as progress:
         run = group(options.RunOptions, locals())
         output = group(options.OutputOptions, locals())
-        check_format(output_format, FORMATS)
+        check_format(output_format, RUN_FORMATS)
         from pocha import api
 
         result = api.variants(
@@ -583,7 +590,7 @@ def match(
 
     from pocha.reports.text import match_text
 
-    with running() as progress:
+    with running("match") as progress:
         check_format(output_format, FORMATS)
         from pocha import api
 
@@ -640,13 +647,14 @@ def play(
     """Play a whole game against pocha's players: bid and play when asked, ? for advice at any decision.
 
     The deals are those pocha game deals with the same seed; a move the rules refuse is told why and
-    asked again; the game is written to the trace after every hand.
+    asked again; the game is written to the trace after every hand. Exit status: 0 when the game ends
+    or q stops it, 1 when the input ends first, 130 on Ctrl-C or SIGTERM.
     """
-    with user_errors():
+    with running("play"):
         rules = group(options.RuleOptions, locals())
         from pocha import api
 
-        api.play_game(
+        outcome = api.play_game(
             strategy,
             seat=seat,
             samples=samples,
@@ -657,6 +665,11 @@ def play(
             messages=say,
             learn_tables=learn_tables,
         )
+    if outcome.stopped == api.END_OF_INPUT:
+        say("Error: the input ended before the game did (q stops a game)")
+        raise typer.Exit(1)
+    if outcome.stopped == api.INTERRUPTED:
+        raise typer.Exit(130)
 
 
 @command(
@@ -823,10 +836,11 @@ def show_rules(
     epilog=examples(
         "pocha strategies",
         "pocha strategies --format json",
+        "pocha strategies montecarlo ./mybids.py:TrumpsOnly",
     ),
 )
-def list_strategies(output_format: flags.TextFormat = "text") -> None:
-    """List every strategy that can be named: built-in and plug-ins, with their parameters and defaults."""
+def list_strategies(name: flags.Described = None, output_format: flags.TextFormat = "text") -> None:
+    """List every strategy that can be named, or those named: built-in and plug-ins, with parameters and defaults."""
     import json
     from dataclasses import asdict
 
@@ -835,11 +849,11 @@ def list_strategies(output_format: flags.TextFormat = "text") -> None:
 
     with user_errors():
         check_format(output_format, ("text", "json"))
-    found = api.strategies()
+        found = api.strategies(name)
     if output_format == "json":
         typer.echo(json.dumps([asdict(info) for info in found], indent=2))
         return
-    typer.echo(strategies_text(found))
+    typer.echo(strategies_text(found, whole=not name))
 
 
 @command(
@@ -870,7 +884,7 @@ def bench(
     from pocha import api
     from pocha.reports.text import bench_header, bench_lines, decision_lines, stage_lines, startup_lines
 
-    with user_errors():
+    with running("bench"):
         try:
             measured = api.bench(**given, messages=say)  # one profile at a time, checked
             if not (stages or startup or decisions):

@@ -276,7 +276,7 @@ def write_outputs(
         return ()
     from pocha.reports.runs import save_run, write_table
 
-    if str(output.out).endswith(".csv"):
+    if output.to_file:
         write_table(tables[next(iter(tables))], output.out, output.csv_style)
         return (Path(output.out),)
     figures = {}
@@ -303,7 +303,9 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
         where = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
         line = (
             f"this run will take about {duration(estimate.seconds)} on {where} "
-            f"(~{estimate.rate:,.0f} {unit}/s, the rate of its first {unit}; slower if the machine gets busier)"
+            f"(~{estimate.rate:,.0f} {unit}/s, the rate of its first {unit}"
+            f"{' on this busy machine, its threads together as fast as one' if estimate.busy else ''}; "
+            "slower if the machine gets busier)"
         )
         shorter = max(amount.least, round_down(LONG * estimate.rate / amount.per))
         if shorter < amount.value:

@@ -150,8 +150,20 @@ Out = Annotated[
     ),
 ]
 Plot = Annotated[bool, typer.Option("--plot", help="With --out FOLDER, also draw the figures as PNG files.")]
-Force = Annotated[bool, typer.Option("--force", help="Replace the earlier run an --out folder holds (its files only).")]
-Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="What to print on stdout: table, csv or json.")]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Replace the earlier run an --out folder holds (its files only), or an --out FILE.csv."
+    ),
+]
+Format = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        metavar="FORMAT",
+        help="What to print on stdout: table, csv or json; summary: a run's first table and verdicts alone.",
+    ),
+]
 CsvStyle = Annotated[
     str,
     typer.Option(
@@ -288,6 +300,14 @@ GamesTrace = Annotated[
     typer.Option(metavar="FILE", help="Write every deal of the games, in play order, to this pocha-trace/3 file."),
 ]
 TraceGames = Annotated[int | None, typer.Option(metavar="N", help="Trace only the first N games.")]
+Described = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="NAME",
+        help="Show only these strategies, by name, module:Class or path/to/file.py:Class (your own too).",
+        show_default=False,
+    ),
+]
 Variants = Annotated[
     list[str] | None,
     typer.Argument(

@@ -7,6 +7,7 @@ resolves them, before any deal is played: the rules (``resolve``), the backend, 
 files may be written.
 """
 
+import difflib
 import functools
 import inspect
 import re
@@ -249,29 +250,39 @@ class OutputOptions:
         from pocha.reports.tables import CSV_STYLES
 
         if self.csv_style not in CSV_STYLES:
-            raise PochaError(f"csv-style: '{self.csv_style}' is not one; accepted: {', '.join(CSV_STYLES)}")
-        if self.csv_style != "plain" and self.out is not None and not str(self.out).endswith(".csv"):
+            close = difflib.get_close_matches(self.csv_style, CSV_STYLES, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise PochaError(f"csv-style: unknown style '{self.csv_style}'; {hint}accepted: {', '.join(CSV_STYLES)}")
+        if self.csv_style != "plain" and self.out is not None and not self.to_file:
             raise PochaError(
                 "csv-style: a run folder holds plain CSV (pocha report reads it back); give --out FILE.csv "
                 "or --format csv for a spreadsheet"
             )
         if self.out is None and (self.plot or self.force):
             option = "plot: figures are written into" if self.plot else "force: it replaces an earlier run in"
-            raise PochaError(f"{option} the --out folder; give --out FOLDER")
-        if self.out is not None and str(self.out).endswith(".csv") and (self.plot or self.force):
-            option = "plot: figures need" if self.plot else "force: replaces a run in"
-            raise PochaError(f"{option} --out FOLDER, not a .csv file (a pocha table there is replaced anyway)")
+            raise PochaError(f"{option} the --out folder or file; give --out FOLDER or --out FILE.csv")
+        if self.to_file and self.plot:
+            raise PochaError("plot: figures need --out FOLDER, not a .csv file")
+
+    @property
+    def to_file(self) -> bool:
+        """Whether ``out`` names one table's file (``.csv`` in any case, as a file manager shows it) or a folder."""
+        return self.out is not None and str(self.out).lower().endswith(".csv")
 
     def check(self) -> None:
-        """Refuse, before any work, an output the run could not write or must not overwrite."""
+        """Refuse, before any work, an output the run could not write or must not overwrite.
+
+        An earlier table is replaced only with ``force``, as an earlier run's folder is: a second run
+        with the same ``--out`` must not lose the first without a word.
+        """
         if self.out is None:
             return
         from pocha.reports.runs import check_out_folder, is_table_csv
 
-        if str(self.out).endswith(".csv"):
-            check_writable(self.out, "out", is_table_csv, "pocha table")
-        else:
+        if not self.to_file:
             check_out_folder(self.out, self.force)
+        elif check_writable(self.out, "out", is_table_csv, "pocha table").exists() and not self.force:
+            raise PochaError(f"out: '{self.out}' holds an earlier pocha table; --force replaces it")
 
 
 @dataclass(frozen=True)

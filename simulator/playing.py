@@ -40,19 +40,35 @@ ADVICE_SAMPLES = 10_000  # play-outs per bid or card of the advice: pocha advise
 HELP = "a bid (a number) or a card (1O, 12C, AS ...); ? advice; s the score sheet; h this help; q stop"
 
 
+QUIT, END_OF_INPUT, INTERRUPTED = "q", "end of input", "interrupted"  # what stopped a game before its end
+
+
 class Stopped(Exception):  # noqa: N818 - the person's wish, not an error
-    """The person stopped the game (q, the end of the input, or Ctrl-C)."""
+    """The person stopped the game: ``why`` is QUIT, END_OF_INPUT or INTERRUPTED (Ctrl-C, SIGTERM)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
 
 
 @dataclass
 class Outcome:
-    """A game played: every seat's score, the seats in first place, the hands played, whether it ran to the end."""
+    """A game played: every seat's score, the seats in first place, the hands played, and what stopped it early.
+
+    ``stopped`` tells the command line its exit status: a game quit with q ran as asked, one cut short by
+    the end of the input or a signal did not.
+    """
 
     scores: list[int]
     first: list[int]
     hands: int
-    complete: bool
+    stopped: str | None  # None: played to the end
     trace: Path | None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the game ran to its end."""
+        return self.stopped is None
 
 
 @dataclass
@@ -91,15 +107,16 @@ class Session:
             for index, cards in enumerate(schedule):
                 scores[0] += self.hand(table, index, cards, len(schedule))
             first, _, _ = break_ties(scores, rules.tie_break, lambda rows, t: self.tie_hand(table, len(schedule) + t))
-        except (Stopped, KeyboardInterrupt):
+        except (Stopped, KeyboardInterrupt) as stop:
             self.say(f"Stopped after {counted(len(self.lines), 'hand')}." + self.saved())
-            return Outcome(scores[0].tolist(), [], len(self.lines), False, self.trace)
+            why = stop.why if isinstance(stop, Stopped) else INTERRUPTED
+            return Outcome(scores[0].tolist(), [], len(self.lines), why, self.trace)
         leaders = np.flatnonzero(first[0]).tolist()
         won = " and ".join("you" if seat == self.seat else f"seat {seat} ({self.labels[seat]})" for seat in leaders)
         won = won[0].upper() + won[1:]
         verb = "win" if len(leaders) > 1 or leaders == [self.seat] else "wins"
         self.say(f"{won} {verb} with {scores[0, leaders[0]]} points." + self.saved())
-        return Outcome(scores[0].tolist(), leaders, len(self.lines), True, self.trace)
+        return Outcome(scores[0].tolist(), leaders, len(self.lines), None, self.trace)
 
     def tie_hand(self, table: Any, index: int) -> np.ndarray:
         """A one-card hand of the tie-break."""
@@ -128,8 +145,12 @@ class Session:
         self.say(f"Your cards: {rules.notation.names(state.dealt_cards(self.seat))}")
         while not state.is_over:
             seat = state.current()
-            action = self.move(state, number) if seat == self.seat else self.decide(state, seat, number)
-            self.tell(state, seat, action)
+            forced = seat == self.seat and not state.bidding and len(state.legal_actions()) == 1
+            if forced:  # nothing to choose: played without asking
+                action = int(state.legal_actions()[0])
+            else:
+                action = self.move(state, number) if seat == self.seat else self.decide(state, seat, number)
+            self.tell(state, seat, action, forced)
             state.apply(action)
             if state.plays and len(state.plays) % players == 0 and len(state.winners) == len(state.plays) // players:
                 taker = "You take" if state.winners[-1] == self.seat else f"Seat {state.winners[-1]} takes"
@@ -150,13 +171,14 @@ class Session:
             return state.moves.bid_offset + int(decision.choice)
         return state.moves.action_of[self.rules.notation.parse(str(decision.choice))]
 
-    def tell(self, state: DealState, seat: int, action: int) -> None:
-        """Say a move as the table sees it."""
+    def tell(self, state: DealState, seat: int, action: int, forced: bool = False) -> None:
+        """Say a move as the table sees it; a card the person was not asked for says why."""
         who = "You" if seat == self.seat else f"Seat {seat} ({self.labels[seat]})"
         if state.bidding:
             self.say(f"{who} {'bid' if seat == self.seat else 'bids'} {action - state.moves.bid_offset}.")
         else:
-            self.say(f"{who} {'play' if seat == self.seat else 'plays'} {state.moves.action_text(action)}.")
+            why = ", the only card you may play" if forced else ""
+            self.say(f"{who} {'play' if seat == self.seat else 'plays'} {state.moves.action_text(action)}{why}.")
 
     def move(self, state: DealState, number: int) -> int:
         """The person's move, asked until the rules take it (a refusal says why); ``?``, ``s``, ``h`` on the way."""
@@ -171,11 +193,12 @@ class Session:
                 prompt = f"Trick {len(state.winners) + 1}: {trick}. Your cards: {held}. Your card: "
             try:
                 answer = (self.ask or input)(prompt).strip()
-            except EOFError:
-                raise Stopped from None
+            except (EOFError, KeyboardInterrupt) as stop:
+                self.say("")  # the prompt's line, left open, ends before the next
+                raise Stopped(END_OF_INPUT if isinstance(stop, EOFError) else INTERRUPTED) from None
             word = answer.lower()
             if word in ("q", "quit"):
-                raise Stopped
+                raise Stopped(QUIT)
             if word in ("?", "a", "advice"):
                 self.advise(state)
             elif word in ("s", "score"):

@@ -99,18 +99,31 @@ def command(**settings: Any) -> Callable[[Callable[..., None]], Callable[..., No
     return app.command(cls=Command, **settings)
 
 
-COMPILE_SECONDS = {"advise": 22}  # a cold cache's first run of the command, measured (docs/speed.md, Start-up)
-DEFAULT_COMPILE_SECONDS = 26  # pocha simulate's: 26.0 s wall with NUMBA_CACHE_DIR empty, 2 cores, load 0.6
+COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 idle cores (docs/speed.md, Start-up)
+    "simulate": 26,
+    "compare": 26,
+    "game": 26,
+    "train": 26,
+    "advise": 45,
+    "play": 80,  # its first ? compiles the advice
+    "models": 95,
+    "match": 110,
+    "variants": 130,
+    "bench": 150,  # every workload's kernels
+}
 
 
 def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]:
-    """Inside, a line on stderr if the command is about to compile kernels (a cold cache), before the wait."""
+    """Inside, a line on stderr if the command is about to compile kernels the cache lacks, before the wait.
+
+    Said as what it is: a run with new options (``--where``, pimc play) compiles a few kernels more,
+    so the time is the most a command's first run takes, from an empty cache.
+    """
     from pocha import api
 
-    seconds = COMPILE_SECONDS.get(command, DEFAULT_COMPILE_SECONDS)
     message = (
-        f"compiling what pocha {command} needs for this machine, once (later runs load it): "
-        f"about {seconds} s on 2 idle cores, minutes on a busy machine"
+        f"compiling the kernels this pocha {command} run needs and the cache lacks (kept there for later runs): "
+        f"up to about {COMPILE_SECONDS[command]} s on 2 idle cores, minutes on a busy machine"
     )
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 

@@ -101,7 +101,10 @@ def getattr_or_error(module: Any, attribute: str, name: str, what: str = "strate
     """``module.attribute``, or one line saying it is not there (``what``: the option that named it)."""
     if not hasattr(module, attribute):
         where = getattr(module, "__file__", None) or module.__name__
-        raise PochaError(f"{what} '{name}': {where} has no '{attribute}'")
+        defined = [key for key, value in vars(module).items() if getattr(value, "__module__", None) == module.__name__]
+        close = difflib.get_close_matches(attribute, defined, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise PochaError(f"{what} '{name}': {where} has no '{attribute}'{hint}")
     return getattr(module, attribute)
 
 
@@ -185,6 +188,8 @@ def load(spec: str) -> tuple[str, Strategy]:
         if key not in accepted:
             listed = ", ".join(accepted) or "none"
             raise PochaError(f"strategy '{spec}': unknown parameter '{key}'; {name} takes: {listed}")
+        if key in kwargs:
+            raise PochaError(f"strategy '{spec}': parameter {key} given twice; give it once")
         kwargs[key], shown[key] = convert(value.strip(), accepted[key].annotation, f"strategy '{spec}' parameter {key}")
     needed = [key for key, p in accepted.items() if p.default is p.empty and p.kind in NAMED and key not in kwargs]
     if needed:
@@ -233,6 +238,16 @@ def describe(name: str, factory: Callable[..., Strategy], source: str) -> Strate
         comment = re.search(rf"^\s*{key}\s*:.*#\s*(.+)$", code, re.MULTILINE)
         shown.append((key, getattr(kind, "__name__", str(kind)), text, comment[1].strip() if comment else ""))
     return StrategyInfo(name, source, doc.split("\n")[0].replace("``", ""), tuple(shown))
+
+
+def described(spec: str) -> StrategyInfo:
+    """One strategy as ``pocha strategies NAME`` shows it, named as a spec names it (its parameters aside)."""
+    name = split_spec(spec)[0]
+    factory = find_factory(name)
+    source = (
+        "built-in" if name in BUILTIN else "file" if FILE_SPEC.match(name) else "module" if ":" in name else "plug-in"
+    )
+    return describe(name, factory, source)
 
 
 def catalogue() -> list[StrategyInfo]:

@@ -6,6 +6,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numba
 import pandas as pd
@@ -16,7 +17,7 @@ from pocha import api, cli
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.reports.text import startup_lines
-from pocha.terminal import DEFAULT_COMPILE_SECONDS, app, compiling_announced
+from pocha.terminal import COMPILE_SECONDS, app, compiling_announced
 
 runner = CliRunner()
 
@@ -100,6 +101,11 @@ def test_same_seed_same_bytes_whatever_the_chunk_size(tmp_path):
         (["--out", "no/such/folder/r.csv"], "folder 'no/such/folder' does not exist"),
         (["--trace", "no/such/folder/t.jsonl"], "folder 'no/such/folder' does not exist"),
         (["--plot"], "figures need --out FOLDER, not a .csv file"),
+        (["-s", "expected:bias=0.3,bias=0.4"], "strategy 'expected:bias=0.3,bias=0.4': parameter bias given twice"),
+        (
+            ["--csv-style", "excel"],
+            "csv-style: unknown style 'excel'; did you mean 'excel-es'? accepted: plain, excel-es",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_1(args, message, tmp_path, monkeypatch):
@@ -624,8 +630,8 @@ def test_a_cold_cache_is_announced_once_before_it_compiles(capsys):
         numba.njit(lambda x: x + 1)(1)  # new functions: compiled here
         numba.njit(lambda x: x + 2)(1)
     numba.njit(lambda x: x + 3)(1)  # after the command: not announced
-    said = "compiling what pocha simulate needs for this machine, once (later runs load it): "
-    said += f"about {DEFAULT_COMPILE_SECONDS} s on 2 idle cores, minutes on a busy machine\n"
+    said = "compiling the kernels this pocha simulate run needs and the cache lacks (kept there for later runs): "
+    said += f"up to about {COMPILE_SECONDS['simulate']} s on 2 idle cores, minutes on a busy machine\n"
     assert capsys.readouterr().err == said
 
 
@@ -633,6 +639,51 @@ def test_a_warm_run_says_nothing_of_compiling():
     invoke("simulate -k 1 -n 10")  # compiles in this process if it must
     result = invoke("simulate -k 1 -n 10")
     assert result.exit_code == 0 and "compiling" not in result.stderr
+
+
+FIRST_RUNS = [  # each command once, in an order that leaves each of them kernels of its own to compile
+    ("play", "play -p 3 -s expected@greedy --schedule 2 --trace p.jsonl", "?\nq\n"),
+    ("match", "match expected@greedy --against ismcts:engine=numba,simulations=10 --game oh_hell(players=3) -k 2 -n 1"),
+    ("simulate", "simulate -k 2 -n 10"),
+    ("game", "game -g 10 --schedule 1-2"),
+    ("compare", "compare expected random -k 2 -n 10"),
+    ("variants", "variants ludoteka:schedule=1-2 ludoteka:schedule=1-2:hook=never -g 40 --strong expected --weak zero"),
+    ("advise", "advise --hand '1O 3O 12C' --trump 4O --samples 100"),
+    ("models", "models -k 2 -n 100"),
+    ("train", "train -n 100 --out t.npz"),
+    ("bench", "bench -n 1000 --repeats 1"),
+    ("rules", "rules"),
+    ("strategies", "strategies"),
+]
+
+
+def cache_files(folder: Path) -> int:
+    """The compiled kernels' files in a cache folder (none when it is not made yet)."""
+    return sum(1 for path in folder.rglob("*") if path.is_file())
+
+
+def test_every_command_that_compiles_says_so_first_through_a_fresh_cache(tmp_path):
+    """Issue 46: pocha match and pocha play (at its first ?) compiled for 40 s without a word."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install -e '.[openspiel]'")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), POCHA_CACHE_DIR=str(tmp_path / "pocha"))
+    compiled = []
+    for name, line, *given in FIRST_RUNS:
+        before = cache_files(tmp_path / "numba")
+        done = subprocess.run(
+            [sys.executable, "-m", "pocha", *shlex.split(line)],
+            input=given[0] if given else "",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 0, (name, done.stderr)
+        if (
+            cache_files(tmp_path / "numba") > before
+        ):  # it compiled kernels the cache lacked: said first, before the wait
+            compiled.append(name)
+            assert done.stderr.startswith(f"compiling the kernels this pocha {name} run needs"), (name, done.stderr)
+    assert compiled[:3] == ["play", "match", "simulate"] and "rules" not in compiled
 
 
 def test_the_lazy_api_is_the_package_attribute_an_import_gives():
@@ -732,6 +783,97 @@ def test_a_damaged_checkpoint_is_one_line_in_pocha_words(tmp_path):
         assert "pickle" not in result.stderr and "archive" not in result.stderr
         table = invoke("simulate", "-n", "10", "-k", "1", "-s", f"table:path={tmp_path / name}")
         one_line_error(table, "as a trick table (truncated, damaged or another kind of file)")
+
+
+def test_a_checkpoint_of_another_command_is_said_as_such(tmp_path):
+    """Issue 46: a simulate checkpoint resumed by compare said "duplicate: None there, True here"."""
+    saved = tmp_path / "ck.npz"
+    assert invoke(f"simulate -n 10 -k 1 -s expected --checkpoint {saved}").exit_code == 0
+    one_line_error(
+        invoke(f"compare expected random -n 10 -k 1 --resume {saved}"),
+        f"resume: '{saved}' was saved by another command's run (simulate and compare each resume only their own",
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "shown", "left_out"),
+    [
+        ("simulate -n 10", "Per strategy (all hand sizes):", "By bidding position"),
+        ("compare expected random -n 10 -k 1-3", "Pairwise, paired by deal", "By hand size"),
+        ("game -g 10", "Whole games", "Tie-breaks"),
+        (
+            "variants ludoteka:schedule=1-2 ludoteka:schedule=1-2:hook=never -g 40 --strong expected --weak zero",
+            "Skill pays most",
+            "Seat advantage",
+        ),
+    ],
+)
+def test_the_summary_alone(command, shown, left_out):
+    """Issue 46: no way to print only the summary (the default simulate prints about 75 lines)."""
+    result = invoke(f"{command} --format summary")
+    full = invoke(command).stdout
+    assert result.exit_code == 0 and shown in result.stdout and left_out not in result.stdout and left_out in full
+    assert full.startswith(result.stdout.rstrip("\n")) or len(result.stdout.splitlines()) <= 12
+
+
+def test_strategies_shows_the_parameters_of_a_strategy_of_your_own(tmp_path, monkeypatch):
+    """Issue 46: pocha strategies could not show a plug-in's parameters."""
+    monkeypatch.chdir(tmp_path)
+    Path("mybids.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass TrumpsOnly:\n"
+        '    """Bids the trumps it holds, plus a bias."""\n\n    name = "trumps-only"\n'
+        "    bias: float = 0.0  # added before rounding\n"
+    )
+    shown = invoke("strategies ./mybids.py:TrumpsOnly expected")
+    assert shown.exit_code == 0 and shown.stdout.splitlines()[:3] == [
+        "./mybids.py:TrumpsOnly  (file)",
+        "    Bids the trumps it holds, plus a bias.",
+        "    bias: float = 0.0  (added before rounding)",
+    ]
+    assert "expected  (built-in)" in shown.stdout and "Card play" not in shown.stdout
+    assert json.loads(invoke("strategies ./mybids.py:TrumpsOnly --format json").stdout)[0]["parameters"] == [
+        ["bias", "float", "0.0", "added before rounding"]
+    ]
+    one_line_error(invoke("strategies expectd"), "did you mean 'expected'")
+
+
+def test_a_finished_run_says_its_checkpoint_is_no_longer_needed(tmp_path, monkeypatch):
+    """Issue 46: a checkpoint stayed after a successful resume without a word."""
+    monkeypatch.chdir(tmp_path)
+    said = "The run is complete: its checkpoint ck.npz is no longer needed; remove it when you like\n"
+    assert invoke("simulate -n 10 -k 1 --checkpoint ck.npz").stderr == said
+    assert invoke("simulate -n 10 -k 1 --resume ck.npz").stderr == said
+    assert invoke("simulate -n 10 -k 1").stderr == ""
+
+
+def test_a_strategy_class_misspelt_in_a_file_gets_did_you_mean(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mybids.py").write_text("class TrumpsOnly:\n    name = 'trumps-only'\n")
+    one_line_error(invoke("simulate -n 10 -s ./mybids.py:TrumpOnly"), "has no 'TrumpOnly'; did you mean 'TrumpsOnly'?")
+
+
+def test_an_out_file_in_capitals_is_a_table_and_an_earlier_one_needs_force(tmp_path, monkeypatch):
+    """Issue 46: --out run.CSV made a folder; --out r.csv twice replaced the first without a word."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("simulate -n 10 -k 1 --out run.CSV").exit_code == 0 and Path("run.CSV").is_file()
+    first = Path("run.CSV").read_bytes()
+    one_line_error(
+        invoke("simulate -n 10 -k 1 --seed 1 --out run.CSV"),
+        "out: 'run.CSV' holds an earlier pocha table; --force replaces it",
+    )
+    assert Path("run.CSV").read_bytes() == first
+    assert invoke("simulate -n 10 -k 1 --seed 1 --out run.CSV --force").exit_code == 0
+    assert Path("run.CSV").read_bytes() != first and sorted(p.name for p in tmp_path.iterdir()) == ["run.CSV"]
+
+
+def test_a_run_names_every_file_it_wrote(tmp_path, monkeypatch):
+    """Issue 46: compare --out cmp --plot listed only the figures."""
+    monkeypatch.chdir(tmp_path)
+    folder = invoke("compare expected random -k 1,2,3 -n 10 --out cmp --plot")
+    written = folder.stderr.strip().removeprefix("wrote cmp: ").split(", ")
+    assert sorted(written) == sorted(path.name for path in (tmp_path / "cmp").iterdir())
+    assert {"results.csv", "pairs.csv", "run.json", "pairs_by_size.png"} <= set(written)
+    assert invoke("simulate -k 1 -n 10 --out r.csv").stderr == "wrote r.csv\n"
 
 
 def test_a_folder_that_takes_no_files_is_said_in_pocha_words(tmp_path, monkeypatch):

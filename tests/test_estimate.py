@@ -49,6 +49,8 @@ class Work:
 def clock(monkeypatch) -> FakeClock:
     fake = FakeClock()
     monkeypatch.setattr(estimate, "clock", fake)
+    monkeypatch.setattr(estimate, "cpu_clock", fake)  # the probe has a whole core
+    monkeypatch.setattr(estimate, "load", lambda: (1.0, 1.0, 1.0))  # and the machine to itself
     return fake
 
 
@@ -67,6 +69,19 @@ def test_the_workers_share_the_work_but_never_more_than_the_cores(clock, monkeyp
     timed = probe(work, work.planned, workers=8)
     assert timed is not None and timed.workers == 2
     assert timed.seconds == pytest.approx(work.planned * work.cost / 2)
+
+
+def test_on_a_busy_machine_the_workers_together_go_as_fast_as_the_probe(clock, monkeypatch):
+    """Issue 46: at load 9 a run of 2 threads got 0.67 of a core in all, its probe 0.68; the estimate was half."""
+    monkeypatch.setattr(estimate, "default_threads", lambda: 2)
+    monkeypatch.setattr(estimate, "cpu_clock", lambda: clock.now * 0.68)
+    work = Work(clock, deals=100_000)
+    timed = probe(work, work.planned, workers=2)
+    assert timed is not None and timed.busy and timed.workers == 2
+    assert timed.seconds == pytest.approx(work.planned * work.cost)  # as on one thread
+    monkeypatch.setattr(estimate, "cpu_clock", clock)
+    monkeypatch.setattr(estimate, "load", lambda: (9.0, 9.0, 9.0))  # a whole core for the probe, none to spare
+    assert probe(work, work.planned, workers=2).busy
 
 
 def test_a_quick_run_is_left_after_its_first_batch(clock):

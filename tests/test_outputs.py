@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -13,6 +14,8 @@ import pocha
 import pocha.engine.chunk
 from pocha.cli import app
 from pocha.errors import PochaError
+from pocha.reports.stats import as_planned
+from pocha.reports.tables import pair_size_table
 
 STOPPER = "sample_strategy:Interrupting:after=200"  # raises KeyboardInterrupt mid-run, as Ctrl-C would
 
@@ -126,7 +129,7 @@ def test_a_compare_folder_written_before_the_holm_columns_still_reports(tmp_path
     assert invoke(*args).exit_code == 0
     fresh = load_run(folder)[1]["pairs"]
     fresh[list(RAW_PAIR_COLUMNS)].to_csv(folder / "pairs.csv", index=False, lineterminator="\n")
-    assert read_table(folder, "pairs", len(fresh)).equals(fresh)
+    pd.testing.assert_frame_equal(read_table(folder, "pairs", len(fresh)), fresh, check_exact=False, rtol=1e-8)
     assert invoke("report", folder).exit_code == 0
     assert "Holm-adjusted over 6 pairs" in (folder / "report.html").read_text()
     assert invoke(*args, "--force").exit_code == 0  # the earlier table is a pocha file: replaced
@@ -258,10 +261,70 @@ def test_a_folder_that_cannot_be_written_is_refused_first(no_deal_is_played):
         assert result.exit_code == 1 and "cannot write in" in result.stderr, result.output
 
 
+def test_a_stopped_run_weighs_the_sizes_it_played_as_the_full_run_does_and_claims_nothing_of_the_rest():
+    """Issue 46: the overall figure pooled the deals played (another mixture), and a size with none got a verdict."""
+    args = ["compare", STOPPER.replace("200", "60"), "zero", "-k", "1-3", "-n", "1000", "--no-duplicate"]
+    stopped = invoke(*args, "--chunk-size", "100", "--threads", "1", "--format", "json")
+    assert stopped.exit_code == 130
+    data = json.loads(stopped.stdout)
+    pairs, results = (pd.DataFrame(data[name]).astype({"cards": str}) for name in ("pairs", "results"))
+    sizes = pairs[pairs.cards != "all"]
+    assert sizes.deals.nunique() > 1  # unevenly played
+    overall = pairs[pairs.cards == "all"].iloc[0]
+    assert overall.mean_diff == pytest.approx(sizes.mean_diff.mean())  # each size weighed alike, as planned
+    mine = results[(results.strategy == "zero") & (results.position == "all")].set_index("cards")
+    assert mine.loc["all", "mean_points"] == pytest.approx(mine.drop("all").mean_points.mean())
+    assert mine.loc["all", "exact_rate"] == pytest.approx(mine.drop("all").exact_rate.mean())
+
+
+def test_a_hand_size_not_played_is_said_and_gets_no_verdict():
+    """Issue 46: "every hand size played 0 to 16,130 deals", then a verdict for the size with none."""
+    from pocha.reports.text import run_text, stopped_note
+
+    stopper = "sample_strategy:Interrupting:after=9"  # stops in the third chunk: one of each of sizes 1 and 2
+    stopped = pocha.compare([stopper, "zero"], cards=[1, 2, 3], deals=1000, chunk_size=100, threads=1, duplicate=False)
+    assert stopped_note(stopped.record, stopped.tables).endswith(
+        "(none at 3 cards; the other hand sizes played 100 deals)"
+    )
+    shown = run_text(stopped.record, stopped.tables)
+    assert re.search(r" 3 +not played\n", shown) and "all hand sizes" not in shown
+    assert "Per strategy (the hand sizes played, 100 deals each, weighed alike as in the full run, the deals" in shown
+
+
+def test_a_hand_size_not_played_gets_no_verdict():
+    frame = pd.DataFrame(
+        {"strategy_a": ["a"] * 2, "strategy_b": ["b"] * 2, "cards": ["9", "10"], "deals": [100, 0]}
+        | {"mean_diff": [0.5, np.nan], "ci_low": [0.1, np.nan], "ci_high": [0.9, np.nan]}
+    )
+    shown = pair_size_table(frame).splitlines()
+    assert shown[1].endswith("a ahead") and shown[2].endswith("not played")
+    assert list(as_planned(np.array([3.0, 4.0, 5.0]), np.array([100, 50, 0]))) == [3.0, 8.0, 0.0]
+
+
+def test_a_csv_number_has_ten_significant_digits_as_json_has(tmp_path):
+    """Issue 46: CSV files carried 16 significant digits, float dust a reader cannot use."""
+    out = tmp_path / "r.csv"
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", out).exit_code == 0
+    numbers = [cell for line in out.read_text().splitlines()[1:] for cell in line.split(",")[4:]]
+    digits = [len(cell.split("e")[0].replace("-", "").replace(".", "").lstrip("0")) for cell in numbers if cell]
+    assert max(digits) == 10
+
+
+def test_the_temporary_files_a_killed_run_left_are_cleared_by_the_next(tmp_path):
+    """Issue 46: SIGKILL (no clean-up runs) left a hidden 0-byte .part file that stayed for good."""
+    (tmp_path / ".r.csv.k2x9_a.part").touch()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / ".results.csv.q8z1.part").touch()
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", tmp_path / "r.csv").exit_code == 0
+    assert invoke("simulate", "-k", "2", "-n", "50", "--out", tmp_path / "run").exit_code == 0
+    assert not [path for path in tmp_path.rglob("*") if path.name.endswith(".part")]
+
+
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
+    """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"
-    for _ in range(2):
-        assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace).exit_code == 0
+    for force in ([], ["--force"]):
+        assert invoke("simulate", "-k", "2", "-n", "50", "--out", csv, "--trace", trace, *force).exit_code == 0
 
 
 @pytest.mark.usefixtures("unprobed")
@@ -274,9 +337,8 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert first_lines[2].startswith("stopped: ") and " of 10,000 deals played" in first_lines[2]
     spread = re.search(r"\(every hand size played (?:(400) to )?500 deals\)", first_lines[2])
     assert spread, first_lines
-    uneven = "" if spread[1] is None else " as played, unevenly (400 to 500 deals)"  # the pool weighs sizes unevenly
-    assert f"By bidding position (all hand sizes{uneven}, the deals played before the stop;" in table.stdout
-    assert f"Per strategy (all hand sizes{uneven}, the deals" in table.stdout
+    pooled = "all hand sizes" if spread[1] is None else "the hand sizes played, 400 to 500 deals each, weighed alike"
+    assert f"By bidding position ({pooled}" in table.stdout and f"Per strategy ({pooled}" in table.stdout
     csv = invoke(*args, "--format", "csv")
     assert csv.exit_code == 130 and csv.stdout.startswith("# stopped: ")
     frame = pd.read_csv(io.StringIO(csv.stdout), comment="#", dtype={"cards": str, "position": str})
@@ -300,9 +362,8 @@ def test_pooled_rows_of_unevenly_played_hand_sizes_say_so():
     frame = result.tables["results"]
     assert per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes):"
     frame = frame.assign(deals=frame.deals.where(frame.cards != "10", 7))
-    assert (
-        per_strategy(result.record, frame)[0] == "\nPer strategy (all hand sizes as played, unevenly (7 to 20 deals)):"
-    )
+    said = "\nPer strategy (the hand sizes played, 7 to 20 deals each, weighed alike as in the full run):"
+    assert per_strategy(result.record, frame)[0] == said
 
 
 @pytest.mark.usefixtures("unprobed")

@@ -7,6 +7,8 @@ import pty
 import re
 import select
 import shlex
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -154,8 +156,40 @@ def test_stopping_keeps_the_hands_played(played, tmp_path, monkeypatch):
     assert stopped.exit_code == 0 and "Stopped after 1 hand. The hands played are in t.jsonl." in stopped.stdout
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 1 + 1
     ended = runner.invoke(app, ["play", *OPTIONS, "--trace", "u.jsonl"], input="\n".join(first_hand[:-1]))
-    assert ended.exit_code == 0 and "Stopped after 0 hands." in ended.stdout  # the input ran out
+    assert ended.exit_code == 1 and ": \nStopped after 0 hands.\n" in ended.stdout  # the input ran out
+    assert ended.stderr == "Error: the input ended before the game did (q stops a game)\n"
     assert not (tmp_path / "u.jsonl").exists()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_at_a_question_ends_its_line_and_exits_130(stop, tmp_path):
+    """Ctrl-C (or SIGTERM) while pocha play waits for an answer: the prompt's line ends, the game stops, status 130."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pocha", "play", *OPTIONS],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, as in a terminal
+    )
+    shown = b""
+    while not shown.endswith(b": "):  # the first question waits
+        chunk = os.read(process.stdout.fileno(), 4096)
+        assert chunk, shown + process.communicate()[1]
+        shown += chunk
+    process.send_signal(stop)
+    out, err = process.communicate()
+    assert process.returncode == 130, err
+    assert (shown + out).decode().endswith(": \nStopped after 0 hands.\n") and b"Traceback" not in err
+
+
+def test_a_forced_card_is_played_without_asking(played):
+    """The last card of every hand is the only one left: the person is never asked for it."""
+    person, said, outcome, _ = played
+    forced = [line for line in said if line.endswith(", the only card you may play.")]
+    hands = len(RULES.resolve()[1].hand_sizes())
+    assert outcome.complete and len(forced) >= hands
+    assert len(person.answers) == sum(1 for line in said if line.startswith(("You bid", "You play"))) - len(forced) + 4
 
 
 def test_the_same_game_in_a_pseudo_terminal(played, tmp_path):

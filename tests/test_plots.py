@@ -1,11 +1,12 @@
-"""The figures say what their captions say: a called difference is never drawn near grey, and a
-small pair's crossover is not flattened by another pair's scale."""
+"""The figures say what their captions say: a called difference is never drawn near grey, the pairs by
+hand size share one scale (sizes read alike across panels), and no variant's line hides under another's."""
 
 import numpy as np
 import pytest
 
 import pocha
-from pocha.reports.plots import pair_matrix, pairs_by_size
+from pocha.engine.variants import GAME_GROUPS
+from pocha.reports.plots import dealer_gap_by_size, pair_matrix, pairs_by_size
 
 GREY = 0.9  # the "no difference detected" cells' grey
 
@@ -26,14 +27,23 @@ def test_a_called_difference_is_never_drawn_near_grey(compared):
             assert np.abs(shade - GREY).max() > 0.2, (value, shade)
 
 
-def test_each_pair_by_hand_size_has_its_own_scale_with_zero_in_sight(compared):
+def test_the_pairs_by_hand_size_share_one_scale_with_zero_and_every_band_in_sight(compared):
+    """Issue 46: each panel its own scale made a gap of 0.15 look as large as one of 11."""
     run, tables = compared
     pairs = tables["pairs"][tables["pairs"].cards != "all"]
     panels = [axes for axes in pairs_by_size(run, tables).axes if axes.get_visible()]
-    spans = []
-    for axes, (_, pair) in zip(panels, pairs.groupby(["strategy_a", "strategy_b"], sort=False), strict=True):
-        bottom, top = axes.get_ylim()
-        low, high = min(0.0, pair.ci_low.min()), max(0.0, pair.ci_high.max())
-        assert bottom <= low and high <= top and top - bottom < 1.3 * (high - low)
-        spans.append(top - bottom)
-    assert max(spans) > 2 * min(spans)  # scales that differ: one axis for all would have flattened the small
+    assert len(panels) == 6 and len({axes.get_ylim() for axes in panels}) == 1
+    bottom, top = panels[0].get_ylim()
+    low, high = min(0.0, pairs.ci_low.min()), max(0.0, pairs.ci_high.max())
+    assert bottom <= low and high <= top and top - bottom < 1.3 * (high - low)
+
+
+def test_a_variant_equal_to_another_still_shows_its_line():
+    """Issue 46: in dealer_gap_by_size a line with the same values as another lay under it, leaving no trace."""
+    same = ["ludoteka:schedule=1-3", "ludoteka:schedule=1-3:tie-break=one"]  # alike but for the tie-breaks
+    result = pocha.variants(same, players=3, games=GAME_GROUPS, strong="expected@greedy", weak="zero@greedy")
+    lines = [
+        line for line in dealer_gap_by_size(result.record, result.tables).axes[0].lines if line.get_label()[0] != "_"
+    ]
+    assert len(lines) == 2 and np.array_equal(lines[0].get_ydata(), lines[1].get_ydata())
+    assert not np.array_equal(lines[0].get_xdata(), lines[1].get_xdata())

@@ -230,11 +230,27 @@ def test_two_variants_the_study_does_not_pair_are_told_apart_only_beyond_both_in
     three = [(0.0, 0.1, 0.0, 0.0), (2.0, 0.3, 2.0, 0.1), (1.8, 0.3, 1.8, 0.1)]
     far = [(0.0, 0.1, 0.0, 0.0), (2.0, 0.1, 2.0, 0.1), (1.0, 0.1, 1.0, 0.1)]
     said = variant_answers(study_table({"skill_points": three, "dealer_gap": three, "luck_hand": three}))[0]
-    assert said.endswith("; v2 at +1.80, not told apart (the study pairs each variant with the first only).")
-    said = variant_answers(study_table({"skill_points": far, "dealer_gap": far, "luck_hand": far}))[0]
-    assert said.endswith("; v2 at +1.00, their intervals apart.")
+    assert said == (
+        "Skill pays most under v1: the strong player gains +2.00 ± 0.30 points a hand, +1.80 ± 0.30 under v2; "
+        "the two are not told apart (their intervals overlap; the study pairs each variant with the first only)."
+    )
+    said = variant_answers(study_table({"skill_points": far, "dealer_gap": far, "luck_hand": far}))
+    assert said[0].endswith(", +1.00 ± 0.10 under v2; their intervals do not overlap: a clear difference.")
+    assert said[1].endswith(  # best v1 and worst v0: the paired difference
+        "worst under v0 (+0.00 ± 0.10); +2.00 ± 0.10 against v0, paired game by game: a clear difference."
+    )
     alone = variant_answers(study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], three[:1])))
     assert alone[0] == "Skill pays most under v0: the strong player gains +0.00 ± 0.10 points a hand."
+
+
+def test_each_variant_is_named_once_with_its_figure():
+    """Issue 46: "worst under X (-0.50 ± 0.31); X at -0.50, their intervals apart" said X's figure twice."""
+    worst_not_first = [(0.1, 0.1, 0.0, 0.0), (0.5, 0.1, 0.4, 0.1), (-0.5, 0.31, -0.6, 0.3)]
+    for said in variant_answers(
+        study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], worst_not_first))
+    ):
+        for name in ("v0", "v1", "v2"):
+            assert said.count(f"{name} at") == 0 and said.count(f"under {name}") <= 1, said
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ class CompareKind(SimulateKind):
     def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, pairs and errors."""
         made = super().tables(run, plan, total)
-        return {"results": made["results"], "pairs": pair_differences(total, run.level), "errors": made["errors"]}
+        return {"results": made["results"], "pairs": pair_differences(total, run.level, True), "errors": made["errors"]}
 
     def replayed(self, run: RunRecord) -> str:
         """In duplicate: every deal played once per seat."""
@@ -84,22 +84,25 @@ class CompareKind(SimulateKind):
         """The field strategy, if one filled the seats the compared ones leave."""
         return run.section.field
 
-    def text(self, run: RunRecord, tables: Tables) -> list[str]:
-        """Per strategy, the verdicts, by position and size, the pairs by size."""
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Per strategy and the verdicts."""
         frame, pairs = tables["results"], tables["pairs"]
-        lines = [
+        return [
             *per_strategy(run, frame, self.sizes(run)),
             f"\nPairwise, paired by deal ({sizes_text(run, frame, self.sizes(run))}; "
             f"difference in mean points per hand, {adjusted_over(pairs)}):",
             "\n".join(verdicts(pairs)),
             *([textwrap.fill(key, 100)] if (key := adjustment_key(pairs, run.level)) else []),
-            *position_and_size_tables(run, frame, self.sizes(run)),
         ]
+
+    def text(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The summary, by position and size, the pairs by size."""
+        lines = [*self.summary(run, tables), *position_and_size_tables(run, tables["results"], self.sizes(run))]
         if len(self.sizes(run)) > 1:
             lines += [
                 "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own "
                 f"{percent_of(run.level)}):",
-                pair_size_table(pairs, percent_of(run.level)),
+                pair_size_table(tables["pairs"], percent_of(run.level)),
             ]
         return lines
 

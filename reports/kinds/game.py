@@ -99,6 +99,10 @@ class GameKind(HandsKind):
             ", seating rotated" if section.rotate else ""
         )
 
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Win rates and scores."""
+        return self.text(run, tables)[:2]
+
     def text(self, run: RunRecord, tables: Tables) -> list[str]:
         """Win rates and scores, and how ties were parted."""
         section = run.section

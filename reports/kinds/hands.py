@@ -16,20 +16,28 @@ from pocha.reports.tables import headline, terminal_table
 from pocha.words import counted
 
 
-def played_per_size(results: pd.DataFrame) -> tuple[int, int]:
-    """The fewest and the most deals any hand size played (equal unless a run stopped)."""
-    deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards").deals.max()
-    return int(deals.min()), int(deals.max())
+def played_per_size(results: pd.DataFrame) -> tuple[int, int, list[str]]:
+    """The fewest and the most deals a hand size played, of those played, and the sizes not played at all.
+
+    Equal, and none left out, unless a run stopped.
+    """
+    deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards", sort=False).deals.max()
+    played = deals[deals > 0]
+    least, most = (int(played.min()), int(played.max())) if len(played) else (0, 0)
+    return least, most, [str(cards) for cards in deals.index[deals == 0]]
 
 
 def sizes_text(run: RunRecord, results: pd.DataFrame, sizes: tuple[int, ...]) -> str:
-    """What the ``all`` rows pool: every hand size, weighted by the deals each played when a stop left them uneven."""
+    """What the ``all`` rows pool: every hand size; after a stop that left them uneven, those played, weighed alike."""
     if len(sizes) == 1:
         pooled = counted(sizes[0], "card")
     else:
-        least, most = played_per_size(results)
+        least, most, unplayed = played_per_size(results)
+        each = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
         pooled = (
-            "all hand sizes" if least == most else f"all hand sizes as played, unevenly ({least:,} to {most:,} deals)"
+            "all hand sizes"
+            if least == most and not unplayed
+            else f"the hand sizes played, {each} each, weighed alike as in the full run"
         )
     return pooled if run.complete else f"{pooled}, the deals played before the stop"
 

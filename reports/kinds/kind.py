@@ -97,6 +97,10 @@ class Kind:
         """What the terminal shows below the heading."""
         raise NotImplementedError
 
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The lines of ``text`` that answer the command's question (``--format summary``): all of them unless said."""
+        return self.text(run, tables)
+
     def subtitle(self, run: RunRecord) -> str:
         """The line under a figure's title: the table, rules, play, amount and seed."""
         raise NotImplementedError

@@ -51,7 +51,7 @@ class SimulateKind(HandsKind):
 
     def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, errors, and the predictions when recorded."""
-        made = {"results": summary(total, run.policy_of, run.level), "errors": error_distribution(total)}
+        made = {"results": summary(total, run.policy_of, run.level, True), "errors": error_distribution(total)}
         if predictions is not None:
             made["predictions"] = prediction_table(predictions, plan.lineup.labels)
         return made
@@ -73,12 +73,12 @@ class SimulateKind(HandsKind):
         return ""
 
     def text(self, run: RunRecord, tables: Tables) -> list[str]:
-        """Per strategy, the predictions' bias when recorded, then by position and by hand size."""
-        return [
-            *per_strategy(run, tables["results"], self.sizes(run)),
-            *self.prediction_lines(run, tables),
-            *position_and_size_tables(run, tables["results"], self.sizes(run)),
-        ]
+        """The summary, then by position and by hand size."""
+        return [*self.summary(run, tables), *position_and_size_tables(run, tables["results"], self.sizes(run))]
+
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """Per strategy, and the predictions' bias when recorded."""
+        return [*per_strategy(run, tables["results"], self.sizes(run)), *self.prediction_lines(run, tables)]
 
     def prediction_lines(self, run: RunRecord, tables: Tables) -> list[str]:
         """The bias of each recorded prediction (none unless the run recorded some)."""
@@ -95,9 +95,10 @@ class SimulateKind(HandsKind):
         """Deals played of those planned, and how evenly the hand sizes were played."""
         note = super().stopped(run, tables)
         if len(self.sizes(run)) > 1:
-            least, most = played_per_size(tables["results"])
+            least, most, unplayed = played_per_size(tables["results"])
             spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
-            note += f" (every hand size played {spread})"
+            none = f"none at {', '.join(unplayed)} cards; the other hand sizes" if unplayed else "every hand size"
+            note += f" ({none} played {spread})"
         return note
 
     def figure_amount(self, run: RunRecord) -> str:

@@ -42,15 +42,18 @@ def apart(rows: pd.DataFrame, a: str, b: str, format_: str) -> str:
     """Variant ``a`` against ``b`` in words: their paired difference when the study has it, as the page shows it.
 
     The study pairs every variant with the first (``diff`` is a variant minus the first); two others
-    are told apart only when even their unpaired intervals leave each other out.
+    are told apart only when even their unpaired intervals leave each other out. The sentence has
+    already named both with their figures: this adds only the verdict.
     """
     if a == b:
         return ""
     first = rows.index[0]
     if first not in (a, b):
-        clear = rows.loc[a].ci_low > rows.loc[b].ci_high or rows.loc[b].ci_low > rows.loc[a].ci_high
-        told = "their intervals apart" if clear else "not told apart (the study pairs each variant with the first only)"
-        return f"; {b} at {format_.format(rows.loc[b].value)}, {told}"
+        if rows.loc[a].ci_low > rows.loc[b].ci_high or rows.loc[b].ci_low > rows.loc[a].ci_high:
+            return "; their intervals do not overlap: a clear difference"
+        return (
+            "; the two are not told apart (their intervals overlap; the study pairs each variant with the first only)"
+        )
     other = rows.loc[a if b == first else b]
     sign = 1 if b == first else -1
     diff, low, high = sign * other["diff"], *sorted((sign * other.diff_low, sign * other.diff_high))
@@ -71,9 +74,11 @@ def variant_answers(table: pd.DataFrame) -> list[str]:
         return rows, list(rows.sort_values("value", ascending=False).index), shown
 
     rows, order, shown = ranked("skill_points", "{:+.2f}")
+    best, after = order[0], order[1 if len(order) > 1 else 0]
+    paired = rows.index[0] in (best, after)  # the paired difference names the other; else its figure is said here
     skill = (
-        f"Skill pays most under {order[0]}: the strong player gains {shown[order[0]]} points a hand"
-        f"{apart(rows, order[0], order[1 if len(order) > 1 else 0], '{:+.2f}')}."
+        f"Skill pays most under {best}: the strong player gains {shown[best]} points a hand"
+        f"{'' if paired else f', {shown[after]} under {after}'}{apart(rows, best, after, '{:+.2f}')}."
     )
     rows, order, shown = ranked("dealer_gap", "{:+.2f}")
     dealer = (
@@ -140,6 +145,12 @@ class VariantsKind(Kind):
         for title, frame in question_tables(run, tables["variants"]):
             lines += [f"\n{title}:", frame.to_string(justify="right")]
         return [*lines, "", *(textwrap.fill(paragraph, 100) for paragraph in (LUCK, INTERVALS))]
+
+    def summary(self, run: RunRecord, tables: Tables) -> list[str]:
+        """The study's answers in sentences."""
+        return (
+            ["", *(textwrap.fill(answer, 100) for answer in variant_answers(tables["variants"]))] if run.played else []
+        )
 
     def subtitle(self, run: RunRecord) -> str:
         """The table, the rule sets and their games, the play and seed."""

@@ -7,6 +7,7 @@ overwrites a file of the user's). Files that belong together (a run folder) appe
 
 import contextlib
 import errno
+import glob
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -60,6 +61,21 @@ def check_writable(
     return target
 
 
+def is_leftover(path: Path) -> bool:
+    """Whether a file is a temporary one of pocha's that a killed run left (SIGKILL runs no clean-up)."""
+    return path.name.startswith(".") and path.name.endswith(".part")
+
+
+def temporary_for(folder: Path, name: str) -> Path:
+    """A new temporary file in ``folder`` to become ``name``; those an earlier, killed run left for it go first."""
+    for stale in folder.glob(f".{glob.escape(name)}.*.part"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+    os.close(handle)
+    return Path(temporary)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -70,8 +86,7 @@ def _umask() -> int:
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary path beside ``path`` to write to; it replaces ``path`` only if the block ends without error."""
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    os.close(handle)
+    temporary = temporary_for(target.parent, target.name)
     try:
         yield Path(temporary)
         os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private; outputs get the usual mode
@@ -100,10 +115,8 @@ def together(folder: Path, replacing: Iterable[Path] = ()) -> Iterator[Callable[
     pending: dict[Path, Path] = {}
 
     def path_for(name: str) -> Path:
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-        os.close(handle)
-        pending[folder / name] = Path(temporary)
-        return Path(temporary)
+        pending[folder / name] = temporary_for(folder, name)
+        return pending[folder / name]
 
     try:
         yield path_for

@@ -71,6 +71,7 @@ class Checkpoint:
         meta = {
             "format": CHECKPOINT_FORMAT,
             "version": __version__,
+            "plan": type(workload).__name__,  # what kind of run: a checkpoint of another is refused as such
             "run": saved_plan(workload),
             "tasks": workload.task_count,
         }
@@ -119,6 +120,11 @@ def load(path: Path, workload: Workload[T]) -> tuple[T, set[int]]:
     """A checkpoint's total and finished tasks, refused with one clear line if damaged or from other options."""
     meta, arrays, done = read(path)
     ours = saved_plan(workload)
+    if meta.get("plan", type(workload).__name__) != type(workload).__name__:
+        raise PochaError(
+            f"resume: '{path}' was saved by another command's run (simulate and compare each resume only their "
+            "own checkpoints); resume it with the command that saved it"
+        )
     if meta["run"] != ours:
         differ = [key for key in ours if meta["run"].get(key) != ours.get(key)]
         shown = "; ".join(f"{key}: {meta['run'].get(key)} there, {ours.get(key)} here" for key in differ)

@@ -5,12 +5,16 @@ what the run needs (compiled kernels, tables), then twice as many each time, unt
 STEADY seconds and plays under STABLE times faster than the one before (what a batch costs beyond
 its deals is then under a quarter of it), or the run is clearly quick. What the last doubling
 added, per deal, is the cost of a deal in the run's own larger chunks; that rate, times the
-workers that play at once (no more than the cores), gives the estimate. A run probed to its cap
+workers that play at once (no more than the cores), gives the estimate. On a busy machine (the probe
+got under BUSY of a core, or the load average leaves fewer cores than workers) the workers together
+are taken to go as fast as the probe: measured, a run of 2 threads at load 9 got 0.67 of a core in
+all, its probe's thread 0.68, and the estimate by threads was half the time it took. A run probed to its cap
 goes by its last batch's rate. The run plays those deals again: results never change, and the
 probe stays small next to the run (each batch at most 1/SHARE of it), so a run too small for
 that is not probed.
 """
 
+import os
 import time
 from typing import Any
 
@@ -22,7 +26,10 @@ QUICK = LONG / 3  # an estimate below this ends the probe: the run is quick, wha
 STEADY = 0.2  # seconds a batch lasts at least for its rate to go by
 STABLE = 1.25  # a batch twice the last playing under this much faster: its rate goes by
 SHARE = 16  # each batch at most 1/SHARE of the run's work
+BUSY = 0.9  # a probe that got less of a core than this ran on a machine with no core to spare
 clock = time.perf_counter  # what the probe times with (a test may slow it down)
+cpu_clock = time.thread_time  # the probe's own processor time, beside it
+load = getattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # runnable tasks, the probe's among them (none on Windows)
 
 
 def probe(workload: Workload[Any], remaining: int, workers: int) -> Estimate | None:
@@ -32,19 +39,23 @@ def probe(workload: Workload[Any], remaining: int, workers: int) -> Estimate | N
     to time past the first batch (which carries the loading: no rate to go by).
     """
     workers = min(workers, default_threads())
-    amount, timed, last = 1, None, (0, 0.0)  # the last batch's deals (games) and seconds
+    amount, timed, last, busy = 1, None, (0, 0.0), False  # the last batch's deals (games) and seconds
     while (batch := workload.sample(amount)).planned * SHARE <= remaining:
-        start = clock()
+        start, used = clock(), cpu_clock()
         for index in range(batch.task_count):
             batch.run(index)
         seconds = max(clock() - start, 1e-9)
-        rate = batch.planned / seconds * workers
+        share = (cpu_clock() - used) / seconds  # of a core; the first batch, which waits on loading, aside
+        spare = default_threads() - (load()[0] - 1)  # cores the other tasks leave
+        busy = busy or (workers > 1 and amount > 1 and (share < BUSY or spare < workers))
+        together = 1 if busy else workers  # no core to spare: the run's threads share what the probe's got
+        rate = batch.planned / seconds * together
         if remaining / rate < QUICK:
             return None  # quick, even at this batch's rate
         if amount > 1:
-            timed = Estimate(remaining / rate, rate, workers)
-            if seconds >= STEADY and rate < STABLE * last[0] / last[1] * workers:
-                added = (batch.planned - last[0]) / (seconds - last[1]) * workers  # what each deal (game) costs
-                return Estimate(remaining / added, added, workers) if seconds > last[1] else timed
+            timed = Estimate(remaining / rate, rate, workers, busy)
+            if seconds >= STEADY and rate < STABLE * last[0] / last[1] * together:
+                added = (batch.planned - last[0]) / (seconds - last[1]) * together  # what each deal (game) costs
+                return Estimate(remaining / added, added, workers, busy) if seconds > last[1] else timed
         amount, last = amount * 2, (batch.planned, seconds)
     return timed

@@ -40,6 +40,7 @@ class Estimate:
     seconds: float  # the run's work still to do, on its workers
     rate: float  # deals (games) per second, every worker together
     workers: int  # that play at once (no more than the cores)
+    busy: bool = False  # the machine had no core to spare: the workers together go as fast as one
 
 
 class Workload(Protocol[T]):
