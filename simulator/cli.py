@@ -750,7 +750,7 @@ def train_play(
     at the defaults: a stopped run, given the same --data folder, resumes where it was.
     """
     with running("train-play") as progress:
-        rules = group(options.RuleOptions, locals())
+        rules = group(options.RuleOptions, locals(), GAME_RULES)
         from pocha import api
 
         try:

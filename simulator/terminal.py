@@ -104,6 +104,7 @@ COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 i
     "compare": 26,
     "game": 26,
     "train": 26,
+    "train-play": 60,  # the teacher's search and the labels: about 30 s of compile seen on a busy machine, and more
     "advise": 45,
     "play": 80,  # its first ? compiles the advice
     "models": 95,
