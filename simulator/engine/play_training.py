@@ -135,10 +135,10 @@ RECORD_FIELDS = ("ints", "masks", "seats", "counts", "values")
 def save_record(record: Record, cards: int, path: Path) -> None:
     """Write a chunk's labelled positions (the filled part of ``record``), whole or not at all."""
     filled = int(record.count[0])
-    partial = path.with_name(path.name + ".part")
-    with open(partial, "wb") as out:
+    temporary = path.with_name(path.name + ".part")
+    with open(temporary, "wb") as out:
         np.savez_compressed(out, cards=cards, **{name: getattr(record, name)[:filled] for name in RECORD_FIELDS})
-    partial.replace(path)
+    temporary.replace(path)
 
 
 def load_record(path: Path) -> tuple[int, Record]:

@@ -21,10 +21,12 @@ from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.decide import card_outcomes, seat_card
+from pocha.kernels.learned import no_model
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules
 from pocha.strategies.base import BidContext, Predicts, checked_bids
 from pocha.strategies.heuristics import expected_tables
+from pocha.strategies.play_models import run_models
 from pocha.words import counted
 
 Cards = str | Sequence[str]
@@ -308,7 +310,8 @@ class Decider:
             int(policy.paranoid),
         )
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
-        card = seat_card(self.seed, number, deal_rules, setting, *seat_arguments(s))
+        models = run_models(self.rules, (policy.model,)) if policy.name == "learned" else no_model()
+        card = seat_card(self.seed, number, deal_rules, setting, models, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS
         predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness) if predict else {}
         return Decision("card", self.rules.notation.name(int(card)), predictions)

@@ -9,8 +9,17 @@ import numpy as np
 
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card, random_card
-from pocha.kernels.codes import POLICY_GREEDY, POLICY_PIMC, POLICY_RANDOM, STREAM_CARD_ADVICE, STREAM_PLAY
+from pocha.kernels.codes import (
+    POLICY_GREEDY,
+    POLICY_LEARNED,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    STREAM_CARD_ADVICE,
+    STREAM_PLAY,
+)
 from pocha.kernels.jit import jit
+from pocha.kernels.labels import no_record
+from pocha.kernels.learned import learned_card
 from pocha.kernels.pimc import CANDIDATES, bid_log_weights, deal_world, play_out, read_worlds, scratch, world_limits
 from pocha.kernels.play import pimc_choice, seat_view
 from pocha.kernels.streams import decision_state, stream_state
@@ -59,10 +68,11 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
 
 
 @jit
-def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, bids, played_cards):
+def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, dealer, bids, played_cards):
     """The card ``seat`` plays next in deal number ``deal`` (``seat_position``'s arguments; setting: the policy).
 
-    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid). A pimc seat draws from the choice's own
+    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid); models: a learned seat's
+    model, the first of a ``kernels.learned.Model``. A pimc seat draws from the choice's own
     stream (``decision_state`` of the deal's play stream), so the card is the batch's. A random seat
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
@@ -77,9 +87,10 @@ def seat_card(seed, deal, deal_rules, setting, seat, dealt, trump_card, dealer, 
         return random_card(legal, state)
     if policy == POLICY_GREEDY:
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
-    card, _ = pimc_choice(
-        view, legal, trick, deal_rules, (samples, exhaustive, sharpness, depth, paranoid), True, state, work
-    )
+    if policy == POLICY_LEARNED:
+        return learned_card(view, legal, trick, deal_rules, models, 0, work.scores, work.layers)
+    setting = (samples, exhaustive, sharpness, depth, paranoid)
+    card, _ = pimc_choice(view, legal, trick, deal_rules, setting, True, state, work, record=no_record(), row=0)
     return card
 
 
