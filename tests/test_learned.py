@@ -31,6 +31,7 @@ from pocha.kernels.play import DealRules
 from pocha.kernels.trick import Trick, trump_masks
 from pocha.strategies.play_models import PlayModel, default_model_path, is_play_model_file, load_model, pack_models
 
+pytestmark = pytest.mark.slow  # the teacher's search and the labels compile: out of the fast tier
 TEACHER = "pimc:samples=4,solve=2"  # small: the tests check the plumbing, not the strength
 
 
