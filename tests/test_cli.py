@@ -171,10 +171,12 @@ def test_bench_prints_the_workloads():
     result = invoke("bench", "--deals", "2000", "--repeats", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 9 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
-    assert "bidding decisions" in lines[5] and "expected bids + pimc play, 4 x 10" in lines[6]
-    assert "expected bids + pimc:solve=3 play, 4 x 10" in lines[7]
-    assert "4 players, whole games" in lines[8] and "games/s" in lines[8]
+    assert len(lines) == 12 and "random bids + random play, 4 x 10" in lines[1] and "montecarlo bids" in lines[5]
+    assert "bidding decisions" in lines[5] and "expected bids + greedy play, 4 x 10" in lines[6]
+    assert "expected bids + learned play, 4 x 10" in lines[7] and "expected bids + pimc play, 4 x 10" in lines[8]
+    assert "expected bids + pimc:solve=3 play, 4 x 10" in lines[9]
+    assert "expected bids + pimc:samples=64,solve=4 play, 4 x 10" in lines[10]
+    assert "4 players, whole games" in lines[11] and "games/s" in lines[11]
 
 
 def test_bench_stages_profiles_each_step():
@@ -182,7 +184,7 @@ def test_bench_stages_profiles_each_step():
     assert result.exit_code == 0, result.output
     header, *rows = result.stdout.splitlines()[1:]
     assert header.split()[1:] == ["deal", "bids", "play", "tally", "total", "deals/s"]
-    assert len(rows) == 4 and rows[0].startswith("random bids + random play, 4 x 10")
+    assert len(rows) == 5 and rows[0].startswith("random bids + random play, 4 x 10")
     cells = [float(cell.replace(",", "")) for cell in rows[0].split()[-6:]]
     assert all(cell > 0 for cell in cells) and abs(sum(cells[:4]) - cells[4]) <= 2
     assert invoke("bench", "--stages", "--threads", "1,2").exit_code == 1
