@@ -183,13 +183,19 @@ def record_features(rules: Rules, files: Sequence[Path]) -> Features:
     return Features(np.vstack(inputs), np.concatenate(values), np.concatenate(positions))
 
 
-def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EPOCHS) -> tuple[np.ndarray, ...]:
-    """Fit the network to ``features``; its layers (``play_models.LAYERS``) with the inputs' scaling folded in."""
+def fitting_library() -> tuple[Any, Any]:
+    """scikit-learn's warning of a fit cut short and its perceptron; one line, before any work, without it."""
     try:
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.neural_network import MLPRegressor
     except ImportError:
         raise PochaError("train-play: fitting needs scikit-learn: pip install 'pocha-simulator[train]'") from None
+    return ConvergenceWarning, MLPRegressor
+
+
+def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EPOCHS) -> tuple[np.ndarray, ...]:
+    """Fit the network to ``features``; its layers (``play_models.LAYERS``) with the inputs' scaling folded in."""
+    ConvergenceWarning, MLPRegressor = fitting_library()
     if not len(features.values):
         raise PochaError("train-play: no position to learn from (every card was forced): give more deals or sizes")
     mean, scale = features.inputs.mean(axis=0), features.inputs.std(axis=0)
@@ -284,6 +290,7 @@ def train_play(
     Raises KeyboardInterrupt on Ctrl-C, everything finished kept.
     """
     told = told or TrainingProgress()
+    fitting_library()
     check_folder(plan, folder)
     model: PlayModel | None = None
     total, done = plan.deals * len(plan.sizes) * plan.rounds, 0
