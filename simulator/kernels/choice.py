@@ -50,3 +50,16 @@ def greedy_card(legal, led, trumps, beat, short):
         return cheapest(takers if takers else legal, trumps)
     duckers = legal & ~beat
     return dearest(duckers, trumps) if duckers else cheapest(legal, trumps)
+
+
+@jit
+def best_card(cards, totals):
+    """The card of ``cards`` with the highest total (by card id), the lowest on ties."""
+    best = lowest_bit(cards)
+    rest = cards & (cards - ONE)
+    while rest:
+        card = lowest_bit(rest)
+        rest &= rest - ONE
+        if totals[card] > totals[best]:
+            best = card
+    return best

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lowest_bit, popcount
+from pocha.kernels.choice import best_card
 from pocha.kernels.codes import PLAY_CODES
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.trick import beat_mask, distinct_cards, led_lane
@@ -175,6 +176,18 @@ def card_features(card, view, trick, deal_rules, out):
 
 
 @jit_inline
+def add_inputs(out, inputs, weights, first):
+    """Add to ``out`` each input times its row of the first layer (rows from ``first`` on; zero inputs skipped)."""
+    width = out.shape[0]
+    for i in range(inputs.shape[0]):
+        x = inputs[i]
+        if x != 0.0:
+            row = first + i * width
+            for h in range(width):
+                out[h] += x * weights[row + h]
+
+
+@jit_inline
 def card_score(weights, shape, inputs, work):
     """The network (``weights`` with ``shape``, a row of ``Model.layout``) on one card's features ``inputs``.
 
@@ -185,12 +198,7 @@ def card_score(weights, shape, inputs, work):
     state_rows = offset + STATE_WIDTH * one
     for h in range(one):
         hidden[h] = start[h]
-    for j in range(CARD_WIDTH):
-        x = inputs[j]
-        if x != 0.0:
-            row = state_rows + j * one
-            for h in range(one):
-                hidden[h] += x * weights[row + h]
+    add_inputs(hidden[:one], inputs[:CARD_WIDTH], weights, state_rows)
     layer = offset + width * one + one  # the second layer [one, two], then its biases, the output's weights, its bias
     for k in range(two):
         second[k] = weights[layer + one * two + k]
@@ -220,12 +228,7 @@ def card_scores(view, trick, deal_rules, candidates, models, index, scores, work
     bias = offset + width * one
     for h in range(one):
         start[h] = weights[bias + h]
-    for i in range(STATE_WIDTH):
-        x = state[i]
-        if x != 0.0:
-            row = offset + i * one
-            for h in range(one):
-                start[h] += x * weights[row + h]
+    add_inputs(start[:one], state[:STATE_WIDTH], weights, offset)
     rest = candidates
     while rest:
         card = lowest_bit(rest)
@@ -245,11 +248,4 @@ def learned_card(view, legal, trick, deal_rules, models, index, scores, work):
     if not candidates & (candidates - ONE):
         return lowest_bit(candidates)
     card_scores(view, trick, deal_rules, candidates, models, index, scores, work)
-    best = lowest_bit(candidates)
-    rest = candidates & (candidates - ONE)
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - ONE
-        if scores[card] > scores[best]:
-            best = card
-    return best
+    return best_card(candidates, scores)

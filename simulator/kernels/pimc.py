@@ -11,7 +11,7 @@ import numpy as np
 
 from pocha.kernels.bidding import nearest_legal_bid
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
-from pocha.kernels.choice import greedy_card
+from pocha.kernels.choice import best_card, greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
@@ -426,19 +426,6 @@ def contenders(cards, totals, margin):
         if totals[card] + margin >= best:  # may still tie, and a tie goes to the lowest card
             kept |= ONE << np.uint64(card)
     return kept
-
-
-@jit
-def best_card(cards, totals):
-    """The card of ``cards`` with the highest total (int64[card id]), the lowest on ties."""
-    best = lowest_bit(cards)
-    rest = cards & (cards - ONE)
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - ONE
-        if totals[card] > totals[best]:
-            best = card
-    return best
 
 
 @jit
