@@ -19,6 +19,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from pocha.engine.confidence import percent  # noqa: E402
 from pocha.reports.kinds import kind_of  # noqa: E402
@@ -30,6 +31,7 @@ from pocha.words import counted, give_or_take  # noqa: E402
 
 Tables = dict[str, pd.DataFrame]
 TITLE_BAND = 0.85  # inches at the top of a figure for its title and subtitle
+TITLE_MARGIN = 0.4  # inches a title keeps free of the edges, both sides together
 COMMAND_WIDTH = 110  # characters of the command shown under a title; longer ones are shortened
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # matplotlib's default cycle (tab10)
 
@@ -54,10 +56,18 @@ def _figure(title: str, run: RunRecord, width: float = 9.0, height: float = 5.0)
 
 
 def _titles(figure: Figure, title: str, run: RunRecord) -> None:
-    """The title and the run's subtitle, both centred on the whole figure, in a band kept free at the top."""
+    """The title and the run's subtitle, both centred on the whole figure, in a band kept free at the top.
+
+    A figure narrower than its title (one panel of a per-panel width) is widened to it, not left to cut it.
+    """
     height = figure.get_figheight()
-    figure.text(0.5, 1 - 0.1 / height, title, ha="center", va="top", fontsize=13)
-    figure.text(0.5, 1 - 0.42 / height, subtitle(run), ha="center", va="top", fontsize=8, color="0.35")
+    texts = [
+        figure.text(0.5, 1 - 0.1 / height, title, ha="center", va="top", fontsize=13),
+        figure.text(0.5, 1 - 0.42 / height, subtitle(run), ha="center", va="top", fontsize=8, color="0.35"),
+    ]
+    renderer = figure.canvas.get_renderer()
+    needed = max(text.get_window_extent(renderer).width for text in texts) / figure.dpi + TITLE_MARGIN
+    figure.set_figwidth(max(figure.get_figwidth(), needed))
     figure.set_layout_engine(ConstrainedLayoutEngine(rect=(0, 0, 1, 1 - TITLE_BAND / height)))
 
 
@@ -262,6 +272,7 @@ def pairs_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         axes.fill_between(pair.k, pair.ci_low, pair.ci_high, color=COLORS[0], alpha=0.25, linewidth=0)
         axes.plot(pair.k, pair.mean_diff, marker="o", markersize=3, color=COLORS[0])
         axes.set_title(textwrap.shorten(f"{a} - {b}", 44, placeholder="..."), fontsize=8)
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand sizes: no 1.5 cards on a wide panel
         axes.grid(alpha=0.3)
     low, high = min(0.0, rows.ci_low.min()), max(0.0, rows.ci_high.max())  # one scale for all, 0 always in sight
     grid[0, 0].set_ylim(low - 0.08 * (high - low or 1.0), high + 0.08 * (high - low or 1.0))

@@ -6,7 +6,7 @@ import pytest
 
 import pocha
 from pocha.engine.variants import GAME_GROUPS
-from pocha.reports.plots import dealer_gap_by_size, pair_matrix, pairs_by_size
+from pocha.reports.plots import calibration_plot, dealer_gap_by_size, pair_matrix, pairs_by_size
 
 GREY = 0.9  # the "no difference detected" cells' grey
 
@@ -47,3 +47,20 @@ def test_a_variant_equal_to_another_still_shows_its_line():
     ]
     assert len(lines) == 2 and np.array_equal(lines[0].get_ydata(), lines[1].get_ydata())
     assert not np.array_equal(lines[0].get_xdata(), lines[1].get_xdata())
+
+
+def inside_the_figure(figure) -> bool:
+    """Whether every text of a figure (title, subtitle, labels) is drawn within its edges."""
+    figure.canvas.draw()
+    width = figure.bbox.width
+    texts = [*figure.texts, *(text for axes in figure.axes for text in axes.texts)]
+    return all(box.x0 >= 0 and box.x1 <= width for box in (text.get_window_extent() for text in texts))
+
+
+def test_a_figure_of_one_panel_keeps_its_title_whole():
+    """The walk of issue 46: two strategies' pairs_by_size (one panel), a tricks-only calibration: titles cut."""
+    pair = pocha.compare(["expected", "aces-trumps"], cards=[1, 2, 3], deals=100)
+    predicted = pocha.simulate(["expected"], cards=[1, 2, 3], deals=100, predictions=True)
+    figure = pairs_by_size(pair.record, pair.tables)
+    assert inside_the_figure(figure) and all(tick == int(tick) for tick in figure.axes[0].get_xticks())
+    assert inside_the_figure(calibration_plot(predicted.record, predicted.tables))
