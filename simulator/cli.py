@@ -529,7 +529,7 @@ def models(
     strategy: a bid d away from the model's weighs e^(-sharpness d). The best model suits
     montecarlo:assume=SPEC.
     """
-    from pocha.reports.tables import to_json
+    from pocha.reports.tables import csv_text, to_json
     from pocha.reports.text import models_text
 
     with running("models") as progress:
@@ -551,7 +551,7 @@ def models(
             messages=say,
         )
     if output_format == "csv":
-        typer.echo(result.scores.to_csv(index=False, lineterminator="\n"), nl=False)
+        typer.echo(csv_text(result.scores), nl=False)
     elif output_format == "json":
         typer.echo(to_json(result.played, {"scores": result.scores}))
     else:
@@ -588,6 +588,7 @@ def match(
     """
     import json
 
+    from pocha.reports.tables import csv_text
     from pocha.reports.text import match_text
 
     with running("match") as progress:
@@ -606,7 +607,7 @@ def match(
             learn_tables=learn_tables,
         )
     if output_format == "csv":
-        typer.echo(played.summary().to_csv(index=False, lineterminator="\n"), nl=False)
+        typer.echo(csv_text(played.summary()), nl=False)
     elif output_format == "json":
         typer.echo(json.dumps(played.to_dict(), indent=2))
     else:

@@ -305,9 +305,20 @@ def test_a_csv_number_has_ten_significant_digits_as_json_has(tmp_path):
     """Issue 46: CSV files carried 16 significant digits, float dust a reader cannot use."""
     out = tmp_path / "r.csv"
     assert invoke("simulate", "-k", "2", "-n", "50", "--out", out).exit_code == 0
-    numbers = [cell for line in out.read_text().splitlines()[1:] for cell in line.split(",")[4:]]
-    digits = [len(cell.split("e")[0].replace("-", "").replace(".", "").lstrip("0")) for cell in numbers if cell]
-    assert max(digits) == 10
+    assert significant_digits(out.read_text(), 4) == 10
+
+
+def significant_digits(csv: str, first: int) -> int:
+    """The most significant digits of a number in CSV text, from its column ``first`` on."""
+    numbers = [cell for line in csv.splitlines()[1:] for cell in line.split(",")[first:]]
+    return max(len(cell.split("e")[0].replace("-", "").replace(".", "").lstrip("0")) for cell in numbers if cell)
+
+
+def test_models_csv_has_the_ten_digits_of_every_other_csv():
+    """The walk of issue 46: pocha models --format csv (its help's example, > scores.csv) printed 17 digits."""
+    result = invoke("models", "-k", "2", "-n", "50", "-m", "expected", "-m", "random", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert significant_digits(result.stdout, 5) == 10
 
 
 def test_the_temporary_files_a_killed_run_left_are_cleared_by_the_next(tmp_path):
