@@ -13,6 +13,7 @@ import pytest
 from conftest import lineup
 
 from pocha.engine.backends import Dask, Threads, make_backend
+from pocha.engine.bench import bench
 from pocha.engine.checkpoint import Checkpoint
 from pocha.engine.games import Games, play_games
 from pocha.engine.runner import Outputs
@@ -69,9 +70,17 @@ def test_dask_local_cluster_matches_the_local_backend():
 
 
 def test_dask_missing_says_how_to_install_it_before_any_work(monkeypatch):
-    """Refused as the options are read, not after the first compile (issue 34: after 24 s)."""
+    """Refused as the options are read, not after the first compile (issue 34: after 24 s).
+
+    pocha bench --dask 2 (the walk of issue 46) ran every workload first, minutes, then said it.
+    """
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    for made in (Dask, lambda: RunOptions(backend="dask"), lambda: RunOptions(backend="dask", scheduler="tcp://x:1")):
+    for made in (
+        Dask,
+        lambda: RunOptions(backend="dask"),
+        lambda: RunOptions(backend="dask", scheduler="tcp://x:1"),
+        lambda: bench(1000, 1, "1", 2),
+    ):
         with pytest.raises(PochaError, match=r"python3 -m pip install 'dask\[distributed\]'"):
             made()
 

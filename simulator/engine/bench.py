@@ -21,7 +21,15 @@ from pathlib import Path
 
 import numpy as np
 
-from pocha.engine.backends import DEFAULT_CHUNK, Backend, Dask, Threads, check_count, local_cluster
+from pocha.engine.backends import (
+    DEFAULT_CHUNK,
+    Backend,
+    Dask,
+    Threads,
+    check_count,
+    import_distributed,
+    local_cluster,
+)
 from pocha.engine.chunk import collect_bids, deal_chunk, play_chunk, seat_policies
 from pocha.engine.games import Games, play_games
 from pocha.engine.policies import parse_policy
@@ -218,6 +226,8 @@ def bench(
     for option, count in (("threads", max(counts)), ("dask", dask_workers)):
         if count:
             check_count(option, count)
+    if dask_workers:
+        import_distributed()  # not installed: said now, not after every workload has run
     reference = reference_program(Path(against)) if against else None
     if reference:
         check_reference(reference)
