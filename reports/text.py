@@ -224,9 +224,10 @@ def stage_lines(profile: Iterable[tuple[Benchmark, dict[str, float]]], chunks: i
         yield f"{benchmark.title:<44}{cells}{total:>8.0f}{1e9 / total:>12,.0f}"
 
 
-def startup_lines(times: Iterable[StartupTime]) -> Iterable[str]:
-    """Seconds to start each command line: the median of its runs, and the runs."""
-    yield "seconds from the command to its end, each run a new process"
+def startup_lines(times: Iterable[StartupTime], cold: bool = True) -> Iterable[str]:
+    """Seconds to start each command line: the median of its runs, and the runs; what is timed said first."""
+    last = "; last, a run from an empty cache, which compiles first (tens of seconds)" if cold else ""
+    yield f"seconds from the command to its end, each run a new process{last}"
     for time in times:
         name = f"{time.command} ({'cold cache: compiles first' if time.cold else 'warm'})"
         runs = " ".join(f"{seconds:.2f}" for seconds in time.seconds)

@@ -549,8 +549,11 @@ def bench_stages(*, repeats: int = BENCH_REPEATS) -> Iterator[tuple["Benchmark",
     return stage_profile(repeats, STAGE_CHUNKS)
 
 
-def bench_startup(*, repeats: int = BENCH_REPEATS, cold: bool = True) -> list["StartupTime"]:
-    """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``."""
+def bench_startup(*, repeats: int = BENCH_REPEATS, cold: bool = True) -> Iterator["StartupTime"]:
+    """Seconds to start ``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``; a cold run if ``cold``.
+
+    Each command's times as they are measured.
+    """
     from pocha.engine.startup import startup_times
 
     return startup_times(repeats, cold)

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pocha import api, cli
+from pocha.engine import startup
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.reports.text import startup_lines
@@ -192,14 +193,26 @@ def test_bench_stages_profiles_each_step():
 
 @pytest.mark.slow
 def test_bench_startup_times_each_command_in_a_new_process():
-    times = api.bench_startup(repeats=2, cold=False)
+    times = list(api.bench_startup(repeats=2, cold=False))
     assert [time.command for time in times] == ["pocha --version", "pocha --help", "pocha simulate --deals 1000"]
     assert all(len(time.seconds) == 2 and time.median > 0 and not time.cold for time in times)
-    header, *lines = startup_lines(times)
+    header, *lines = startup_lines(times, cold=False)
     assert "new process" in header and lines[2].startswith("pocha simulate --deals 1000 (warm)")
     assert invoke("bench", "--startup", "--stages").exit_code == 1
     with pytest.raises(PochaError, match="startup: pocha simulate --deals 0 failed: Error: "):
         run_seconds(("simulate", "--deals", "0"), dict(os.environ))
+
+
+def test_bench_startup_says_what_it_times_before_its_first_run(monkeypatch):
+    """The walk of issue 46: pocha bench --startup was silent 35 s, its cold run included, then printed all."""
+    runs: list[tuple[str, ...]] = []
+    monkeypatch.setattr(startup, "run_seconds", lambda args, _: runs.append(args) or 0.5)
+    lines = iter(startup_lines(api.bench_startup(repeats=2)))
+    assert "from an empty cache, which compiles first" in next(lines) and runs == []
+    assert next(lines).startswith("pocha --version (warm)") and len(runs) == 3  # the untimed warm-up and 2 runs
+    assert len(list(lines)) == 3 and len(runs) == 1 + 3 * 2 + 1
+    with pytest.raises(PochaError, match="repeats: must be at least 1"):
+        api.bench_startup(repeats=0)  # said when asked, before any line
 
 
 def test_bench_against_a_reference_prints_its_ratio(tmp_path):

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pocha.errors import PochaError
@@ -44,23 +45,26 @@ def run_seconds(args: tuple[str, ...], environment: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def startup_times(repeats: int, cold: bool = True) -> list[StartupTime]:
+def startup_times(repeats: int, cold: bool = True) -> Iterator[StartupTime]:
     """``pocha --version``, ``--help`` and a warm ``simulate --deals 1000``, ``repeats`` runs each; then a cold run.
 
     The warm run is timed after one untimed run has filled the kernel cache. cold: also one run of
     the same command with an empty cache folder (``POCHA_CACHE_DIR``), which compiles everything.
+    Each command's times come as they are measured (the cold run, last, takes tens of seconds).
     """
     if repeats < 1:
         raise PochaError(f"repeats: must be at least 1, not {repeats}")
+    return measured(repeats, cold)
+
+
+def measured(repeats: int, cold: bool) -> Iterator[StartupTime]:
+    """The times of ``startup_times``, each command's as soon as its runs are done."""
     environment = dict(os.environ)
     run_seconds(WARM_RUN, environment)
-    found = [
-        StartupTime(f"pocha {' '.join(args)}", [run_seconds(args, environment) for _ in range(repeats)])
-        for args in COMMANDS
-    ]
+    for args in COMMANDS:
+        yield StartupTime(f"pocha {' '.join(args)}", [run_seconds(args, environment) for _ in range(repeats)])
     if cold:
         with tempfile.TemporaryDirectory(prefix="pocha-cold-") as folder:
             environment.pop("NUMBA_CACHE_DIR", None)
             environment["POCHA_CACHE_DIR"] = folder
-            found.append(StartupTime(f"pocha {' '.join(WARM_RUN)}", [run_seconds(WARM_RUN, environment)], cold=True))
-    return found
+            yield StartupTime(f"pocha {' '.join(WARM_RUN)}", [run_seconds(WARM_RUN, environment)], cold=True)
