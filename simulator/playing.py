@@ -27,9 +27,10 @@ from pocha.engine.player import Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
-from pocha.execution import Messages, check_trace, learn_default_tables
+from pocha.execution import Messages, check_trace, learn_default_tables, unsaid
 from pocha.game.cards import cards_of
 from pocha.game.rules import DEFAULT_PRESET, Rules
+from pocha.kernels.jit import announcing_first_compile
 from pocha.options import RuleOptions, RunOptions, check_seed
 from pocha.reports.text import advice_text, card_advice_text
 from pocha.words import counted
@@ -37,6 +38,10 @@ from pocha.words import counted
 PERSON = "person"  # the person's seat in the trace's strategies
 OPPONENT = "montecarlo@pimc"  # the other seats' player when none is named
 ADVICE_SAMPLES = 10_000  # play-outs per bid or card of the advice: pocha advise's default
+ADVICE_COMPILES = (  # the first ? of a game may come long after the game's own compile, said at its start
+    "compiling the advice's kernels the cache lacks (kept there for later runs): tens of seconds, "
+    "minutes on a busy machine"
+)
 HELP = "a bid (a number) or a card (1O, 12C, AS ...); ? advice; s the score sheet; h this help; q stop"
 
 
@@ -84,6 +89,7 @@ class Session:
     trace: Path | None = None
     ask: Callable[[str], str] | None = None  # None: ``input``, the standard input
     say: Callable[[str], None] = print
+    messages: Messages | None = None  # told that the advice compiles first, when the cache lacks its kernels
     state: DealState | None = None  # the deal under way
     lines: list[dict[str, Any]] = field(default_factory=list)  # the trace lines of the hands played
 
@@ -232,13 +238,14 @@ class Session:
         hand = notation.names(cards_of(state.held[seat]))
         common: dict[str, Any] = {"position": position, "bids": list(state.bids), "samples": self.samples}
         run = RunOptions(seed=self.seed)
-        if state.bidding:
-            advice: Any = advise(hand, state.trump_name(), rules=self.options, run=run, **common)
-            self.say(advice_text(advice))
-        else:
-            played = notation.names(state.plays)
-            advice = advise_card(hand, state.trump_name(), played=played, rules=self.options, run=run, **common)
-            self.say(card_advice_text(advice))
+        with announcing_first_compile(lambda: (self.messages or unsaid)(ADVICE_COMPILES)):
+            if state.bidding:
+                advice: Any = advise(hand, state.trump_name(), rules=self.options, run=run, **common)
+                self.say(advice_text(advice))
+            else:
+                played = notation.names(state.plays)
+                advice = advise_card(hand, state.trump_name(), played=played, rules=self.options, run=run, **common)
+                self.say(card_advice_text(advice))
         self.say(f"(pocha advise says the same: {self.advise_command(state, hand, position)})")
 
     def advise_command(self, state: DealState, hand: str, position: int) -> str:
@@ -323,4 +330,6 @@ def play_game(
     bidders = [(player.entrant.strategy, player.policy) for player in seated if player is not None]
     learn_default_tables(bidders, chosen, RunOptions().make_backend(), None, messages, learn_tables)
     path = None if trace is None else Path(trace)
-    return Session(chosen, rules, seated, seat, seed=seed, samples=samples, trace=path, ask=ask, say=say).play()
+    return Session(
+        chosen, rules, seated, seat, seed=seed, samples=samples, trace=path, ask=ask, say=say, messages=messages
+    ).play()

@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pocha import api, cli
+from pocha import api, cli, playing
 from pocha.engine import startup
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
+from pocha.options import RuleOptions
 from pocha.reports.text import startup_lines
 from pocha.terminal import COMPILE_SECONDS, app, compiling_announced
 
@@ -648,6 +649,19 @@ def test_a_cold_cache_is_announced_once_before_it_compiles(capsys):
     said = "compiling the kernels this pocha simulate run needs and the cache lacks (kept there for later runs): "
     said += f"up to about {COMPILE_SECONDS['simulate']} s on 2 idle cores, minutes on a busy machine\n"
     assert capsys.readouterr().err == said
+
+
+def test_a_first_question_at_the_table_says_it_compiles_the_advice(monkeypatch):
+    """The walk of issue 46: play's notice comes at its start; its first ?, minutes later, compiled 36 s unsaid."""
+    told: list[str] = []
+    monkeypatch.setattr(playing, "advise", lambda *_, **__: numba.njit(lambda x: x + 4)(1))  # a kernel to compile
+    monkeypatch.setattr(playing, "advice_text", lambda _: "the advice")
+    answers = iter(["?", "q"])
+    rules = RuleOptions(players=3, schedule="2")
+    say = told.append
+    playing.play_game("zero@random", rules=rules, trace=None, ask=lambda _: next(answers), say=say, messages=say)
+    asked = told.index("the advice")
+    assert told[asked - 1] == playing.ADVICE_COMPILES and told.count(playing.ADVICE_COMPILES) == 1
 
 
 def test_a_warm_run_says_nothing_of_compiling():
