@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pocha.engine.atomic import check_folder_writable, is_leftover, named, together
+from pocha.engine.atomic import check_folder_writable, clear_leftovers, is_leftover, named, together
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
@@ -128,7 +128,9 @@ def add_to_run(folder: Path, run: RunRecord, contents: dict[str, bytes]) -> RunR
 
 
 def write_files(folder: Path, record: RunRecord, contents: dict[str, bytes], replacing: list[Path]) -> None:
-    """Write the files and run.json together; the files in ``replacing`` go at the same moment."""
+    """Write the files and run.json together; the files in ``replacing`` go at the same moment, a killed run's first."""
+    if folder.is_dir():
+        clear_leftovers(folder)
     with together(folder, [*replacing, folder / RECORD]) as path_for:
         for name, data in contents.items():
             path_for(name).write_bytes(data)

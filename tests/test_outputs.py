@@ -331,6 +331,18 @@ def test_the_temporary_files_a_killed_run_left_are_cleared_by_the_next(tmp_path)
     assert not [path for path in tmp_path.rglob("*") if path.name.endswith(".part")]
 
 
+def test_a_run_folder_loses_the_temporary_files_of_a_killed_run_whatever_they_were_for(tmp_path):
+    """The walk of issue 46: a killed --plot run's figure .part stayed, as the next run (no --plot) wrote no figure."""
+    run = tmp_path / "run"
+    assert invoke("simulate", "-k", "1,2", "-n", "50", "--out", run, "--plot").exit_code == 0
+    (run / ".points_by_size.png.k2x9_a.part").touch()
+    assert invoke("simulate", "-k", "1,2", "-n", "50", "--out", run, "--force").exit_code == 0
+    assert not [path.name for path in run.iterdir() if path.name.endswith(".part")]
+    (run / ".pairs.csv.q8z1.part").touch()  # a killed compare's, in a folder pocha report then draws
+    assert invoke("report", run).exit_code == 0
+    assert not [path.name for path in run.iterdir() if path.name.endswith(".part")]
+
+
 def test_pocha_files_of_the_same_kind_may_be_replaced(tmp_path):
     """A trace is replaced; a table, as a run's folder, only with --force (a second run must not lose the first)."""
     csv, trace = tmp_path / "r.csv", tmp_path / "t.jsonl"

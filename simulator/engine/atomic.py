@@ -66,6 +66,17 @@ def is_leftover(path: Path) -> bool:
     return path.name.startswith(".") and path.name.endswith(".part")
 
 
+def clear_leftovers(folder: Path) -> None:
+    """Remove the temporary files a killed run left in a folder of pocha's own (a run folder), whatever their names.
+
+    A killed ``--plot`` run leaves one for a figure the next run, without ``--plot``, does not write:
+    ``temporary_for`` alone would keep it for good.
+    """
+    for stale in folder.glob(".*.part"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
 def temporary_for(folder: Path, name: str) -> Path:
     """A new temporary file in ``folder`` to become ``name``; those an earlier, killed run left for it go first."""
     for stale in folder.glob(f".{glob.escape(name)}.*.part"):
