@@ -27,7 +27,7 @@ from pocha.options import (
     TRAIN_PLAY_ROUNDS,
 )
 from pocha.terminal import app, command, command_line, resume_command, running, say, user_errors
-from pocha.words import counted
+from pocha.words import counted, did_you_mean
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -68,7 +68,7 @@ RUN_FORMATS = ("table", "summary", "csv", "json")  # a recorded run's: summary, 
 def check_format(value: str, accepted: tuple[str, ...]) -> None:
     """Refuse an output format outside the command's list."""
     if value not in accepted:
-        raise PochaError(f"format: unknown '{value}'; accepted: {', '.join(accepted)}")
+        raise PochaError(f"format: unknown '{value}'; {did_you_mean(value, accepted)}accepted: {', '.join(accepted)}")
 
 
 def show(

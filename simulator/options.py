@@ -7,7 +7,6 @@ resolves them, before any deal is played: the rules (``resolve``), the backend, 
 files may be written.
 """
 
-import difflib
 import functools
 import inspect
 import re
@@ -46,6 +45,7 @@ from pocha.game.rules import (
 )
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS as MONTECARLO_SHARPNESS
 from pocha.strategies.catalog import SHIPPED_NAMES
+from pocha.words import did_you_mean
 
 if TYPE_CHECKING:  # the engine loads numba: imported when a checkpoint (a study) is made, so --help stays quick
     from pocha.engine.checkpoint import Checkpoint
@@ -250,8 +250,7 @@ class OutputOptions:
         from pocha.reports.tables import CSV_STYLES
 
         if self.csv_style not in CSV_STYLES:
-            close = difflib.get_close_matches(self.csv_style, CSV_STYLES, n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            hint = did_you_mean(self.csv_style, CSV_STYLES)
             raise PochaError(f"csv-style: unknown style '{self.csv_style}'; {hint}accepted: {', '.join(CSV_STYLES)}")
         if self.csv_style != "plain" and self.out is not None and not self.to_file:
             raise PochaError(

@@ -1,6 +1,8 @@
 """Counts and times in words, for every layer's messages and headings: "1 card", "1,000 deals", "8 min"."""
 
+import difflib
 import math
+from collections.abc import Iterable
 
 
 def counted(number: int, noun: str, nouns: str | None = None) -> str:
@@ -9,6 +11,17 @@ def counted(number: int, noun: str, nouns: str | None = None) -> str:
     nouns: the plural where adding "s" is wrong (``counted(2, "strategy", "strategies")``).
     """
     return f"{number:,} {noun if number == 1 else nouns or noun + 's'}"
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``did you mean 'x'? `` for the known name closest to ``word``, capitals aside (EXCEL-ES: excel-es); else "".
+
+    >>> did_you_mean("EXCEL-ES", ["plain", "excel-es"]), did_you_mean("Italain", ["italian"]), did_you_mean("x", ["y"])
+    ("did you mean 'excel-es'? ", "did you mean 'italian'? ", '')
+    """
+    by_lower = {name.lower(): name for name in known}
+    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
+    return f"did you mean '{by_lower[close[0]]}'? " if close else ""
 
 
 def duration(seconds: float) -> str:

@@ -8,7 +8,6 @@ factory's typed keyword arguments; one typed as a ``Strategy`` takes a spec itse
 (``montecarlo:assume=fair-share``).
 """
 
-import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -26,6 +25,7 @@ from pocha.strategies.base import Strategy
 from pocha.strategies.heuristics import AcesTrumps, Expected, FairShare, RandomBid, ZeroBid
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy
+from pocha.words import did_you_mean
 
 ENTRY_POINT_GROUP = "pocha.strategies"
 Factory = Callable[..., Strategy]  # a class or function building a strategy from its parameters
@@ -80,9 +80,8 @@ def find_factory(name: str) -> Factory:
     if name in plugins:
         return cast(Factory, plugins[name].load())
     known = sorted(BUILTIN) + sorted(plugins)
-    close = difflib.get_close_matches(name, known, n=1)
     problem = f"unknown name '{name}'" if name.strip() else "no strategy named"
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    hint = did_you_mean(name, known)
     raise PochaError(
         f"strategy: {problem}; {hint}known: {', '.join(known)} (or package.module:Class, or file.py:Class)"
     )
@@ -102,8 +101,8 @@ def getattr_or_error(module: Any, attribute: str, name: str, what: str = "strate
     if not hasattr(module, attribute):
         where = getattr(module, "__file__", None) or module.__name__
         defined = [key for key, value in vars(module).items() if getattr(value, "__module__", None) == module.__name__]
-        close = difflib.get_close_matches(attribute, defined, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        hint = did_you_mean(attribute, defined).strip()
+        hint = f"; {hint}" if hint else ""
         raise PochaError(f"{what} '{name}': {where} has no '{attribute}'{hint}")
     return getattr(module, attribute)
 

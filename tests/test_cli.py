@@ -752,6 +752,30 @@ def test_a_player_spec_whose_play_is_not_a_policy_says_so(args, texts):
     one_line_error(invoke(args + " -n 10 -k 1" if not args.startswith(("variants", "advise")) else args), *texts)
 
 
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        ("simulate -n 10 --csv-style EXCEL-ES --out r.csv", "excel-es"),
+        ("simulate -n 10 --format CSV", "csv"),
+        ("simulate -n 10 --backend Dask", "dask"),
+        ("simulate -n 10 -s EXPECTED", "expected"),
+        ("simulate -n 10 -s ./mybids.py:trumpsonly", "TrumpsOnly"),
+        ("rules --preset ITALIAN", "italian"),
+        ("rules --hook Never", "never"),
+        ("rules --play-rule TRUMP", "trump"),
+        ("rules --rank-order Natural", "natural"),
+        ("rules --schedule Short", "short"),
+        ("rules --format JSON", "json"),
+    ],
+)
+def test_a_name_in_capitals_is_answered_with_the_name_meant(args, meant, tmp_path, monkeypatch):
+    """Loose end of issue 46: --csv-style EXCEL-ES got no 'did you mean' where -s expectd did; every option alike."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mybids.py").write_text("class TrumpsOnly:\n    name = 'trumps-only'\n")
+    one_line_error(invoke(args), f"did you mean '{meant}'?")
+    assert not list(tmp_path.glob("*.csv"))
+
+
 def test_the_same_strategy_twice_names_only_the_strategies_given():
     one_line_error(invoke("compare expected expected -n 10"), "given twice among expected, expected")
     with_field = invoke("compare expected expected --field random -p 3 -n 10")

@@ -204,7 +204,7 @@ def test_n_plus_one_full_deals_is_refused_without_a_climbing_schedule(schedule):
         make_rules(players=4, schedule=schedule, full_deals="n").hand_sizes()
         == make_rules(players=4, schedule=schedule).hand_sizes()
     )
-    with pytest.raises(PochaError, match="full-deals: unknown rule 'n\\+2'; accepted: n, n\\+1"):
+    with pytest.raises(PochaError, match=r"full-deals: unknown rule 'n\+2'; did you mean 'n\+1'\? accepted: n, n\+1"):
         make_rules(full_deals="n+2")
 
 

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pocha.errors import PochaError
-from pocha.words import counted
+from pocha.words import counted, did_you_mean
 
 STARTUP = {"distributed.comm.timeouts.connect": "120s", "distributed.comm.timeouts.tcp": "120s"}
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
 DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most
 MIN_CHUNK = 64
 PER_CORE = 8  # threads (or LocalCluster processes) a core may be asked to run: more only wait their turn
+BACKENDS = ("local", "dask")  # where the chunks run: threads of this process, or Dask
 
 
 class Backend(Protocol):
@@ -214,4 +215,4 @@ def make_backend(backend: str, threads: int | None, workers: int | None, schedul
         if scheduler is not None and workers is not None:
             raise PochaError("workers: a running --scheduler brings its own workers; leave --workers out")
         return Dask(2 if workers is None else workers, scheduler)
-    raise PochaError(f"backend: unknown '{backend}'; accepted: local, dask")
+    raise PochaError(f"backend: unknown '{backend}'; {did_you_mean(backend, BACKENDS)}accepted: {', '.join(BACKENDS)}")

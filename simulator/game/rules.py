@@ -13,7 +13,7 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.cards import PACKS, SUIT_COUNT, Notation, deck_ids
-from pocha.words import counted
+from pocha.words import counted, did_you_mean
 
 PLAY_RULES = {  # name -> the duties it sets (README, "What it simulates")
     "pocha": "follow suit and beat the led suit's best card unless a trump is on a plain-suit trick "
@@ -193,11 +193,15 @@ class Rules:
         ):
             value = getattr(self, name)
             if value not in allowed:
-                raise PochaError(f"{name.replace('_', '-')}: unknown rule '{value}'; accepted: {', '.join(allowed)}")
+                hint = did_you_mean(value, allowed)
+                raise PochaError(
+                    f"{name.replace('_', '-')}: unknown rule '{value}'; {hint}accepted: {', '.join(allowed)}"
+                )
         if isinstance(self.schedule, str):
             if self.schedule not in SCHEDULES:
                 raise PochaError(
-                    f"schedule: unknown '{self.schedule}'; accepted: {', '.join(SCHEDULES)}, or hand sizes like 1,2,3"
+                    f"schedule: unknown '{self.schedule}'; {did_you_mean(self.schedule, SCHEDULES)}"
+                    f"accepted: {', '.join(SCHEDULES)}, or hand sizes like 1,2,3"
                 )
         elif not self.schedule:
             raise PochaError("schedule: a game needs at least one hand")
@@ -516,14 +520,17 @@ def make_rules(
     None keeps the preset's. A schedule may be written as text: a name or hand sizes (``1-5,5``).
     """
     if preset not in PRESETS:
-        raise PochaError(f"preset: unknown preset '{preset}'; accepted: {', '.join(PRESETS)}")
+        raise PochaError(
+            f"preset: unknown preset '{preset}'; {did_you_mean(preset, PRESETS)}accepted: {', '.join(PRESETS)}"
+        )
     check_players(players)
     chosen = PRESETS[preset]
     pack, size_or_ranks = split_deck(deck, chosen.pack) if deck is not None else (chosen.pack, "")
     orders = PACKS[pack].rank_orders
     order = rank_order or (chosen.rank_order if pack == chosen.pack else PACKS[pack].default_order)
     if order not in orders:
-        raise PochaError(f"rank-order: unknown '{order}' for the {pack} pack; accepted: {', '.join(orders)}")
+        hint = did_you_mean(order, orders)
+        raise PochaError(f"rank-order: unknown '{order}' for the {pack} pack; {hint}accepted: {', '.join(orders)}")
     decks = chosen.decks if pack == chosen.pack else PACK_DECKS[pack]
     if size_or_ranks:
         ranks = parse_deck(size_or_ranks, pack, order)
