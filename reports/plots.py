@@ -65,8 +65,7 @@ def _titles(figure: Figure, title: str, run: RunRecord) -> None:
         figure.text(0.5, 1 - 0.1 / height, title, ha="center", va="top", fontsize=13),
         figure.text(0.5, 1 - 0.42 / height, subtitle(run), ha="center", va="top", fontsize=8, color="0.35"),
     ]
-    renderer = figure.canvas.get_renderer()
-    needed = max(text.get_window_extent(renderer).width for text in texts) / figure.dpi + TITLE_MARGIN
+    needed = max(text.get_window_extent().width for text in texts) / figure.dpi + TITLE_MARGIN
     figure.set_figwidth(max(figure.get_figwidth(), needed))
     figure.set_layout_engine(ConstrainedLayoutEngine(rect=(0, 0, 1, 1 - TITLE_BAND / height)))
 
