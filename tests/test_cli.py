@@ -376,7 +376,7 @@ def test_game_and_report(tmp_path):
         (["game", "--schedule", "long"], "schedule: unknown 'long'; accepted: full, short, up, full-only"),
         (["game", "--schedule", "1,11"], "schedule: 11 is not a hand size here"),
         (["game", "--tie-break", "coin"], "tie-break: unknown rule 'coin'; accepted: all, tied, one"),
-        (["game", "--full-deals", "n+2"], "full-deals: unknown rule 'n+2'; accepted: n, n+1"),
+        (["game", "--full-deals", "n+2"], "full-deals: unknown rule 'n+2'; did you mean 'n+1'? accepted: n, n+1"),
         (
             ["game", "--schedule", "short", "--full-deals", "n+1"],
             "full-deals: n+1 counts the full deals of the full and up schedules, not of 'short'; accepted with it: n",
