@@ -253,6 +253,18 @@ def test_each_variant_is_named_once_with_its_figure():
             assert said.count(f"{name} at") == 0 and said.count(f"under {name}") <= 1, said
 
 
+def test_variants_that_play_the_same_games_are_said_alike():
+    """The walk of issue 46: ludoteka and polish (the same rules at 4 players) read "fares best under ludoteka
+    (+0.19 ± 0.53) and worst under polish (+0.19 ± 0.53); -0.00 ± 0.00 against polish"."""
+    same = [(0.19, 0.53, 0.0, 0.0), (0.19, 0.53, -0.0, 0.0)]
+    skill, dealer, luck = variant_answers(study_table(dict.fromkeys(["skill_points", "dealer_gap", "luck_hand"], same)))
+    assert skill == "Skill pays alike under v0 and v1: the strong player gains +0.19 ± 0.53 points a hand under each."
+    assert dealer == (
+        "The dealer fares alike under every variant (+0.19 ± 0.53 points a hand against the table's mean)."
+    )
+    assert luck == "The cards explain the same share of a hand's spread of points under every variant (0.190 ± 0.530)."
+
+
 @pytest.mark.parametrize(
     ("command", "message"),
     [

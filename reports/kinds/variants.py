@@ -76,21 +76,42 @@ def variant_answers(table: pd.DataFrame) -> list[str]:
     rows, order, shown = ranked("skill_points", "{:+.2f}")
     best, after = order[0], order[1 if len(order) > 1 else 0]
     paired = rows.index[0] in (best, after)  # the paired difference names the other; else its figure is said here
-    skill = (
-        f"Skill pays most under {best}: the strong player gains {shown[best]} points a hand"
-        f"{'' if paired else f', {shown[after]} under {after}'}{apart(rows, best, after, '{:+.2f}')}."
-    )
+    if alike(rows, best, after):
+        skill = f"Skill pays alike under {best} and {after}: the strong player gains {shown[best]} points a hand"
+        skill += " under each."
+    else:
+        skill = (
+            f"Skill pays most under {best}: the strong player gains {shown[best]} points a hand"
+            f"{'' if paired else f', {shown[after]} under {after}'}{apart(rows, best, after, '{:+.2f}')}."
+        )
     rows, order, shown = ranked("dealer_gap", "{:+.2f}")
-    dealer = (
-        f"The dealer fares best under {order[0]} ({shown[order[0]]} points a hand against the table's mean) "
-        f"and worst under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.2f}')}."
-    )
+    if alike(rows, order[0], order[-1]):
+        dealer = (
+            f"The dealer fares alike under every variant ({shown[order[0]]} points a hand against the table's mean)."
+        )
+    else:
+        dealer = (
+            f"The dealer fares best under {order[0]} ({shown[order[0]]} points a hand against the table's mean) "
+            f"and worst under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.2f}')}."
+        )
     rows, order, shown = ranked("luck_hand", "{:.3f}")
-    luck = (
-        f"The cards explain the largest share of a hand's spread of points under {order[0]} ({shown[order[0]]}) "
-        f"and the smallest under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.3f}')}."
-    )
+    if alike(rows, order[0], order[-1]):
+        luck = f"The cards explain the same share of a hand's spread of points under every variant ({shown[order[0]]})."
+    else:
+        luck = (
+            f"The cards explain the largest share of a hand's spread of points under {order[0]} ({shown[order[0]]}) "
+            f"and the smallest under {order[-1]} ({shown[order[-1]]}){apart(rows, order[0], order[-1], '{:+.3f}')}."
+        )
     return [skill, dealer, luck]
+
+
+def alike(rows: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether two variants have the same figure and interval to the last digit: they played the same games.
+
+    Ranking them would call one best and the other worst at the same figure ("-0.00 ± 0.00 against").
+    """
+    columns = ["value", "ci_low", "ci_high"]
+    return a != b and rows.loc[a, columns].tolist() == rows.loc[b, columns].tolist()
 
 
 class VariantsKind(Kind):
