@@ -210,7 +210,7 @@ def bench_lines(measurements: Iterable[Measurement]) -> Iterable[str]:
         runs = " ".join(f"{rate:,.0f}" for rate in m.rates)
         yield (
             f"{work.title:<54} {m.where:<29} {m.median:>11,.0f} {work.unit}/s{notes}   "
-            f"({m.deals:,} {work.unit} a run; runs: {runs})"
+            f"({counted(m.deals, work.unit.removesuffix('s'))} a run; runs: {runs})"
         )
 
 

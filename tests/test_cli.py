@@ -15,10 +15,11 @@ from typer.testing import CliRunner
 
 from pocha import api, cli, playing
 from pocha.engine import startup
+from pocha.engine.bench import BENCHMARKS, Measurement
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.options import RuleOptions
-from pocha.reports.text import startup_lines
+from pocha.reports.text import bench_lines, startup_lines
 from pocha.terminal import COMPILE_SECONDS, app, compiling_announced
 
 runner = CliRunner()
@@ -214,6 +215,12 @@ def test_bench_startup_says_what_it_times_before_its_first_run(monkeypatch):
     assert len(list(lines)) == 3 and len(runs) == 1 + 3 * 2 + 1
     with pytest.raises(PochaError, match="repeats: must be at least 1"):
         api.bench_startup(repeats=0)  # said when asked, before any line
+
+
+def test_a_bench_run_of_one_deal_is_one_deal():
+    """The walk of issue 46: the slowest workloads at -n 2000 printed "(1 deals a run; runs: 6)"."""
+    (line,) = bench_lines([Measurement(BENCHMARKS[-2], "1 thread", 1, 1, [6.0])])
+    assert line.endswith("(1 deal a run; runs: 6)")
 
 
 def test_bench_against_a_reference_prints_its_ratio(tmp_path):
