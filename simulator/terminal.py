@@ -43,6 +43,21 @@ class Commands(TyperGroup):
             raise typer.Exit(130) from None
 
 
+NOT_A_NUMBER = "Input should be a valid"  # typer's words for a value its int or float option cannot read
+
+
+def given_to(opts: list[str], args: list[str]) -> str:
+    """The word given to an option on the command line (``-n 1e6``, ``--deals=1e6``, ``-n1e6``): the last one."""
+    found = ""
+    for before, arg in zip(["", *args], args, strict=False):
+        if before in opts:
+            found = arg
+        for opt in opts:
+            if arg.startswith(opt) and arg != opt:
+                found = arg.removeprefix(opt).removeprefix("=")
+    return found
+
+
 def argument_name(argument: TyperArgument) -> str:
     """An argument as help shows it: its metavar, in brackets if optional, ``...`` if it takes several."""
     name = argument.metavar or str(argument.name).upper()
@@ -66,7 +81,17 @@ class Command(TyperCommand):
             if words & yes and words & no:
                 with user_errors():
                     raise PochaError(f"{param.name}: {min(words & yes)} and {min(words & no)} both given; give one")
-        return list(super().parse_args(ctx, args))
+        given = list(args)  # parsing takes from the list
+        try:
+            return list(super().parse_args(ctx, args))
+        except typer.BadParameter as error:
+            if error.param is None or not error.message.startswith(NOT_A_NUMBER):
+                raise
+            whole = "integer" in error.message
+            said = "a whole number; write digits alone (no commas, points or e)" if whole else "a number, such as 0.95"
+            with user_errors():  # a count as the output writes it (1,000,000) or as Python would (1e6)
+                value = given_to(error.param.opts, given)
+                raise PochaError(f"{str(error.param.name).replace('_', '-')}: '{value}' is not {said}") from None
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""

@@ -783,6 +783,21 @@ def test_a_name_in_capitals_is_answered_with_the_name_meant(args, meant, tmp_pat
     assert not list(tmp_path.glob("*.csv"))
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ("simulate -n 1e6", "deals: '1e6' is not a whole number; write digits alone (no commas, points or e)"),
+        ("simulate --deals=1,000,000", "deals: '1,000,000' is not a whole number"),
+        ("game -g1.5", "games: '1.5' is not a whole number"),
+        ("simulate -p four", "players: 'four' is not a whole number"),
+        ("simulate --confidence high", "confidence: 'high' is not a number, such as 0.95"),
+    ],
+)
+def test_a_number_written_as_the_output_writes_it_is_one_line(args, said):
+    """The walk of issue 46: -n 1e6 or -n 1,000,000 (as the tables write it) gave click's three lines of usage."""
+    one_line_error(invoke(args), said)
+
+
 def test_the_same_strategy_twice_names_only_the_strategies_given():
     one_line_error(invoke("compare expected expected -n 10"), "given twice among expected, expected")
     with_field = invoke("compare expected expected --field random -p 3 -n 10")
