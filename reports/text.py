@@ -16,7 +16,9 @@ from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.seating import NAMED_PLAYERS
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
-from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
+from pocha.game.presets import PRESETS
+from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, TIE_BREAKS, Rules
+from pocha.game.scoring import SCORINGS
 from pocha.reports.kinds import hands, kind_of
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun

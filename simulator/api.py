@@ -389,7 +389,8 @@ def match(
     learn_tables: learn a default trick table the players lack into pocha's cache (else refuse).
     ``result.summary()`` has a row per hand size.
     """
-    from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
+    from pocha.openspiel.games import load_game, most_tricks, rules_for
+    from pocha.openspiel.match import BOTS, play_match
 
     check_seed(seed)
     for name, value in (("player", player), ("against", against)):

@@ -29,7 +29,8 @@ from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
 from pocha.execution import Messages, check_trace, learn_default_tables
 from pocha.game.cards import cards_of
-from pocha.game.rules import DEFAULT_PRESET, Rules
+from pocha.game.presets import DEFAULT_PRESET
+from pocha.game.rules import Rules
 from pocha.options import RuleOptions, RunOptions, check_seed
 from pocha.reports.text import advice_text, card_advice_text
 from pocha.words import counted

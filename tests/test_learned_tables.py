@@ -15,7 +15,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.policies import parse_policy
 from pocha.engine.training import Training, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, make_rules
+from pocha.game.presets import PRESETS, make_rules
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy, TrickTable, default_table
 

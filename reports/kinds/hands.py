@@ -7,7 +7,8 @@ report.html, and the facts of the run.
 import pandas as pd
 
 from pocha.engine.confidence import percent as percent_of
-from pocha.game.rules import FULL_DEAL_TRUMPS, PRESETS
+from pocha.game.presets import PRESETS
+from pocha.game.rules import FULL_DEAL_TRUMPS
 from pocha.reports.kinds.kind import Kind, Tables
 from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, play_text, scoring_note

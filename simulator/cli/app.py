@@ -3,7 +3,7 @@
 The app and its help as people write commands, a user's mistake as one line, Ctrl-C as exit 130,
 word of a first compile, the progress bar, and the command line a run records.
 
-``pocha.cli`` holds the commands themselves; this module is what they share around them.
+``pocha.cli.commands`` holds the commands themselves; this module is what they share around them.
 """
 
 import contextlib

@@ -2,7 +2,7 @@
 
 Data goes to stdout; progress, errors and the files written go to stderr. A user's mistake is one
 line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has (or one line, when it
-has nothing) and exits with 130. Every flag is declared once (``pocha.flags``); a command builds
+has nothing) and exits with 130. Every flag is declared once (``pocha.cli.flags``); a command builds
 the option values (``pocha.options``) from its flags and imports the API when it runs, so
 ``--version`` and every ``--help`` load no numba.
 """
@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from pocha import flags, options
+from pocha import options
+from pocha.cli import flags
+from pocha.cli.app import app, command, command_line, resume_command, running, say, user_errors
 from pocha.errors import PochaError
 from pocha.options import (
     CONFIDENCE,
@@ -26,7 +28,6 @@ from pocha.options import (
     TRAIN_PLAY_DEALS,
     TRAIN_PLAY_ROUNDS,
 )
-from pocha.terminal import app, command, command_line, resume_command, running, say, user_errors
 from pocha.words import counted
 
 if TYPE_CHECKING:
