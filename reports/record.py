@@ -166,6 +166,8 @@ def play_text(run: RunRecord) -> str:
     """The card play a heading names: ``greedy play``, or each seat's when they differ (``play by seat 0: pimc``)."""
     if len(set(run.policies)) == 1:
         return f"{run.policies[0]} play"
+    if len(run.policies) > run.rules.players:  # more strategies than seats, in turn: each its own play
+        return "play by strategy " + ", ".join(f"{s}: {p}" for s, p in zip(run.strategies, run.policies, strict=True))
     return "play by seat " + ", ".join(f"{seat}: {policy}" for seat, policy in enumerate(run.policies))
 
 

@@ -210,11 +210,13 @@ def compare(
     Seats take the strategies in turn, each the same number of seats; when they cannot share the
     table evenly, ``field`` (a strategy) fills the seats they leave, one seat each for the compared
     ones. In duplicate (the default) every deal is replayed once per rotation of the seating, so
-    each strategy bids every seat's cards of every deal.
+    each strategy bids every seat's cards of every deal. More strategies than seats take turns at the
+    table (in duplicate, without a field): every deal is played once per strategy, the seats taking
+    the next ones round the cycle each time, so each still bids every seat's cards once.
     """
     preset, chosen = rules.resolve()
     sizes = tuple(hand_sizes(cards, chosen))
-    lineup = compared_lineup(strategies, field, chosen.players)
+    lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
     dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     ran = record_run(

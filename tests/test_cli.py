@@ -331,7 +331,7 @@ def test_compare_refuses_an_uneven_table_and_offers_a_field():
     [
         (["expected"], "give 2 to 8 strategies, not 1"),
         (["a", "b", "c", "d", "e", "f", "g", "h", "i"], "give 2 to 8 strategies, not 9"),
-        (["expected", "zero", "random", "fair-share", "aces-trumps"], "5 strategies but 4 seats"),
+        (["expected", "zero", "random", "fair-share", "aces-trumps", "--no-duplicate"], "5 strategies but 4 seats"),
         (["expected", "expected"], "the same strategy is given twice"),
         (["expected", "zero", "--field", "zero"], "the same strategy is given twice"),
     ],

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from conftest import lineup
 
+from pocha.engine.lineups import compared_lineup
 from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
@@ -71,6 +72,26 @@ def test_duplicate_seats_every_strategy_at_every_seat_of_every_deal():
     per_position = frame[(frame.position != "all") & (frame.cards != "all")]
     assert set(per_position.hands) == {50}  # each strategy bids each position of each deal once
     assert set(frame[frame.position == "all"].hands) == {200, 600}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_more_strategies_than_seats_take_turns_each_bidding_every_seat_once(players):
+    """Five strategies at a smaller table: each deal played once per strategy, each at every seat once."""
+    strategies = ("expected", "aces-trumps", "fair-share", "zero", "random")
+    cycle = compared_lineup(strategies, None, players)
+    result = simulate(
+        Comparison(rules=make_rules(players=players), lineup=cycle, sizes=[2, 3], deals=40, seed=3, chunk_size=16)
+    )
+    frame = summary(result.total)
+    per_position = frame[(frame.position != "all") & (frame.cards != "all")]
+    assert set(per_position.hands) == {40} and set(per_position.strategy) == set(strategies)
+    assert len(pair_differences(result.total).query("cards == 'all'")) == 10  # every pair, paired by deal
+
+
+@pytest.mark.parametrize(("field", "duplicate"), [("zero", True), (None, False)])
+def test_more_strategies_than_seats_need_duplicate_and_no_field(field, duplicate):
+    with pytest.raises(PochaError, match="5 strategies but 4 seats; more strategies than seats take turns"):
+        compared_lineup(("expected", "aces-trumps", "fair-share", "random", "table"), field, 4, duplicate)
 
 
 def test_duplicate_removes_the_cards_from_a_comparison_of_equals():

@@ -77,8 +77,15 @@ class CompareKind(SimulateKind):
         return {"results": made["results"], "pairs": pair_differences(total, run.level, True), "errors": made["errors"]}
 
     def replayed(self, run: RunRecord) -> str:
-        """In duplicate: every deal played once per seat."""
-        return f", each played {run.rules.players} times, seating rotated" if run.section.duplicate else ""
+        """In duplicate: every deal played once per seat, or per strategy when they outnumber the seats."""
+        if not run.section.duplicate:
+            return ""
+        plays = max(run.rules.players, len(run.strategies))
+        return f", each played {plays} times, seating rotated" + (
+            f", {run.rules.players} of the {len(run.strategies)} strategies at the table each time"
+            if plays > run.rules.players
+            else ""
+        )
 
     def field(self, run: RunRecord) -> str | None:
         """The field strategy, if one filled the seats the compared ones leave."""

@@ -67,6 +67,8 @@ class Kind:
         seats = ", ".join(
             f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
         )
+        if len(run.strategies) > rules.players:  # more strategies than seats, in turn
+            seats = f"taken in turn by {', '.join(run.strategies)}"
         brief = rules_brief(rules, run.preset) + scoring_note(rules)
         return (
             f"{rules.players} players, {run.preset or 'custom'} rules ({brief}), "

@@ -243,7 +243,8 @@ def compare(
     """Compare bidding strategies on the same deals, with paired confidence intervals.
 
     Seats take the strategies in turn; in duplicate (the default) every deal is replayed once per
-    rotation of the seating, so each strategy bids every seat's cards of every deal.
+    rotation of the seating, so each strategy bids every seat's cards of every deal. More strategies
+    than seats take turns at the table: every deal is played once per strategy.
     """
     with running("compare") as progress:
         rules = group(options.RuleOptions, locals(), GAME_RULES)

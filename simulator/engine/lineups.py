@@ -38,18 +38,22 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     return Lineup(tuple((entrants * players)[:players]))
 
 
-def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int) -> Lineup:
-    """The seats of a comparison: the strategies in turn, each as often, or once each and the field in the rest."""
+def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int, duplicate: bool = True) -> Lineup:
+    """The seats of a comparison: the strategies in turn, each as often, or once each and the field in the rest.
+
+    More strategies than seats (in duplicate, without a field) hold one entrant each, seated ``seats``
+    at a time in turn round the cycle (``Comparison.rotations``): each bids every seat's cards once.
+    """
     specs = [strategies] if isinstance(strategies, str | Strategy) else list(strategies)
     count = len(specs)
     if not 2 <= count <= MAX_COMPARED:
         raise PochaError(f"compare: give 2 to {MAX_COMPARED} strategies, not {count}")
-    if count > seats:
+    if count > seats and (field is not None or not duplicate):
         raise PochaError(
-            f"compare: {count} strategies but {seats} seats; a rotation seats at most {seats} "
-            "(use more --players or fewer strategies)"
+            f"compare: {count} strategies but {seats} seats; more strategies than seats take turns at the table "
+            "in duplicate only, without --field (or use more --players)"
         )
-    if field is None and seats % count:
+    if field is None and count < seats and seats % count:
         spare = spare_field(specs)
         raise PochaError(
             f"compare: {count} strategies cannot share {seats} seats evenly (one would sit twice and meet "
@@ -58,8 +62,11 @@ def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats
         )
     if field is not None and count == seats:
         raise PochaError(f"field: the {count} strategies fill all {seats} seats; leave --field out")
-    order = [specs[s % count] for s in range(seats)] if field is None else specs + [field] * (seats - count)
-    lineup = lineup_from(order, seats)
+    if count > seats:
+        order = specs
+    else:
+        order = [specs[s % count] for s in range(seats)] if field is None else specs + [field] * (seats - count)
+    lineup = Lineup(tuple(Entrant.of(spec) for spec in order))
     if len(lineup.labels) != count + (field is not None):
         given = [*specs, *([field] if field is not None else [])]
         raise PochaError(f"compare: the same strategy is given twice among {', '.join(map(str, given))}")

@@ -97,7 +97,11 @@ class Competitor:
 
 @dataclass(frozen=True)
 class Lineup:
-    """The entrants at the table, seat by seat (``seats[s]`` sits at seat s); seats sharing a label are one strategy."""
+    """The entrants at the table, seat by seat (``seats[s]`` sits at seat s); seats sharing a label are one strategy.
+
+    A comparison of more strategies than seats holds one entrant a strategy, the table's seats taking
+    the first of each rotation (``seating``).
+    """
 
     seats: tuple[Entrant, ...]
 

@@ -124,9 +124,10 @@ class Deals(DealChunks):
         lines: list[dict[str, Any]] = []
         predicted = Predicted.empty(rules.players, task.count) if self.predict else None
         for rotation in range(self.rotations):
-            seating = np.broadcast_to(lineup.seating(rotation), chunk.hands.shape)
+            seated = lineup.seating(rotation)[: rules.players]  # a cycle of more strategies than seats: the first few
+            seating = np.broadcast_to(seated, chunk.hands.shape)
             collect_bids(rules, strategies, seating, self.seed, chunk, predicted)
-            policies = seat_policies(strategies, lineup.seating(rotation)[None, :])
+            policies = seat_policies(strategies, seated[None, :])
             won, points, plays, leaders = play_chunk(rules, self.seed, chunk, policies, traced)
             rotations.append((seating, chunk.bids.copy() if self.rotations > 1 else chunk.bids, won, points))
             if traced:
@@ -172,8 +173,9 @@ class Comparison(Deals):
 
     @property
     def rotations(self) -> int:
-        """The players in duplicate (every seat's cards bid by every strategy), else 1."""
-        return self.rules.players if self.duplicate else 1
+        """In duplicate, every seat's cards bid by every strategy: once per seat, or per strategy when there
+        are more strategies than seats (each then sits out the plays the cycle leaves it out of); else 1."""
+        return max(self.rules.players, len(self.lineup.seats)) if self.duplicate else 1
 
     def to_dict(self) -> dict[str, Any]:
         """The run as run.json holds it: a run of deals, in duplicate or not, with its field."""
@@ -185,7 +187,7 @@ def simulate(deals: Deals, outputs: Outputs = Outputs(), backend: Backend = Thre
     checkpoint, stream = outputs.checkpoint, outputs.trace
     saved = checkpoint.saved_chunk_size() if checkpoint else None
     deals = deals.cut(backend, deals.deals, len(deals.sizes), saved)
-    check_run(deals.rules, deals.lineup, deals.sizes, deals.chunk)
+    check_run(deals.rules, deals.lineup, deals.sizes, deals.chunk, in_turn=deals.rotations > deals.rules.players)
     if stream is not None and (deals.rotations > 1 or not backend.ordered):
         raise PochaError("trace: deals are traced in plain seating on the local backend only")
     if outputs.predictions is not None and deals.rotations > 1:
