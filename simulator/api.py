@@ -26,7 +26,7 @@ from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
 from pocha.engine.backends import Threads, default_threads
-from pocha.engine.games import play_games as play_whole_games
+from pocha.engine.games import Games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
     MODELLED_TABLE,
@@ -43,12 +43,12 @@ from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
 from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS
 from pocha.engine.seating import Lineup
-from pocha.engine.simulate import simulate as simulate_deals
+from pocha.engine.simulate import Comparison, Deals
 from pocha.engine.training import Training, train_table
-from pocha.engine.variants import GAME_GROUPS, play_variants
+from pocha.engine.variants import Study
+from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
 from pocha.execution import (
-    Amount,
     Asked,
     Messages,
     Progress,
@@ -96,9 +96,6 @@ STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
 BENCH_DEALS = 1_000_000  # deals a bench run plays (slow strategies a share)
 BENCH_REPEATS = 5  # runs per workload, and per command of the start-up times
 MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
-MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
-MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
-STUDY_GROUPS = f"the intervals need {GAME_GROUPS} groups of games"  # why a study plays at least GAME_GROUPS
 
 
 class Player(Decider):
@@ -163,16 +160,22 @@ def simulate(
     if predictions:
         check_predictions(lineup, saving)
     dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    plan = Deals(
+        rules=chosen,
+        lineup=lineup,
+        sizes=sizes,
+        deals=deals,
+        trace_deals=trace_deals,
+        conditioned=dealt,
+        **run.plan_fields,
+    )
+    asked = Asked(run, output, saving, progress, messages)
     ran = record_run(
         kinds.simulate.SIMULATE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals, conditioned=dealt),
-        simulate_deals,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, output, saving, progress, messages),
+        plan,
+        asked,
         preset=preset,
         command_line=command_line,
-        bidders=lineup,
-        rules=chosen,
         trace=trace,
         predictions=predictions,
     )
@@ -219,18 +222,18 @@ def compare(
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
     dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
-    ran = record_run(
-        kinds.compare.COMPARE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler)
-        | dict(conditioned=dealt),
-        simulate_deals,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, output, saving, progress, messages),
-        preset=preset,
-        command_line=command_line,
-        bidders=lineup,
+    plan = Comparison(
         rules=chosen,
+        lineup=lineup,
+        sizes=sizes,
+        deals=deals,
+        duplicate=duplicate,
+        field=filler,
+        conditioned=dealt,
+        **run.plan_fields,
     )
+    asked = Asked(run, output, saving, progress, messages)
+    ran = record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
     return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
@@ -263,18 +266,17 @@ def play_games(
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
     dealt = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
-    ran = record_run(
-        kinds.game.GAME_KIND,
-        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games, conditioned=dealt),
-        play_whole_games,
-        Amount("--games", games, MOST_GAMES),
-        Asked(run, output, progress=progress, messages=messages),
-        preset=preset,
-        command_line=command_line,
-        bidders=lineup,
+    plan = Games(
         rules=chosen,
-        trace=trace,
+        lineup=lineup,
+        games=games,
+        rotate=rotate,
+        trace_games=trace_games,
+        conditioned=dealt,
+        **run.plan_fields,
     )
+    asked = Asked(run, output, progress=progress, messages=messages)
+    ran = record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
     return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
 
 
@@ -310,17 +312,11 @@ def variants(
     ]
     strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    ran = record_run(
-        kinds.variants.VARIANTS_KIND,
-        dict(variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
-        play_variants,
-        Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
-        Asked(run, output, progress=progress, messages=messages),
-        preset=studied[0].preset,
-        command_line=command_line,
-        bidders=Lineup((*lineup.seats, strong_entrant, weak_entrant)),
-        rules=[variant.rules for variant in studied],
+    plan = Study(
+        variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games, **run.plan_fields
     )
+    asked = Asked(run, output, progress=progress, messages=messages)
+    ran = record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
     return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
 
 
@@ -353,16 +349,16 @@ def score_models(
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
     dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
-    plan, recorded = execute(
-        partial(
-            ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals, conditioned=dealt
-        ),
-        record_bids,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, progress=progress, messages=messages),
-        bidders=Lineup((*lineup.seats, *entrants)),  # a model bids for the run's play
+    plan = ModelBids(
         rules=chosen,
+        lineup=lineup,
+        models=tuple(entrants),
+        sizes=sizes,
+        deals=deals,
+        conditioned=dealt,
+        **run.plan_fields,
     )
+    recorded = execute(plan, record_bids, Asked(run, progress=progress, messages=messages))
     played = ModelsRun.of(plan, preset, recorded.complete)
     return ModelsResult(
         played, model_table(recorded.total, [entrant.label for entrant in entrants], families, chosen.players)
@@ -438,12 +434,8 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    _, table = execute(
-        partial(Training, rules=chosen, deals=deals),
-        train_table,
-        Amount("--deals", deals, MOST_DEALS, chosen.full_deal),
-        Asked(run, progress=progress, messages=messages),
-    )
+    plan = Training(rules=chosen, deals=deals, **run.plan_fields)
+    table = execute(plan, train_table, Asked(run, progress=progress, messages=messages))
     if table is None:
         return TrainingResult(None, None)
     with atomic_path(out) as temporary:

@@ -233,6 +233,11 @@ class RunOptions:
         """The backend these options name."""
         return make_backend(self.backend, self.threads, self.workers, self.scheduler)
 
+    @property
+    def plan_fields(self) -> dict[str, Any]:
+        """The fields every engine plan takes from these options: ``Deals(..., **run.plan_fields)``."""
+        return {"seed": self.seed, "policy": self.policy, "chunk_size": self.chunk_size}
+
 
 @dataclass(frozen=True)
 class OutputOptions:

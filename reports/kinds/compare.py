@@ -6,7 +6,6 @@ from typing import Any
 
 from pocha.engine.confidence import percent as percent_of
 from pocha.engine.predictions import Rows
-from pocha.engine.simulate import Comparison
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import per_strategy, position_and_size_tables, sizes_text
 from pocha.reports.kinds.kind import Tables
@@ -58,7 +57,6 @@ class CompareKind(SimulateKind):
     """Deals of each hand size by strategies in turn: the simulate tables and the pairs, in duplicate or not."""
 
     command = "compare"
-    plan = Comparison
     section = CompareRun
     needed = ("results", "pairs")
     names_others = True

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pocha.engine.confidence import percent as percent_of
-from pocha.engine.games import Games, GameTotals
+from pocha.engine.games import Games, GameTotals, play_games
 from pocha.engine.predictions import Rows
 from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
 from pocha.reports.game_stats import game_summary
@@ -59,7 +59,7 @@ class GameKind(HandsKind):
     """Whole games: the games' table, then every hand of them as a run of deals shows them."""
 
     command = "game"
-    plan = Games
+    play = staticmethod(play_games)
     section = GameRun
     unit = "game"
     needed = ("games", "results")

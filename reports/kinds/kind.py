@@ -1,11 +1,12 @@
 """What a recorded command is besides its play: the kind every command's module defines once.
 
-A kind names the engine's plan its command plays and the section run.json holds of it, and says
+A kind names the engine's entry that plays its command's plan and the section run.json holds of it, and says
 how the run is shown: its tables, its text, its figures and its part of report.html. The
 renderers (``pocha.reports.text``, ``plots``, ``html``, ``runs``) ask a run's kind, found by its
 command (``pocha.reports.kinds.kind_of``), and never test which command it is.
 """
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pocha.reports.record import RunRecord, conditions_text, play_text, rules_brief, scoring_note
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pocha.engine.predictions import Rows
+    from pocha.engine.runner import RunTotal
 
 Tables = dict[str, "pd.DataFrame"]
 
@@ -22,7 +24,7 @@ Tables = dict[str, "pd.DataFrame"]
 class Kind:
     """A recorded command: its plan and section, and how its runs are shown (the methods its module defines).
 
-    command: its name (run.json's ``command``); plan: the engine's plan it plays; section: its
+    command: its name (run.json's ``command``); play: the engine's entry that plays its plan; section: its
     section of run.json (a frozen dataclass with ``planned``); unit: what it counts (``deal``,
     ``game``); needed: the tables its run folder must hold; figures: the names of the figures it
     draws (``pocha.reports.plots.FIGURES``); names_others: whether ``--format csv`` says which of
@@ -30,7 +32,7 @@ class Kind:
     """
 
     command: ClassVar[str]
-    plan: ClassVar[type]
+    play: ClassVar[Callable[..., "RunTotal[Any]"]]
     section: ClassVar[type]
     unit: ClassVar[str] = "deal"
     needed: ClassVar[tuple[str, ...]]

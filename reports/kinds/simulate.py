@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pocha.engine.predictions import Rows
-from pocha.engine.simulate import Deals
+from pocha.engine.simulate import simulate
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import HandsKind, per_strategy, played_per_size, position_and_size_tables, sizes_text
 from pocha.reports.kinds.kind import Tables
@@ -34,7 +34,7 @@ class SimulateKind(HandsKind):
     """Deals of each hand size: results, errors and the predictions recorded; each size as often."""
 
     command = "simulate"
-    plan: ClassVar[type] = Deals
+    play = staticmethod(simulate)
     section: ClassVar[type] = DealsRun
     needed: ClassVar[tuple[str, ...]] = ("results",)
     figures: ClassVar[tuple[str, ...]] = (

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 from pocha.engine.predictions import Rows
-from pocha.engine.variants import Study, VariantTally
+from pocha.engine.variants import Study, VariantTally, play_variants
 from pocha.game.conditions import conditions_in_words
 from pocha.game.rules import Rules
 from pocha.reports.kinds.kind import Kind, Tables
@@ -97,7 +97,7 @@ class VariantsKind(Kind):
     """A study: its variants table, shown by question (the variants, seat advantage, skill, luck, the game)."""
 
     command = "variants"
-    plan = Study
+    play = staticmethod(play_variants)
     section = VariantsRun
     unit = "game"
     needed = ("variants",)

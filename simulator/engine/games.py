@@ -26,7 +26,7 @@ from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import GameTally, Tally
-from pocha.engine.workload import Part, Plan, seated
+from pocha.engine.workload import MOST_GAMES, Amount, Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.codes import STREAM_LOT
@@ -62,8 +62,22 @@ class Games(Plan):
     conditioned: Conditioned | None = None
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise PochaError(f"games: must be at least 1, not {self.games}")
+        self.amount.check(least=False)
+
+    @property
+    def amount(self) -> Amount:
+        """Games."""
+        return Amount("--games", self.games, MOST_GAMES)
+
+    @property
+    def bidders(self) -> Lineup:
+        """The line-up."""
+        return self.lineup
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The run's rules."""
+        return (self.rules,)
 
     @property
     def sizes(self) -> tuple[int, ...]:

@@ -38,7 +38,9 @@ def lineup_from(strategies: Spec | Sequence[Spec] | None, players: int) -> Lineu
     return Lineup(tuple((entrants * players)[:players]))
 
 
-def compared_lineup(strategies: Spec | Sequence[Spec], field: Spec | None, seats: int, duplicate: bool = True) -> Lineup:
+def compared_lineup(
+    strategies: Spec | Sequence[Spec], field: Spec | None, seats: int, duplicate: bool = True
+) -> Lineup:
     """The seats of a comparison: the strategies in turn, each as often, or once each and the field in the rest.
 
     More strategies than seats (in duplicate, without a field) hold one entrant each, seated ``seats``

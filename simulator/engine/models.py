@@ -74,6 +74,11 @@ class ModelBids(DealChunks):
     models: tuple[Entrant, ...]
     conditioned: Conditioned | None = None
 
+    @property
+    def bidders(self) -> Lineup:
+        """The table, and the models bidding beside it (for the run's play)."""
+        return Lineup((*self.lineup.seats, *self.models))
+
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
         task = self.task(index)

@@ -19,7 +19,7 @@ from pocha.engine.predictions import Predicted, prediction_rows
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import Tally
-from pocha.engine.workload import Part, Plan, seated
+from pocha.engine.workload import MOST_DEALS, Amount, Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
@@ -43,8 +43,17 @@ class DealChunks(Plan):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", tuple(self.sizes))  # a list given is kept as the plan's own tuple
-        if self.deals < 1:
-            raise PochaError(f"deals: must be at least 1, not {self.deals}")
+        self.amount.check(least=False)
+
+    @property
+    def amount(self) -> Amount:
+        """Deals of each hand size."""
+        return Amount("--deals", self.deals, MOST_DEALS, len(self.sizes))
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The run's rules."""
+        return (self.rules,)
 
     @property
     def by_size(self) -> bool:
@@ -98,6 +107,11 @@ class Deals(DealChunks):
     trace_deals: int | None = None
     predict: bool = False
     conditioned: Conditioned | None = None
+
+    @property
+    def bidders(self) -> Lineup:
+        """The line-up."""
+        return self.lineup
 
     @property
     def by_size(self) -> bool:
@@ -173,8 +187,11 @@ class Comparison(Deals):
 
     @property
     def rotations(self) -> int:
-        """In duplicate, every seat's cards bid by every strategy: once per seat, or per strategy when there
-        are more strategies than seats (each then sits out the plays the cycle leaves it out of); else 1."""
+        """In duplicate, every seat's cards bid by every strategy: once per seat, or per strategy.
+
+        Per strategy when there are more strategies than seats (each then sits out the plays the cycle
+        leaves it out of); else 1.
+        """
         return max(self.rules.players, len(self.lineup.seats)) if self.duplicate else 1
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,8 +17,39 @@ from pocha.engine.backends import Backend, auto_chunk
 from pocha.engine.policies import GREEDY, PlayPolicy
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
+from pocha.errors import PochaError
+from pocha.game.rules import Rules
 
 T = TypeVar("T")
+MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
+MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
+
+
+@dataclass(frozen=True)
+class Amount:
+    """How much a run plays, as its option says it: ``--deals 1000`` (of each of 3 hand sizes)."""
+
+    option: str  # the flag that sets it: --deals or --games
+    value: int
+    most: int  # what the deal numbers can count
+    per: int = 1  # deals (games) the run plays per unit of it: its hand sizes, its variants
+    least: int = 1  # its smallest value
+    why: str = ""  # why it is that least, when more than 1
+
+    @property
+    def total(self) -> int:
+        """Deals (games) the whole run plays."""
+        return self.value * self.per
+
+    def check(self, least: bool = True) -> None:
+        """Refuse an amount of play below its least (1) or beyond what deal numbers can count.
+
+        least: False when made, for a probe's sample of the run may hold fewer; a run checks it first.
+        """
+        if self.value < self.least and self.least > 1 and (least or self.value < 1):
+            raise PochaError(f"{self.option[2:]}: at least {self.least} ({self.why}), not {self.value}")
+        if not 1 <= self.value <= self.most:
+            raise PochaError(f"{self.option[2:]}: must be from 1 to {self.most:,}, not {self.value:,}")
 
 
 @dataclass
@@ -112,6 +143,21 @@ class Plan:
         if self.chunk_size is not None:
             return self
         return replace(self, chunk_size=saved or auto_chunk(amount, backend, sizes))
+
+    @property
+    def amount(self) -> Amount:
+        """How much the run plays, as its option says it (checked when the plan is made, its least when it runs)."""
+        raise NotImplementedError
+
+    @property
+    def bidders(self) -> Lineup:
+        """Every entrant that bids in the run: the default trick tables they need are learned before it starts."""
+        return Lineup(())
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The rules the run plays under: one set, or a study's, each variant's."""
+        return ()
 
     def to_dict(self) -> dict[str, Any]:
         """The seed and play policy as run.json holds them."""
