@@ -98,6 +98,22 @@ class Games(Plan):
         """Games of the run."""
         return self.games
 
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a run the rules cannot deal, or a trace but on the local backend."""
+        check_run(self.rules, self.lineup, self.rules.hand_sizes(), self.chunk)
+        if traced and not backend.ordered:
+            raise PochaError("trace: games are traced on the local backend only")
+
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
+        """Cut and checked, every deal of its first ``trace_games`` games traced (all when None)."""
+        plan = super().ready(backend, saved, traced, predicted)
+        shown = (plan.games if plan.trace_games is None else plan.trace_games) if traced else 0
+        return replace(plan, trace_games=shown)
+
+    def trace_header(self) -> dict[str, Any]:
+        """The rules, line-up, seed, play and deal conditions."""
+        return traces.header(self.rules, self.lineup, self.seed, self.policy, self.conditioned)
+
     def sample(self, amount: int) -> Self:
         """The run's first ``amount`` games, one chunk."""
         games = min(amount, self.games)
@@ -288,13 +304,4 @@ class GameHands:
 
 def play_games(games: Games, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[GameTotals]:
     """Play the plan's games (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    games = games.cut(backend, games.games)
-    check_run(games.rules, games.lineup, games.rules.hand_sizes(), games.chunk)
-    if outputs.trace is not None and not backend.ordered:
-        raise PochaError("trace: games are traced on the local backend only")
-    shown = (games.games if games.trace_games is None else games.trace_games) if outputs.trace is not None else 0
-    games = replace(games, trace_games=shown)
-    if outputs.trace is not None:
-        header = traces.header(games.rules, games.lineup, games.seed, games.policy, games.conditioned)
-        traces.write_lines(outputs.trace, [header])
     return run(games, backend, outputs)

@@ -195,6 +195,17 @@ class Study(Plan):
         """Games of every variant together."""
         return self.games * len(self.variants)
 
+    @property
+    def cut_by(self) -> tuple[int, int]:
+        """Games: each task plays its games under every variant."""
+        return self.games, 1
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a study whose rules cannot deal its line-up's games."""
+        super().check(backend, traced, predicted)
+        for variant in self.variants:
+            check_run(variant.rules, self.lineup, variant.rules.hand_sizes(), self.chunk)
+
     def sample(self, amount: int) -> Self:
         """The study's first ``amount`` games of every variant, one chunk."""
         games = min(amount, self.games)
@@ -285,7 +296,4 @@ class Study(Plan):
 
 def play_variants(study: Study, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[VariantTally]:
     """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    study = study.cut(backend, study.games)
-    for variant in study.variants:
-        check_run(variant.rules, study.lineup, variant.rules.hand_sizes(), study.chunk)
     return run(study, backend, outputs)

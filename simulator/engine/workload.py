@@ -112,6 +112,18 @@ class Workload(Protocol[T]):
         """Deals (games) per task, None until the run chooses them."""
         ...
 
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> "Workload[T]":
+        """The run as it will play: cut into tasks for ``backend`` (``saved``: a resumed run's chunk size), checked.
+
+        traced, predicted: whether its outputs take trace lines, recorded predictions. The runner
+        calls it before any task; what the run cannot do is refused here, before any work.
+        """
+        ...
+
+    def trace_header(self) -> dict[str, Any]:
+        """A trace's first line: the rules, the line-up, the seed, the play and the deal conditions."""
+        ...
+
     def to_dict(self) -> dict[str, Any]:
         """The run as plain data, as run.json holds it (a checkpoint compares it on resume)."""
         ...
@@ -135,14 +147,35 @@ class Plan:
         assert self.chunk_size is not None, "a plan is cut into tasks (cut) before it is played"
         return self.chunk_size
 
-    def cut(self, backend: Backend, amount: int, sizes: int = 1, saved: int | None = None) -> Self:
-        """The plan with its chunk size chosen for ``amount`` of each of ``sizes`` hand sizes on ``backend``.
+    def cut(self, backend: Backend, saved: int | None = None) -> Self:
+        """The plan with its chunk size chosen for its amount on ``backend`` (``auto_chunk``).
 
         saved: the chunk size of the checkpoint the run resumes, used when none was asked for.
         """
         if self.chunk_size is not None:
             return self
-        return replace(self, chunk_size=saved or auto_chunk(amount, backend, sizes))
+        amount, parts = self.cut_by
+        return replace(self, chunk_size=saved or auto_chunk(amount, backend, parts))
+
+    @property
+    def cut_by(self) -> tuple[int, int]:
+        """What a chunk size is chosen for: deals (games) of each part of the run, and its parts (hand sizes)."""
+        return self.amount.value, self.amount.per
+
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
+        """The plan cut (``cut``) and checked (``check``): what the runner plays."""
+        plan = self.cut(backend, saved)
+        plan.check(backend, traced, predicted)
+        return plan
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse, before any work, a run the rules or the engine cannot play, or these outputs."""
+        if traced or predicted:
+            raise PochaError("trace, predictions: only runs of deals record them (and whole games, a trace)")
+
+    def trace_header(self) -> dict[str, Any]:
+        """A plan that is not traced has none (``check`` refuses a trace)."""
+        raise NotImplementedError
 
     @property
     def amount(self) -> Amount:
