@@ -62,9 +62,9 @@ def csv_note(run: RunRecord, tables: Tables) -> str | None:
 
 
 def interrupted_note(run: RunRecord) -> str:
-    """What the command line says on stderr after a stopped run's results."""
+    """What the command line says on stderr after a stopped run's results (after ``Interrupted: ``)."""
     unit = kind_of(run.command).unit
-    return f"Interrupted: the results above cover the finished {unit}s only; no output file was written."
+    return f"the results above cover the finished {unit}s only; no output file was written"
 
 
 def advice_text(advice: Advice | CardAdvice, symbols: bool = False) -> str:

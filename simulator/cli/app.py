@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -39,8 +39,17 @@ class Commands(TyperGroup):
             with interruptible():
                 return super().invoke(ctx)
         except KeyboardInterrupt:
-            typer.echo("Interrupted: nothing was written.", err=True)
-            raise typer.Exit(130) from None
+            interrupted("nothing was written")
+
+
+def interrupted(what: str, *then: str) -> NoReturn:
+    """End a command stopped by Ctrl-C or SIGTERM: ``Interrupted: WHAT.`` on stderr, ``then`` lines, exit status 130.
+
+    The one place every command says it: what it shows or kept of the run, or that nothing was written.
+    """
+    for line in (f"Interrupted: {what}.", *then):
+        typer.echo(line, err=True)
+    raise typer.Exit(130)
 
 
 def argument_name(argument: TyperArgument) -> str:
