@@ -8,7 +8,7 @@ plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Ru
 (``"expected:bias=0.3"``) or strategy objects; the deals a run asks for (``dealing=DealOptions(...)``,
 or ``hands=``, ``trump=``, ``where=``: docs/deals.md) are read against its rules. Every check of the
 options happens before any deal is played; a mistake raises ``PochaError`` with one line. Each run
-is a short call of the one execution path (``pocha.execution``).
+is a short call of the one execution path (``pocha._execution``).
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
 nothing is written. The lines for the person running pocha go to ``messages`` (the CLI prints
 them on stderr; the library prints nothing): a default trick table learned first, and before a run
@@ -22,6 +22,18 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pocha._execution import (
+    Asked,
+    Messages,
+    Progress,
+    check_trace,
+    condition_deals,
+    counter,
+    execute,
+    learn_default_tables,
+    record_run,
+    recorded,
+)
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
@@ -48,18 +60,6 @@ from pocha.engine.training import Training, train_table
 from pocha.engine.variants import Study
 from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
-from pocha.execution import (
-    Asked,
-    Messages,
-    Progress,
-    check_trace,
-    condition_deals,
-    counter,
-    execute,
-    learn_default_tables,
-    record_run,
-    recorded,
-)
 from pocha.game.rules import Rules
 from pocha.game.sizes import every_size, hand_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pocha._execution import Messages, check_trace, learn_default_tables
 from pocha.advising import advise, advise_card
 from pocha.engine import trace as traces
 from pocha.engine.atomic import atomic_path
@@ -27,7 +28,6 @@ from pocha.engine.player import Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
-from pocha.execution import Messages, check_trace, learn_default_tables
 from pocha.game.cards import cards_of
 from pocha.game.presets import DEFAULT_PRESET
 from pocha.game.rules import Rules
