@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
@@ -103,25 +103,25 @@ def execute(
 
 
 @dataclass(frozen=True)
-class Recorded:
+class Recorded(Generic[T]):
     """A recorded run that has ended: its record, the engine's total, its tables and the files written."""
 
     record: RunRecord
-    total: Any
+    total: T
     tables: dict[str, "pd.DataFrame"]
     files: tuple[Path, ...]
 
 
 def record_run(
-    kind: Kind,
-    plan: Plan,
+    kind: Kind[P, T],
+    plan: P,
     asked: Asked,
     *,
     preset: str | None,
     command_line: str | None,
     trace: str | Path | None = None,
     predictions: bool = False,
-) -> Recorded:
+) -> Recorded[T]:
     """Run a recorded command's plan by its kind's engine entry (``execute``), then its record and tables; write them.
 
     preset: the one the rules came from; command_line: the command line (or Python call) that made the run.

@@ -6,6 +6,7 @@ from typing import Any
 
 from pocha.engine.confidence import percent as percent_of
 from pocha.engine.predictions import Rows
+from pocha.engine.simulate import Deals
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import per_strategy, position_and_size_tables, sizes_text
 from pocha.reports.kinds.kind import Tables
@@ -69,7 +70,7 @@ class CompareKind(SimulateKind):
         "pairs_by_size",
     )
 
-    def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
+    def tables(self, run: RunRecord, plan: Deals, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, pairs and errors."""
         made = super().tables(run, plan, total)
         return {"results": made["results"], "pairs": pair_differences(total, run.level, True), "errors": made["errors"]}

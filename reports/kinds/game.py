@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 from typing import Any
 
+from pocha.engine.backends import Backend
 from pocha.engine.confidence import percent as percent_of
 from pocha.engine.games import Games, GameTotals, play_games
 from pocha.engine.predictions import Rows
+from pocha.engine.runner import Outputs, RunTotal
 from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
 from pocha.reports.game_stats import game_summary
 from pocha.reports.kinds.hands import HandsKind
@@ -55,15 +57,18 @@ def games_table(games: Any, level: str) -> str:
     )
 
 
-class GameKind(HandsKind):
+class GameKind(HandsKind[Games, GameTotals]):
     """Whole games: the games' table, then every hand of them as a run of deals shows them."""
 
     command = "game"
-    play = staticmethod(play_games)
     section = GameRun
     unit = "game"
     needed = ("games", "results")
     figures = ("points_by_size", "exact_rate_by_size", "points_by_position", "won_minus_bid", "win_probability")
+
+    def play(self, plan: Games, outputs: Outputs, backend: Backend) -> RunTotal[GameTotals]:
+        """Whole games played (``engine.games``)."""
+        return play_games(plan, outputs, backend)
 
     def results(self, plan: Games, total: GameTotals) -> dict[str, Any]:
         """How the games' ties were parted."""
@@ -79,7 +84,7 @@ class GameKind(HandsKind):
         """The games played to the end."""
         return total.game_tally.games
 
-    def tables(self, run: RunRecord, plan: Any, total: GameTotals, predictions: list[Rows] | None = None) -> Tables:
+    def tables(self, run: RunRecord, plan: Games, total: GameTotals, predictions: list[Rows] | None = None) -> Tables:
         """games, results (per hand) and errors."""
         policies = run.policy_of
         return {

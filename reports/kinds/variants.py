@@ -6,7 +6,9 @@ from typing import Any
 
 import pandas as pd
 
+from pocha.engine.backends import Backend
 from pocha.engine.predictions import Rows
+from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.variants import Study, VariantTally, play_variants
 from pocha.game.conditions import conditions_in_words
 from pocha.game.rules import Rules
@@ -93,15 +95,18 @@ def variant_answers(table: pd.DataFrame) -> list[str]:
     return [skill, dealer, luck]
 
 
-class VariantsKind(Kind):
+class VariantsKind(Kind[Study, VariantTally]):
     """A study: its variants table, shown by question (the variants, seat advantage, skill, luck, the game)."""
 
     command = "variants"
-    play = staticmethod(play_variants)
     section = VariantsRun
     unit = "game"
     needed = ("variants",)
     figures = ("seat_advantage", "dealer_gap_by_size", "skill_and_luck", "game_shape")
+
+    def play(self, plan: Study, outputs: Outputs, backend: Backend) -> RunTotal[VariantTally]:
+        """The study's games played (``engine.variants``)."""
+        return play_variants(plan, outputs, backend)
 
     def results(self, plan: Study, total: VariantTally) -> dict[str, Any]:
         """The hands each variant deals alike with the first."""
