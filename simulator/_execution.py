@@ -85,18 +85,18 @@ def execute(
     plan.amount.check()
     if asked.output is not None:
         asked.output.check()
-    where = run.make_backend()
+    backend = run.make_backend()
     bidders = bidders_of(plan.bidders, plan.policy)
-    learn_default_tables(bidders, plan.rule_sets, where, asked.progress, asked.messages, run.learn_tables)
+    learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)
     with _trace_file(trace) as stream:
         outputs = Outputs(
-            progress=counter(asked.progress, plan.amount.total),
+            progress=counter(asked.progress, plan.planned),
             estimate=telling_cost(run, plan.amount, asked.messages),
             trace=stream,
             predictions=predictions,
             checkpoint=asked.saving.make_checkpoint(),
         )
-        played = play(plan, outputs, where)
+        played = play(plan, outputs, backend)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:
             raise _Stopped
     return played
@@ -258,9 +258,9 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
     def tell(estimate: Estimate) -> None:
         if estimate.seconds <= LONG:
             return
-        where = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
+        workers = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
         line = (
-            f"this run will take about {duration(estimate.seconds)} on {where} "
+            f"this run will take about {duration(estimate.seconds)} on {workers} "
             f"(~{estimate.rate:,.0f} {unit}/s, the rate of its first {unit}"
             f"{' on this busy machine, its threads together as fast as one' if estimate.busy else ''}; "
             "slower if the machine gets busier)"

@@ -93,11 +93,6 @@ class Games(Plan):
         """Games chunk ``index`` plays."""
         return min(self.chunk, self.games - index * self.chunk)
 
-    @property
-    def planned(self) -> int:
-        """Games of the run."""
-        return self.games
-
     def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
         """Refuse a run the rules cannot deal, or a trace but on the local backend."""
         check_run(self.rules, self.lineup, self.rules.hand_sizes(), self.chunk)

@@ -80,11 +80,6 @@ class DealChunks(Plan):
         """Deals chunk ``index`` plays."""
         return self.task(index).count
 
-    @property
-    def planned(self) -> int:
-        """Deals of every hand size together."""
-        return self.deals * len(self.sizes)
-
     def sample(self, amount: int) -> Self:
         """The run's first ``amount`` deals of each hand size, one chunk each."""
         deals = min(amount, self.deals)

@@ -191,11 +191,6 @@ class Study(Plan):
         return min(self.chunk, self.games - index * self.chunk) * len(self.variants)
 
     @property
-    def planned(self) -> int:
-        """Games of every variant together."""
-        return self.games * len(self.variants)
-
-    @property
     def cut_by(self) -> tuple[int, int]:
         """Games: each task plays its games under every variant."""
         return self.games, 1

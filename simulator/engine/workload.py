@@ -183,6 +183,11 @@ class Plan:
         raise NotImplementedError
 
     @property
+    def planned(self) -> int:
+        """Deals (games) every task together plays: its amount in all."""
+        return self.amount.total
+
+    @property
     def bidders(self) -> Lineup:
         """Every entrant that bids in the run: the default trick tables they need are learned before it starts."""
         return Lineup(())
