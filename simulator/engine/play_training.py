@@ -41,7 +41,7 @@ from pocha.version import __version__
 
 BIDDERS = ("expected", "aces-trumps", "fair-share", "expected")  # the seats' bidders, in turn round the deals
 ROUND_NUMBERS = 1_000_000_000  # deal numbers a round may use: round r deals from r * ROUND_NUMBERS on
-WIDTHS = (64, 32)  # the network's hidden layers
+WIDTHS = (32, 8)  # the network's hidden layers
 EPOCHS = 25  # passes over the positions a fit makes
 HELD_OUT = 10  # every HELD_OUT-th chunk of each round is kept out of the fit, to measure the model on
 
@@ -183,19 +183,21 @@ def record_features(rules: Rules, files: Sequence[Path]) -> Features:
     return Features(np.vstack(inputs), np.concatenate(values), np.concatenate(positions))
 
 
-def fitting_library() -> tuple[Any, Any]:
-    """scikit-learn's warning of a fit cut short and its perceptron; one line, before any work, without it."""
+def fitting_library() -> tuple[Any, Any, Any]:
+    """scikit-learn's warning of a fit cut short, its perceptron and the limit on BLAS threads (threadpoolctl,
+    which it installs); one line, before any work, without them."""
     try:
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.neural_network import MLPRegressor
+        from threadpoolctl import threadpool_limits
     except ImportError:
         raise PochaError("train-play: fitting needs scikit-learn: pip install 'pocha-simulator[train]'") from None
-    return ConvergenceWarning, MLPRegressor
+    return ConvergenceWarning, MLPRegressor, threadpool_limits
 
 
 def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EPOCHS) -> tuple[np.ndarray, ...]:
     """Fit the network to ``features``; its layers (``play_models.LAYERS``) with the inputs' scaling folded in."""
-    ConvergenceWarning, MLPRegressor = fitting_library()
+    ConvergenceWarning, MLPRegressor, threadpool_limits = fitting_library()
     if not len(features.values):
         raise PochaError("train-play: no position to learn from (every card was forced): give more deals or sizes")
     mean, scale = features.inputs.mean(axis=0), features.inputs.std(axis=0)
@@ -211,7 +213,9 @@ def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EP
         tol=0.0,
         random_state=seed,
     )
-    with warnings.catch_warnings():  # a fixed number of passes, not a tolerance: "not converged" says nothing
+    # A fixed number of passes, not a tolerance ("not converged" says nothing); BLAS on one thread, since
+    # its sums in another order on more threads would change the last bits of the weights.
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", ConvergenceWarning)
         network.fit((features.inputs - mean) / scale, features.target)
     if network.n_iter_ < epochs:  # scikit-learn ends a fit early on Ctrl-C, with a warning only: not a model
