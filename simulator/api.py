@@ -159,14 +159,14 @@ def simulate(
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = Deals(
         rules=chosen,
         lineup=lineup,
         sizes=sizes,
         deals=deals,
         trace_deals=trace_deals,
-        conditioned=dealt,
+        conditioned=conditioned,
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
@@ -221,7 +221,7 @@ def compare(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = Comparison(
         rules=chosen,
         lineup=lineup,
@@ -229,7 +229,7 @@ def compare(
         deals=deals,
         duplicate=duplicate,
         field=filler,
-        conditioned=dealt,
+        conditioned=conditioned,
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
@@ -265,14 +265,14 @@ def play_games(
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
-    dealt = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
+    conditioned = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
     plan = Games(
         rules=chosen,
         lineup=lineup,
         games=games,
         rotate=rotate,
         trace_games=trace_games,
-        conditioned=dealt,
+        conditioned=conditioned,
         **run.plan_fields,
     )
     asked = Asked(run, output, progress=progress, messages=messages)
@@ -305,9 +305,9 @@ def variants(
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
     run.at_95_only("variants")
-    dealt = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
+    condition = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
     studied = [
-        replace(variant, conditioned=dealt(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
+        replace(variant, conditioned=condition(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
         for variant in parse_study(variants, players)
     ]
     strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
@@ -348,14 +348,14 @@ def score_models(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = ModelBids(
         rules=chosen,
         lineup=lineup,
         models=tuple(entrants),
         sizes=sizes,
         deals=deals,
-        conditioned=dealt,
+        conditioned=conditioned,
         **run.plan_fields,
     )
     recorded = execute(plan, record_bids, Asked(run, progress=progress, messages=messages))

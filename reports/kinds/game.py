@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pocha.engine.backends import Backend
-from pocha.engine.confidence import percent as percent_of
+from pocha.engine.confidence import percent
 from pocha.engine.games import Games, GameTotals, play_games
 from pocha.engine.predictions import Rows
 from pocha.engine.runner import Outputs, RunTotal
@@ -117,7 +117,7 @@ class GameKind(HandsKind[Games, GameTotals]):
         lines = [
             f"\nWhole games ({counted(len(section.hand_sizes), 'hand')} each; win: share of games won outright per "
             "seat held):",
-            game_table(tables["games"], percent_of(run.level)),
+            game_table(tables["games"], percent(run.level)),
             f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
             f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
         ]
@@ -158,7 +158,7 @@ class GameKind(HandsKind[Games, GameTotals]):
         return [
             f"<p>{text(best.strategy)} won the most games: {share(best.win_rate)} of the games per seat "
             f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>",
-            games_table(tables["games"], percent_of(run.level)),
+            games_table(tables["games"], percent(run.level)),
             f"<p>{text(tie_breaks)}</p>",
             "<h3>Every hand of the games</h3>",
         ]
