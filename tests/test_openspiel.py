@@ -246,7 +246,7 @@ def test_the_honest_worlds_deal_every_unseen_card_and_keep_the_voids(openspiel):
 
 def one_card_win_chance(state):
     """The chance the first bidder's card takes the one-card trick, over the cards it has not seen."""
-    _, _, dealt, trump, _ = importlib.import_module("pocha.openspiel").deal_parts(state.history(), 3)
+    _, _, dealt, trump, _ = importlib.import_module("pocha.openspiel.games").deal_parts(state.history(), 3)
     mine = dealt[state.current_player()]
     rank, suit = divmod(mine, 4)
     trumps = trump % 4
