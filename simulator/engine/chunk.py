@@ -187,7 +187,7 @@ def play_chunk(
 def check_run(rules: Rules, lineup: Lineup, sizes: Sequence[int], chunk_size: int, in_turn: bool = False) -> None:
     """Refuse a run the rules or the engine cannot do, before any work.
 
-    in_turn: more strategies than seats, seated in turn.
+    in_turn: more strategies than seats may be given, seated in turn (``Comparison.rotations``).
     """
     if len(lineup.seats) != rules.players and not (in_turn and len(lineup.seats) > rules.players):
         raise PochaError(f"strategy: {counted(len(lineup.seats), 'strategy', 'strategies')} for {rules.players} seats")

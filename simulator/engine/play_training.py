@@ -184,8 +184,10 @@ def record_features(rules: Rules, files: Sequence[Path]) -> Features:
 
 
 def fitting_library() -> tuple[Any, Any, Any]:
-    """scikit-learn's warning of a fit cut short, its perceptron and the limit on BLAS threads (threadpoolctl,
-    which it installs); one line, before any work, without them."""
+    """scikit-learn's warning of a fit cut short, its perceptron and its BLAS thread limit; one line without them.
+
+    The thread limit is threadpoolctl's, which scikit-learn installs. Checked before any work.
+    """
     try:
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.neural_network import MLPRegressor

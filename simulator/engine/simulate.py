@@ -200,10 +200,10 @@ class Comparison(Deals):
 
     @property
     def rotations(self) -> int:
-        """In duplicate, every seat's cards bid by every strategy: once per seat, or per strategy.
+        """How many times every deal is played: in duplicate once per seat, else once.
 
-        Per strategy when there are more strategies than seats (each then sits out the plays the cycle
-        leaves it out of); else 1.
+        Each strategy then bids every seat's cards; more strategies than seats play once per strategy,
+        each sitting out the plays the cycle leaves it out of.
         """
         return max(self.rules.players, len(self.lineup.seats)) if self.duplicate else 1
 

@@ -177,8 +177,9 @@ def card_features(card, view, trick, deal_rules, out):
 
 @jit_inline
 def add_inputs(out, width, inputs, count, weights, first):
-    """Add to ``out[:width]`` each of the first ``count`` inputs times its row of the first layer (rows of
-    ``width`` from ``first`` on; zero inputs skipped).
+    """Add to ``out[:width]`` each of the first ``count`` inputs times its first-layer row (zeros skipped).
+
+    Rows are ``width`` long, from ``first`` on in ``weights``.
 
     Whole rows of the scratch and their lengths, not slices: the loop over a slice compiles without
     SIMD, two and a half times slower.
