@@ -20,7 +20,7 @@ import numpy as np
 from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.dealing import deal
 from pocha.game.conditions import read_conditions
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 
 PLUG_IN = """import numpy as np
 

@@ -17,7 +17,8 @@ import time
 
 import numpy as np
 
-from pocha.game.rules import Rules, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import Rules
 from pocha.kernels.bits import ZERO
 from pocha.kernels.codes import PLAY_CODES
 from pocha.kernels.jit import jit

@@ -8,7 +8,9 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from pocha.engine.confidence import CONFIDENCE
 from pocha.errors import PochaError
 from pocha.game.conditions import conditions_in_words, written_sizes
-from pocha.game.rules import PRESETS, Rules, Scoring
+from pocha.game.presets import PRESETS
+from pocha.game.rules import Rules
+from pocha.game.scoring import Scoring
 from pocha.version import __version__
 
 OLD_NAMES = {"play": "policy", "plays": "policies"}  # run.json before the rules' play became play_rule

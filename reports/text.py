@@ -16,7 +16,9 @@ from pocha.engine.policies import ABOUT as POLICY_ABOUT
 from pocha.engine.seating import NAMED_PLAYERS
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
-from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, PRESETS, SCORINGS, TIE_BREAKS, Rules
+from pocha.game.presets import PRESETS
+from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES, TIE_BREAKS, Rules
+from pocha.game.scoring import SCORINGS
 from pocha.reports.kinds import hands, kind_of
 from pocha.reports.match import Match
 from pocha.reports.models import ModelsRun
@@ -60,9 +62,9 @@ def csv_note(run: RunRecord, tables: Tables) -> str | None:
 
 
 def interrupted_note(run: RunRecord) -> str:
-    """What the command line says on stderr after a stopped run's results."""
+    """What the command line says on stderr after a stopped run's results (after ``Interrupted: ``)."""
     unit = kind_of(run.command).unit
-    return f"Interrupted: the results above cover the finished {unit}s only; no output file was written."
+    return f"the results above cover the finished {unit}s only; no output file was written"
 
 
 def advice_text(advice: Advice | CardAdvice, symbols: bool = False) -> str:

@@ -40,9 +40,9 @@ if TYPE_CHECKING:  # what the names below are, for type checkers and editors
     from pocha.api import train as train
     from pocha.api import variants as variants
     from pocha.errors import PochaError as PochaError
+    from pocha.game.presets import make_rules as make_rules
     from pocha.game.rules import Rules as Rules
-    from pocha.game.rules import Scoring as Scoring
-    from pocha.game.rules import make_rules as make_rules
+    from pocha.game.scoring import Scoring as Scoring
     from pocha.options import CheckpointOptions as CheckpointOptions
     from pocha.options import DealOptions as DealOptions
     from pocha.options import OutputOptions as OutputOptions
@@ -76,8 +76,8 @@ _HOMES = {
     "DealOptions": "pocha.options",
     "PochaError": "pocha.errors",
     "Rules": "pocha.game.rules",
-    "Scoring": "pocha.game.rules",
-    "make_rules": "pocha.game.rules",
+    "Scoring": "pocha.game.scoring",
+    "make_rules": "pocha.game.presets",
     "BidContext": "pocha.strategies.base",
     "Strategy": "pocha.strategies.base",
 }

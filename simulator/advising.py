@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+from pocha._execution import Messages, learn_default_tables
 from pocha.engine.advice import Advice, CardAdvice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.advice import advise_card as advise_card_view
@@ -9,7 +10,6 @@ from pocha.engine.lineups import bidder
 from pocha.engine.player import DealView
 from pocha.engine.policies import PIMC_SHARPNESS
 from pocha.errors import PochaError
-from pocha.execution import Messages, learn_default_tables
 from pocha.options import RuleOptions, RunOptions, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS

@@ -8,7 +8,7 @@ plain keywords (``players=5``; ``rules`` then also takes a preset name or a ``Ru
 (``"expected:bias=0.3"``) or strategy objects; the deals a run asks for (``dealing=DealOptions(...)``,
 or ``hands=``, ``trump=``, ``where=``: docs/deals.md) are read against its rules. Every check of the
 options happens before any deal is played; a mistake raises ``PochaError`` with one line. Each run
-is a short call of the one execution path (``pocha.execution``).
+is a short call of the one execution path (``pocha._execution``).
 A Ctrl-C stops a run after the chunks finished so far: the result says ``complete=False`` and
 nothing is written. The lines for the person running pocha go to ``messages`` (the CLI prints
 them on stderr; the library prints nothing): a default trick table learned first, and before a run
@@ -22,11 +22,23 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pocha._execution import (
+    Asked,
+    Messages,
+    Progress,
+    check_trace,
+    condition_deals,
+    counter,
+    execute,
+    learn_default_tables,
+    record_run,
+    recorded,
+)
 from pocha.advising import advise as advise
 from pocha.advising import advise_card as advise_card
 from pocha.engine.atomic import atomic_path, check_writable
 from pocha.engine.backends import Threads, default_threads
-from pocha.engine.games import play_games as play_whole_games
+from pocha.engine.games import Games
 from pocha.engine.lineups import (
     DEFAULT_MODELS,
     MODELLED_TABLE,
@@ -43,23 +55,11 @@ from pocha.engine.player import DealView as DealView
 from pocha.engine.player import Decider
 from pocha.engine.policies import TEACHER, TRAIN_PLAY_DEALS, TRAIN_PLAY_ROUNDS
 from pocha.engine.seating import Lineup
-from pocha.engine.simulate import simulate as simulate_deals
+from pocha.engine.simulate import Comparison, Deals
 from pocha.engine.training import Training, train_table
-from pocha.engine.variants import GAME_GROUPS, play_variants
+from pocha.engine.variants import Study
+from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
-from pocha.execution import (
-    Amount,
-    Asked,
-    Messages,
-    Progress,
-    check_trace,
-    condition_deals,
-    counter,
-    execute,
-    learn_default_tables,
-    record_run,
-    recorded,
-)
 from pocha.game.rules import Rules
 from pocha.game.sizes import every_size, hand_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
@@ -96,9 +96,6 @@ STAGE_CHUNKS = 10  # chunks a stage profile times per repeat
 BENCH_DEALS = 1_000_000  # deals a bench run plays (slow strategies a share)
 BENCH_REPEATS = 5  # runs per workload, and per command of the start-up times
 MATCH_DEALS = 100  # deals per hand size of a match, each played once per seat
-MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
-MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
-STUDY_GROUPS = f"the intervals need {GAME_GROUPS} groups of games"  # why a study plays at least GAME_GROUPS
 
 
 class Player(Decider):
@@ -162,17 +159,23 @@ def simulate(
         raise PochaError("trace: a resumed run cannot trace the deals it skips; trace a fresh run")
     if predictions:
         check_predictions(lineup, saving)
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    plan = Deals(
+        rules=chosen,
+        lineup=lineup,
+        sizes=sizes,
+        deals=deals,
+        trace_deals=trace_deals,
+        conditioned=conditioned,
+        **run.plan_fields,
+    )
+    asked = Asked(run, output, saving, progress, messages)
     ran = record_run(
         kinds.simulate.SIMULATE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, trace_deals=trace_deals, conditioned=dealt),
-        simulate_deals,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, output, saving, progress, messages),
+        plan,
+        asked,
         preset=preset,
         command_line=command_line,
-        bidders=lineup,
-        rules=chosen,
         trace=trace,
         predictions=predictions,
     )
@@ -218,19 +221,19 @@ def compare(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
-    ran = record_run(
-        kinds.compare.COMPARE_KIND,
-        dict(rules=chosen, lineup=lineup, sizes=sizes, deals=deals, duplicate=duplicate, field=filler)
-        | dict(conditioned=dealt),
-        simulate_deals,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, output, saving, progress, messages),
-        preset=preset,
-        command_line=command_line,
-        bidders=lineup,
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    plan = Comparison(
         rules=chosen,
+        lineup=lineup,
+        sizes=sizes,
+        deals=deals,
+        duplicate=duplicate,
+        field=filler,
+        conditioned=conditioned,
+        **run.plan_fields,
     )
+    asked = Asked(run, output, saving, progress, messages)
+    ran = record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
     return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
@@ -262,19 +265,18 @@ def play_games(
     preset, chosen = rules.resolve()
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
-    dealt = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
-    ran = record_run(
-        kinds.game.GAME_KIND,
-        dict(rules=chosen, lineup=lineup, games=games, rotate=rotate, trace_games=trace_games, conditioned=dealt),
-        play_whole_games,
-        Amount("--games", games, MOST_GAMES),
-        Asked(run, output, progress=progress, messages=messages),
-        preset=preset,
-        command_line=command_line,
-        bidders=lineup,
+    conditioned = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
+    plan = Games(
         rules=chosen,
-        trace=trace,
+        lineup=lineup,
+        games=games,
+        rotate=rotate,
+        trace_games=trace_games,
+        conditioned=conditioned,
+        **run.plan_fields,
     )
+    asked = Asked(run, output, progress=progress, messages=messages)
+    ran = record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
     return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
 
 
@@ -303,24 +305,18 @@ def variants(
     (the strong one at one seat among weak ones) and of the all-weak table it is compared with.
     """
     run.at_95_only("variants")
-    dealt = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
+    condition = partial(condition_deals, dealing, seed=run.seed, messages=messages, every=True, games=True)
     studied = [
-        replace(variant, conditioned=dealt(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
+        replace(variant, conditioned=condition(variant.rules, variant.rules.hand_sizes(), variant=variant.name)[0])
         for variant in parse_study(variants, players)
     ]
     strong_entrant, weak_entrant = (entrant_of(spec, flag) for spec, flag in ((strong, "strong"), (weak, "weak")))
     lineup = lineup_from(weak if strategies is None else strategies, players)
-    ran = record_run(
-        kinds.variants.VARIANTS_KIND,
-        dict(variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games),
-        play_variants,
-        Amount("--games", games, MOST_GAMES, len(studied), GAME_GROUPS, STUDY_GROUPS),
-        Asked(run, output, progress=progress, messages=messages),
-        preset=studied[0].preset,
-        command_line=command_line,
-        bidders=Lineup((*lineup.seats, strong_entrant, weak_entrant)),
-        rules=[variant.rules for variant in studied],
+    plan = Study(
+        variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games, **run.plan_fields
     )
+    asked = Asked(run, output, progress=progress, messages=messages)
+    ran = record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
     return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
 
 
@@ -352,17 +348,17 @@ def score_models(
     sizes = tuple(hand_sizes(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
-    dealt, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
-    plan, recorded = execute(
-        partial(
-            ModelBids, rules=chosen, lineup=lineup, models=tuple(entrants), sizes=sizes, deals=deals, conditioned=dealt
-        ),
-        record_bids,
-        Amount("--deals", deals, MOST_DEALS, len(sizes)),
-        Asked(run, progress=progress, messages=messages),
-        bidders=Lineup((*lineup.seats, *entrants)),  # a model bids for the run's play
+    conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
+    plan = ModelBids(
         rules=chosen,
+        lineup=lineup,
+        models=tuple(entrants),
+        sizes=sizes,
+        deals=deals,
+        conditioned=conditioned,
+        **run.plan_fields,
     )
+    recorded = execute(plan, record_bids, Asked(run, progress=progress, messages=messages))
     played = ModelsRun.of(plan, preset, recorded.complete)
     return ModelsResult(
         played, model_table(recorded.total, [entrant.label for entrant in entrants], families, chosen.players)
@@ -391,7 +387,8 @@ def match(
     learn_tables: learn a default trick table the players lack into pocha's cache (else refuse).
     ``result.summary()`` has a row per hand size.
     """
-    from pocha.openspiel import BOTS, load_game, most_tricks, play_match, rules_for
+    from pocha.openspiel.games import load_game, most_tricks, rules_for
+    from pocha.openspiel.match import BOTS, play_match
 
     check_seed(seed)
     for name, value in (("player", player), ("against", against)):
@@ -437,12 +434,8 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    _, table = execute(
-        partial(Training, rules=chosen, deals=deals),
-        train_table,
-        Amount("--deals", deals, MOST_DEALS, chosen.full_deal),
-        Asked(run, progress=progress, messages=messages),
-    )
+    plan = Training(rules=chosen, deals=deals, **run.plan_fields)
+    table = execute(plan, train_table, Asked(run, progress=progress, messages=messages))
     if table is None:
         return TrainingResult(None, None)
     with atomic_path(out) as temporary:

@@ -27,22 +27,19 @@ from pocha.engine.policies import TRAIN_PLAY_ROUNDS as TRAIN_PLAY_ROUNDS
 from pocha.engine.policies import PlayPolicy, parse_policy
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions, read_conditions
-from pocha.game.rules import DEFAULT_PRESET as DEFAULT_PRESET
+from pocha.game.presets import DEFAULT_PRESET as DEFAULT_PRESET
+from pocha.game.presets import PRESETS, make_rules
 from pocha.game.rules import (
     FULL_DEAL_TRUMPS,
     FULL_DEALS,
     PLAY_RULES,
-    PRESETS,
     RANK_ORDERS,
     SCHEDULES,
-    SCORINGS,
     TIE_BREAKS,
     Rules,
-    Scoring,
     check_players,
-    make_rules,
-    parse_scoring,
 )
+from pocha.game.scoring import SCORINGS, Scoring, parse_scoring
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS as MONTECARLO_SHARPNESS
 from pocha.strategies.catalog import SHIPPED_NAMES
 from pocha.words import did_you_mean
@@ -235,6 +232,11 @@ class RunOptions:
     def make_backend(self) -> Backend:
         """The backend these options name."""
         return make_backend(self.backend, self.threads, self.workers, self.scheduler)
+
+    @property
+    def plan_fields(self) -> dict[str, Any]:
+        """The fields every engine plan takes from these options: ``Deals(..., **run.plan_fields)``."""
+        return {"seed": self.seed, "policy": self.policy, "chunk_size": self.chunk_size}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pocha._execution import Messages, check_trace, learn_default_tables, unsaid
 from pocha.advising import advise, advise_card
 from pocha.engine import trace as traces
 from pocha.engine.atomic import atomic_path
@@ -27,9 +28,9 @@ from pocha.engine.player import Decider
 from pocha.engine.policies import GREEDY
 from pocha.engine.seating import Entrant, Lineup
 from pocha.errors import PochaError
-from pocha.execution import Messages, check_trace, learn_default_tables, unsaid
 from pocha.game.cards import cards_of
-from pocha.game.rules import DEFAULT_PRESET, Rules
+from pocha.game.presets import DEFAULT_PRESET
+from pocha.game.rules import Rules
 from pocha.kernels.jit import announcing_first_compile
 from pocha.options import RuleOptions, RunOptions, check_seed
 from pocha.reports.text import advice_text, card_advice_text
@@ -57,7 +58,7 @@ class Stopped(Exception):  # noqa: N818 - the person's wish, not an error
 
 
 @dataclass
-class Outcome:
+class GameOutcome:
     """A game played: every seat's score, the seats in first place, the hands played, and what stopped it early.
 
     ``stopped`` tells the command line its exit status: a game quit with q ran as asked, one cut short by
@@ -98,7 +99,7 @@ class Session:
         """Each seat's player as the score sheet and the trace name it."""
         return [PERSON if player is None else player.entrant.label for player in self.players]
 
-    def play(self) -> Outcome:
+    def play(self) -> GameOutcome:
         """The whole game: the schedule's hands, points carried over, ties parted as the rules say."""
         rules, seats = self.rules, [Entrant(label, Entrant.of("zero").strategy) for label in self.labels]
         table = Games(
@@ -116,13 +117,13 @@ class Session:
         except (Stopped, KeyboardInterrupt) as stop:
             self.say(f"Stopped after {counted(len(self.lines), 'hand')}." + self.saved())
             why = stop.why if isinstance(stop, Stopped) else INTERRUPTED
-            return Outcome(scores[0].tolist(), [], len(self.lines), why, self.trace)
+            return GameOutcome(scores[0].tolist(), [], len(self.lines), why, self.trace)
         leaders = np.flatnonzero(first[0]).tolist()
         won = " and ".join("you" if seat == self.seat else f"seat {seat} ({self.labels[seat]})" for seat in leaders)
         won = won[0].upper() + won[1:]
         verb = "win" if len(leaders) > 1 or leaders == [self.seat] else "wins"
         self.say(f"{won} {verb} with {scores[0, leaders[0]]} points." + self.saved())
-        return Outcome(scores[0].tolist(), leaders, len(self.lines), None, self.trace)
+        return GameOutcome(scores[0].tolist(), leaders, len(self.lines), None, self.trace)
 
     def tie_hand(self, table: Any, index: int) -> np.ndarray:
         """A one-card hand of the tie-break."""
@@ -301,7 +302,7 @@ def play_game(
     say: Callable[[str], None] = print,
     messages: Messages | None = None,
     learn_tables: bool = False,
-) -> Outcome:
+) -> GameOutcome:
     """A whole game between a person at ``seat`` and pocha's players, asked through ``ask``, told through ``say``.
 
     ask(prompt): the person's answer (None: ``input``, the standard input). strategies: the other seats'

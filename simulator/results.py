@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from pocha.engine.tally import GameTally, Tally
 from pocha.engine.variants import VariantTally
-from pocha.game.rules import PRESETS, SCORINGS, Rules
+from pocha.game.presets import PRESETS
+from pocha.game.rules import Rules
+from pocha.game.scoring import SCORINGS
 from pocha.reports.record import RunRecord
 from pocha.strategies.table import TrickTable
 

@@ -36,7 +36,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pocha.errors import PochaError
-from pocha.game.rules import Rules, Scoring
+from pocha.game.rules import Rules
+from pocha.game.scoring import Scoring
 from pocha.kernels.bidding import Bidder, TableModel, hand_features
 from pocha.kernels.cache import pocha_cache_root
 from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome

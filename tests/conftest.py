@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pocha.game.cards import mask_of
-from pocha.game.rules import PRESETS, Rules, make_rules
+from pocha.game.presets import PRESETS, make_rules
+from pocha.game.rules import Rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
 EVERY_RULE_SET = list(  # every preset at every player count it has a deck for (2 to 10), both packs and full-deal rules

@@ -259,7 +259,7 @@ def strategy_policy(rules: Rules, strategy, positions: Sequence[int] | None = No
 
 
 if __name__ == "__main__":  # the tables: python3 tests/exact_one_card.py
-    from pocha.game.rules import make_rules
+    from pocha.game.presets import make_rules
 
     for players in (3, 4, 5):
         for hook in ("never", "always"):

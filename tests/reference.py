@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from pocha.game.rules import Rules, Scoring
+from pocha.game.rules import Rules
+from pocha.game.scoring import Scoring
 
 
 def suit(card: int) -> int:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import pocha
 from pocha.cli import app
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.reports.text import run_heading
 from pocha.strategies.heuristics import Expected
 

@@ -14,7 +14,7 @@ from pocha.engine.bench import reference_program
 from pocha.engine.policies import parse_policy
 from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import Deals, simulate
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 
 pytestmark = pytest.mark.c_reference
 

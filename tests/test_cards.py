@@ -2,7 +2,7 @@ import pytest
 
 from pocha.errors import PochaError
 from pocha.game.cards import PACKS, Notation, cards_of, deck_ids, mask_of
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 
 SPANISH, FRENCH = PACKS["spanish"], PACKS["french"]
 ACE_THREE_40 = Notation(SPANISH, SPANISH.deck_ranks("ace-three", 40))

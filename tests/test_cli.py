@@ -13,14 +13,15 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pocha import api, cli, playing
+from pocha import api, playing
+from pocha.cli import commands
+from pocha.cli.app import COMPILE_SECONDS, app, compiling_announced
 from pocha.engine import startup
 from pocha.engine.bench import BENCHMARKS, Measurement
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.options import RuleOptions
 from pocha.reports.text import bench_lines, startup_lines
-from pocha.terminal import COMPILE_SECONDS, app, compiling_announced
 
 runner = CliRunner()
 
@@ -448,7 +449,7 @@ def test_advise_takes_french_cards_and_shows_suit_symbols_on_a_terminal_that_can
     plain = invoke(args)
     assert plain.exit_code == 0, plain.output
     assert "Hand AS KH 10D 2C (4 cards), trump 7H (hearts)" in plain.stdout
-    monkeypatch.setattr(cli, "shows_suit_symbols", lambda: True)
+    monkeypatch.setattr(commands, "shows_suit_symbols", lambda: True)
     shown = invoke(args)
     assert "Hand A\u2660 K\u2665 10\u2666 2\u2663 (4 cards), trump 7\u2665 (hearts)" in shown.stdout
     data = json.loads(invoke(args + " --format json").stdout)

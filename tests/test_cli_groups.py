@@ -4,7 +4,7 @@ from dataclasses import fields
 
 import pytest
 
-from pocha.cli import group
+from pocha.cli.commands import group
 from pocha.options import RunOptions
 
 

@@ -10,7 +10,8 @@ from conftest import EVERY_RULE_SET, rule_id
 
 from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions, read_conditions, written_sizes
-from pocha.game.rules import PLAY_RULES, Rules, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import PLAY_RULES, Rules
 
 LUDOTEKA = make_rules("ludoteka", 4)
 

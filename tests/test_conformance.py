@@ -11,7 +11,9 @@ from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Deals, simulate
 from pocha.engine.training import Training, train_table
-from pocha.game.rules import PLAY_RULES, PRESETS, Rules, make_rules, parse_scoring
+from pocha.game.presets import PRESETS, make_rules
+from pocha.game.rules import PLAY_RULES, Rules
+from pocha.game.scoring import parse_scoring
 from pocha.strategies.base import Predicts
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.registry import BUILTIN

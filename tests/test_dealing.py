@@ -21,7 +21,7 @@ from pocha.engine.policies import GREEDY
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.conditions import read_conditions
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.seats import seats_to_positions
 

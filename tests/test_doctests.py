@@ -6,10 +6,13 @@ import pytest
 
 import pocha.game.cards
 import pocha.game.rules
+import pocha.game.scoring
 import pocha.words
 
 
-@pytest.mark.parametrize("module", [pocha.game.cards, pocha.game.rules, pocha.words], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [pocha.game.cards, pocha.game.rules, pocha.game.scoring, pocha.words], ids=lambda m: m.__name__
+)
 def test_the_docstring_examples_hold(module):
     failed, tried = doctest.testmod(module)
     assert tried > 0, "no examples found"

@@ -9,7 +9,7 @@ from pocha.engine.policies import parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.reports.stats import pair_differences, summary
 from pocha.strategies.base import StrategyError
 

@@ -151,7 +151,8 @@ def test_every_long_command_says_how_to_shorten_it(args, said, monkeypatch, tmp_
 
 def test_a_dask_scheduler_is_not_timed_here():
     """A cluster's speed is not this machine's: no estimate is asked for."""
-    from pocha.execution import Amount, telling_cost
+    from pocha._execution import telling_cost
+    from pocha.engine.workload import Amount
     from pocha.options import RunOptions
 
     dask = RunOptions(backend="dask", scheduler="tcp://127.0.0.1:8786")

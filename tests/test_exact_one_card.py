@@ -22,7 +22,7 @@ from exact_one_card import (
 )
 
 import pocha
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.strategies.heuristics import Expected
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier

@@ -22,7 +22,8 @@ from pocha.engine.policies import GREEDY
 from pocha.engine.runner import Outputs
 from pocha.engine.tally import GAME_SUMS, MOMENTS, GameTally
 from pocha.errors import PochaError
-from pocha.game.rules import SCHEDULES, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import SCHEDULES
 from pocha.reports.game_stats import game_summary, quantile
 from pocha.reports.stats import summary
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.game.cards import mask_of
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.kernels.decide import seat_position
 from pocha.kernels.ismcts import TIE_TOLERANCE, ismcts_action, new_tree
 from pocha.kernels.pimc import deal_world, scratch, world_limits

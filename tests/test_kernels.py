@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pocha.engine.chunk import PLAY_CODES, SeatPolicies, deal_chunk, play_chunk, same_policy
 from pocha.engine.policies import parse_policy
 from pocha.game.cards import cards_of, mask_of
-from pocha.game.rules import PRESETS, make_rules
+from pocha.game.presets import PRESETS, make_rules
 from pocha.kernels.bits import highest_bit, lowest_bit, nth_card, nth_card_by_loop, popcount
 from pocha.kernels.codes import NO_TRUMP, POLICY_GREEDY, POLICY_LEARNED, POLICY_PIMC, POLICY_RANDOM
 from pocha.kernels.play import DealRules, Outcome, Policies, play_batch_plain

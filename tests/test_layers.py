@@ -1,67 +1,53 @@
 """The layers depend one way, and a module's layer is its folder.
 
 base -> game -> kernels -> strategies -> engine -> reports -> api -> cli: a module imports only from
-its own layer or the ones below it. Imports are read from the sources with ``ast``: absolute and
-relative ones, those inside functions and under TYPE_CHECKING, and ``import_module`` loads of the
-package's modules. The modules of one layer must not import each other in a ring, and the command
-line reaches the rest of the package only through the API, its flags and terminal, the option values, the text
-and table renderers, errors, interrupts, version and words.
+its own layer or the ones below it. A layer is a set of folders, the packages pyproject.toml
+installs (its root folder ``simulator/`` is ``pocha``, the API, with the adapters' folders beside it);
+the base is the root's four modules every layer may use, and ``python -m pocha`` is the command line's.
+Imports are read from the sources with ``ast``: absolute and relative ones, those inside functions and
+under TYPE_CHECKING, and ``import_module`` loads of the package's modules. The modules of one layer
+must not import each other in a ring, and the command line reaches the rest of the package only
+through the API, the option values, the text and table renderers, errors, interrupts, version and words.
 """
 
 import ast
 
 import pytest
-from layout import modules
+from layout import modules, package_folders
 
-LAYERS = (  # lowest first: a layer is a folder (a sub-package), or a few named modules at the top
-    ("base", ("pocha.errors", "pocha.interrupt", "pocha.version", "pocha.words")),
-    ("game", ("pocha.game",)),
-    ("kernels", ("pocha.kernels",)),
-    ("strategies", ("pocha.strategies",)),
-    ("engine", ("pocha.engine",)),
-    ("reports", ("pocha.reports",)),
-    (
-        "api",
-        (
-            "pocha",
-            "pocha.advising",
-            "pocha.api",
-            "pocha.execution",
-            "pocha.options",
-            "pocha.openspiel",
-            "pocha.openspiel_game",
-            "pocha.pettingzoo",
-            "pocha.playing",
-            "pocha.results",
-        ),
-    ),
-    ("cli", ("pocha.cli", "pocha.flags", "pocha.terminal", "pocha.__main__")),
+BASE = ("pocha.errors", "pocha.interrupt", "pocha.version", "pocha.words")  # root modules below every layer
+LAYERS = (  # lowest first: each layer's folders (packages), and the root's modules named apart from theirs
+    ("base", (), BASE),
+    ("game", ("pocha.game",), ()),
+    ("kernels", ("pocha.kernels",), ()),
+    ("strategies", ("pocha.strategies",), ()),
+    ("engine", ("pocha.engine",), ()),
+    ("reports", ("pocha.reports", "pocha.reports.kinds"), ()),
+    ("api", ("pocha", "pocha.openspiel", "pocha.pettingzoo"), ()),  # the API, and the adapters to other programs
+    ("cli", ("pocha.cli",), ("pocha.__main__",)),
 )
-CLI_MAY_IMPORT = {
+CLI_MAY_IMPORT = {  # what the command line may use beyond its own folder
     "pocha.api",
-    "pocha.flags",
-    "pocha.terminal",
     "pocha.options",
     "pocha.reports.text",
     "pocha.reports.tables",
-    "pocha.errors",
-    "pocha.interrupt",
-    "pocha.version",
-    "pocha.words",
+    *BASE,
 }
+FOLDERS = set(package_folders())  # every package the wheel installs
 LOADERS = {"import_module", "__import__"}  # calls that import a module named by a string
 
 
+def folder_of(module: str) -> str:
+    """The package whose folder holds a module: itself for a package, else its parent."""
+    return module if module in FOLDERS else module.rpartition(".")[0]
+
+
 def layer_of(module: str) -> int:
-    """Index in LAYERS of the layer a module belongs to: the longest name in LAYERS that is it or holds it."""
-    found = [
-        (len(prefix), i)
-        for i, (_, prefixes) in enumerate(LAYERS)
-        for prefix in prefixes
-        if module == prefix or (prefix != "pocha" and module.startswith(prefix + "."))
-    ]
-    assert found, f"{module} belongs to no layer; put it in a layer's folder or name it in LAYERS"
-    return max(found)[1]
+    """Index in LAYERS of the layer a module belongs to: the one naming it, else the one holding its folder."""
+    found = [i for i, (_, folders, named) in enumerate(LAYERS) if module in named]
+    found = found or [i for i, (_, folders, _) in enumerate(LAYERS) if folder_of(module) in folders]
+    assert len(found) == 1, f"{module} belongs to no layer; put it in a layer's folder, or its folder in LAYERS"
+    return found[0]
 
 
 def absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
@@ -111,8 +97,14 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
 
 
 def beside_the_api(graph: dict[str, set[str]]) -> list[str]:
-    """Every import of the command line from outside what it may use (the API, renderers, errors, version, words)."""
-    return [f"pocha.cli imports {other}" for other in sorted(graph.get("pocha.cli", set()) - CLI_MAY_IMPORT)]
+    """Every import of the command line from outside its folder and what it may use (the API, renderers, ...)."""
+    return [
+        f"{module} imports {other}"
+        for module, others in sorted(graph.items())
+        if folder_of(module) == "pocha.cli"
+        for other in sorted(others - CLI_MAY_IMPORT)
+        if folder_of(other) != "pocha.cli"
+    ]
 
 
 def rings(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -143,6 +135,15 @@ def test_a_module_is_in_the_layer_of_its_folder():
     assert LAYERS[layer_of("pocha.engine.simulate")][0] == "engine"
     assert LAYERS[layer_of("pocha.reports.text")][0] == "reports"
     assert LAYERS[layer_of("pocha")][0] == "api"
+    assert LAYERS[layer_of("pocha.api")][0] == "api"
+    assert LAYERS[layer_of("pocha.openspiel.bots")][0] == "api"
+    assert LAYERS[layer_of("pocha.cli.commands")][0] == "cli"
+    assert LAYERS[layer_of("pocha.words")][0] == "base"
+
+
+def test_every_installed_folder_is_in_one_layer():
+    folders = [folder for _, named, _ in LAYERS for folder in named]
+    assert sorted(folders) == sorted(FOLDERS)
 
 
 def test_no_module_imports_from_a_layer_above():
@@ -162,8 +163,8 @@ def test_the_checks_catch_an_upward_import_and_a_ring():
     graph["pocha.game.rules"] = graph["pocha.game.rules"] | {"pocha.engine.simulate"}
     assert "pocha.game.rules (game) imports pocha.engine.simulate (engine)" in upward(graph)
     assert any({"pocha.game.rules", "pocha.engine.simulate"} <= set(ring) for ring in rings(graph))
-    graph["pocha.cli"] = graph["pocha.cli"] | {"pocha.engine.simulate"}
-    assert beside_the_api(graph) == ["pocha.cli imports pocha.engine.simulate"]
+    graph["pocha.cli.commands"] = graph["pocha.cli.commands"] | {"pocha.engine.simulate"}
+    assert beside_the_api(graph) == ["pocha.cli.commands imports pocha.engine.simulate"]
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from pocha.engine.play_training import (
 from pocha.engine.policies import parse_policy
 from pocha.engine.simulate import Deals, simulate
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import recorded_position

@@ -15,7 +15,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.policies import parse_policy
 from pocha.engine.training import Training, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, make_rules
+from pocha.game.presets import PRESETS, make_rules
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.table import TableStrategy, TrickTable, default_table
 
@@ -141,7 +141,7 @@ def test_pimc_play_says_which_table_it_bids_from():
 
 def test_a_table_inside_another_strategy_goes_unsaid():
     """montecarlo@pimc reads the bids through a greedy-play table on default runs: no line of tables' jargon."""
-    from pocha.execution import learn_default_tables
+    from pocha._execution import learn_default_tables
 
     rules, pimc = make_rules("italian", players=2), parse_policy("pimc")
     said: list[str] = []

@@ -14,7 +14,7 @@ import pocha
 from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelBids, record_bids
 from pocha.engine.seating import Entrant
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
 
 

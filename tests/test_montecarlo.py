@@ -14,7 +14,8 @@ from pocha.engine.chunk import deal_chunk
 from pocha.engine.simulate import Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
-from pocha.game.rules import Rules, forbidden_bids, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import rollout_counts, sample_completions, whole_rollout_counts

@@ -19,7 +19,8 @@ import pocha
 from pocha.cli import app
 from pocha.errors import PochaError
 from pocha.game.cards import suit_of
-from pocha.game.rules import SCORINGS, Scoring, trick_winner
+from pocha.game.rules import trick_winner
+from pocha.game.scoring import SCORINGS, Scoring
 from pocha.reports.match import DEAL_COLUMNS, Match
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
@@ -43,14 +44,17 @@ def test_without_openspiel_the_module_says_how_to_install_it(monkeypatch):
     monkeypatch.delitem(sys.modules, "pocha.openspiel", raising=False)
 
 
-@pytest.mark.parametrize("module", ["pocha.openspiel", "pocha.openspiel_game"])
+MODULES = ["pocha.openspiel", "pocha.openspiel.games", "pocha.openspiel.pocha_game", "pocha.openspiel_game"]
+
+
+@pytest.mark.parametrize("module", MODULES)
 def test_without_openspiel_each_module_says_how_to_install_it(monkeypatch, module):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    for name in ("pocha.openspiel", "pocha.openspiel_game"):
+    for name in MODULES:
         monkeypatch.delitem(sys.modules, name, raising=False)
     with pytest.raises(PochaError, match=r"^openspiel: OpenSpiel is not installed; install it with pip install"):
         importlib.import_module(module)
-    for name in ("pocha.openspiel", "pocha.openspiel_game"):
+    for name in MODULES:
         monkeypatch.delitem(sys.modules, name, raising=False)
 
 
@@ -226,20 +230,23 @@ def test_the_honest_worlds_deal_every_unseen_card_and_keep_the_voids(openspiel):
     for _ in range(300):
         world = honest(state, seat)
         assert world.information_state_string(seat) == key  # the mover cannot tell it from the real state
-        hands = [set(openspiel.deal_parts(world.history(), 3)[2][other::3]) for other in range(3)]
+        hands = [
+            set(importlib.import_module("pocha.openspiel.games").deal_parts(world.history(), 3)[2][other::3])
+            for other in range(3)
+        ]
         assert hands[0] == {0, 4, 8} and {1} < hands[1] and {2} < hands[2] and len(hands[1]) == len(hands[2]) == 3
         assert not hands[2] & diamonds  # the seat that did not follow diamonds holds none
         shown |= hands[1] | hands[2]
     assert shown - {1, 2} == unseen  # every card seat 0 has not seen is dealt to someone
     for _ in range(50):  # OpenSpiel's own worlds only move the cards the others really hold
         world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-        others = openspiel.deal_parts(world.history(), 3)[2]
+        others = importlib.import_module("pocha.openspiel.games").deal_parts(world.history(), 3)[2]
         assert set(others[1::3]) | set(others[2::3]) == {1, 2, 5, 6, 9, 10}
 
 
 def one_card_win_chance(state):
     """The chance the first bidder's card takes the one-card trick, over the cards it has not seen."""
-    _, _, dealt, trump, _ = importlib.import_module("pocha.openspiel").deal_parts(state.history(), 3)
+    _, _, dealt, trump, _ = importlib.import_module("pocha.openspiel.games").deal_parts(state.history(), 3)
     mine = dealt[state.current_player()]
     rank, suit = divmod(mine, 4)
     trumps = trump % 4

@@ -15,12 +15,13 @@ import reference
 import pocha
 from pocha.engine.deal_state import dealing_actions, line_actions, moves_of
 from pocha.game.cards import cards_of, suit_of
-from pocha.game.rules import Rules, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import Rules
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'pocha-simulator[openspiel]'")
-openspiel_game = pytest.importorskip("pocha.openspiel_game")
+pocha_game = pytest.importorskip("pocha.openspiel.pocha_game")
 load_game = pytest.importorskip("pocha.openspiel").load_game
 try:  # OpenSpiel's own API tests, as its integration suite runs them on every game it ships
     from open_spiel.integration_tests import api_test
@@ -127,8 +128,8 @@ def random_state_step(state, rng):
 
 
 def test_a_game_string_names_every_rule_option_and_a_bad_one_is_one_line():
-    rules = make_rules("portuguese", 5, scoring=pocha.game.rules.SCORINGS["tricks+10"][0], schedule="1-4,4")
-    game = load(openspiel_game.game_string(rules, 3))
+    rules = make_rules("portuguese", 5, scoring=pocha.game.scoring.SCORINGS["tricks+10"][0], schedule="1-4,4")
+    game = load(pocha_game.game_string(rules, 3))
     assert game.moves.rules == replace(rules, tie_break=game.moves.rules.tie_break) and game.moves.sizes == (3,)
     assert load("pocha(preset=oh-hell,players=5)").moves.rules == make_rules("oh-hell", 5)
     for text, message in [
@@ -154,7 +155,7 @@ def test_a_whole_schedule_draws_each_hand_size_as_often_as_a_game_plays_it():
 
 def replay(line, rules):
     """A trace's deal played in the OpenSpiel game card for card: each move legal there, tricks and points the same."""
-    game = load(openspiel_game.game_string(rules, line["cards"]))
+    game = load(pocha_game.game_string(rules, line["cards"]))
     state = game.new_initial_state()
     for action in line_actions(game.moves, line):
         assert action in state.legal_actions(), (line, state.history_str(), action)
@@ -238,7 +239,8 @@ def test_the_numba_search_reads_the_pocha_game_as_its_view_says_and_plays_legall
     """``ismcts:engine=numba`` reads a pocha state from its deal: the same dealer, trump, bids and cards played as
     the mover's view, the cards it holds among those it was dealt; and every bid and card it picks is legal."""
     from pocha.kernels.codes import NO_TRUMP
-    from pocha.openspiel import NumbaSearch, Search, card_ids, searched_position
+    from pocha.openspiel.algorithms import NumbaSearch, Search
+    from pocha.openspiel.games import card_ids, searched_position
 
     game, rng = load(text), random.Random(text)
     notation, bot = game.moves.rules.notation, NumbaSearch(game, Search.of("simulations=40,engine=numba"), seed=1)

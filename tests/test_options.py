@@ -6,7 +6,7 @@ import pytest
 
 import pocha
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.options import CheckpointOptions, OutputOptions, RuleOptions, RunOptions
 from pocha.reports.kinds import record_from
 from pocha.reports.kinds.compare import CompareRun

@@ -33,13 +33,15 @@ def zoo():
 
 def test_without_pettingzoo_the_module_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
-    monkeypatch.delitem(sys.modules, "pocha.pettingzoo", raising=False)
+    for name in ("pocha.pettingzoo", "pocha.pettingzoo.aec"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
     installs = (
         r"pip install 'pocha-simulator\[pettingzoo\]' \(in a clone of pocha: pip install -e '\.\[pettingzoo\]'\)$"
     )
     with pytest.raises(PochaError, match=r"^pettingzoo: PettingZoo is not installed; install it with " + installs):
         importlib.import_module("pocha.pettingzoo")
-    monkeypatch.delitem(sys.modules, "pocha.pettingzoo", raising=False)
+    for name in ("pocha.pettingzoo", "pocha.pettingzoo.aec"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
 
 
 # PettingZoo's api_test warns of any observation that is a dict (the action mask beside it), as its own card games'
@@ -69,7 +71,7 @@ def test_the_observations_are_openspiels_and_the_mask_its_legal_actions(zoo):
     pyspiel = pytest.importorskip(
         "pyspiel", reason="OpenSpiel is not installed: pip install 'pocha-simulator[openspiel]'"
     )
-    importlib.import_module("pocha.openspiel_game")  # registers the pocha game
+    importlib.import_module("pocha.openspiel")  # registers the pocha game
     env = zoo.raw_env(pocha.RuleOptions(players=4), cards=5)
     env.reset(seed=3)
     deal = env.state

@@ -19,7 +19,8 @@ from pocha.engine.seating import Entrant
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of
-from pocha.game.rules import forbidden_bids, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.pimc import (
     Reading,

@@ -128,14 +128,14 @@ def test_the_trace_is_read_as_any_other(played):
     assert [sum(line["points"][seat] for line in lines) for seat in range(4)] == outcome.scores
     for line in lines:
         assert len(list(decision_views(line))) == 4 + 4 * line["cards"]  # bench --decisions reads it
-    openspiel_game = pytest.importorskip(
-        "pocha.openspiel_game", reason="OpenSpiel: pip install 'pocha-simulator[openspiel]'"
+    pocha_game = pytest.importorskip(
+        "pocha.openspiel.pocha_game", reason="OpenSpiel: pip install 'pocha-simulator[openspiel]'"
     )
     import test_openspiel_game
 
     for line in lines:
         test_openspiel_game.replay(line, rules)  # and OpenSpiel's pocha game plays it card for card
-    assert openspiel_game.GAME == "pocha"
+    assert pocha_game.POCHA == "pocha"
 
 
 def test_the_same_game_on_standard_input(played, tmp_path, monkeypatch):

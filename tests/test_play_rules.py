@@ -8,7 +8,8 @@ from conftest import LUDOTEKA, ids, mask, play_hand_built
 
 from pocha.engine.chunk import PLAY_CODES
 from pocha.game.cards import cards_of
-from pocha.game.rules import SCORINGS, Scoring, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.scoring import SCORINGS, Scoring
 from pocha.kernels.trick import legal_mask
 
 

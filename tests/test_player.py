@@ -8,7 +8,8 @@ import pytest
 
 import pocha
 from pocha.engine.decisions import decision_views
-from pocha.game.rules import make_rules, trick_winner
+from pocha.game.presets import make_rules
+from pocha.game.rules import trick_winner
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
 

@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, SCORINGS, Rules, Scoring, make_rules, parse_scoring, parse_sizes
+from pocha.game.presets import PRESETS, make_rules
+from pocha.game.rules import Rules, parse_sizes
+from pocha.game.scoring import SCORINGS, Scoring, parse_scoring
 
 
 @pytest.mark.parametrize(

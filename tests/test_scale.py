@@ -19,7 +19,7 @@ from pocha.engine.games import Games, play_games
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.options import RunOptions
 from pocha.reports.game_stats import game_summary
 
@@ -244,7 +244,7 @@ import pocha.engine.runner
 from conftest import lineup
 from pocha.engine.backends import Threads
 from pocha.engine.simulate import Deals, simulate
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.options import RunOptions
 if sys.argv[1] == "off":
     pocha.engine.runner.keep_freed_memory = lambda: False

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.game.cards import mask_of
-from pocha.game.rules import SCORINGS, Rules, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import Rules
+from pocha.game.scoring import SCORINGS
 from pocha.kernels.codes import PLAY_CODES
 from pocha.kernels.play import Chunk, DealRules
 from pocha.kernels.playouts import solved_rollout_counts

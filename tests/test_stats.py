@@ -16,7 +16,7 @@ from pocha.engine.policies import GREEDY, parse_policy
 from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.engine.tally import Tally
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.reports.stats import (
     holm,
     holm_levels,

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from pocha.engine.chunk import deal_chunk
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Rules, forbidden_bids, make_rules, parse_scoring
+from pocha.game.presets import PRESETS, make_rules
+from pocha.game.rules import Rules, forbidden_bids
+from pocha.game.scoring import parse_scoring
 from pocha.kernels.codes import NO_TRUMP
 from pocha.strategies import catalog, registry
 from pocha.strategies.base import BidContext, StrategyError, checked_bids, nearest_legal

@@ -12,7 +12,9 @@ from pocha.engine.backends import Threads
 from pocha.engine.chunk import deal_chunk
 from pocha.engine.training import Training, train_table
 from pocha.errors import PochaError
-from pocha.game.rules import PRESETS, Scoring, forbidden_bids, make_rules, parse_scoring
+from pocha.game.presets import PRESETS, make_rules
+from pocha.game.rules import forbidden_bids
+from pocha.game.scoring import Scoring, parse_scoring
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected
 from pocha.strategies.montecarlo import MonteCarlo

@@ -13,7 +13,7 @@ from pocha import api
 from pocha.cli import app
 from pocha.engine.variants import GAME_GROUPS, Variant
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.options import STUDY, parse_variant
 from pocha.reports.kinds import record_from
 from pocha.reports.kinds.variants import variant_answers

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pocha.errors import PochaError
-from pocha.game.rules import PLAY_RULES, Rules, make_rules
+from pocha.game.presets import make_rules
+from pocha.game.rules import PLAY_RULES, Rules
 from pocha.game.where import FUNCTIONS, HCP_POINTS, Binary, Call, HandSize, Number, Unary, parse_where
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.where import holds, program

@@ -4,9 +4,9 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from pocha.engine.confidence import percent as percent_of
+from pocha.engine.confidence import percent
 from pocha.engine.predictions import Rows
-from pocha.engine.simulate import Comparison
+from pocha.engine.simulate import Deals
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import per_strategy, position_and_size_tables, sizes_text
 from pocha.reports.kinds.kind import Tables
@@ -48,7 +48,7 @@ def pairs_table(pairs: Any) -> str:
 def exploratory_key(confidence: float) -> str:
     """How to read the unadjusted pairs by hand size, at the run's level."""
     return (
-        f"Each row at its own {percent_of(confidence)}, unadjusted: among many pairs and hand sizes, about 1 row in "
+        f"Each row at its own {percent(confidence)}, unadjusted: among many pairs and hand sizes, about 1 row in "
         f"{1 / error_rate(confidence):.0f} where there is no difference reads as one by chance. The summary's "
         "verdicts are the adjusted ones."
     )
@@ -58,7 +58,6 @@ class CompareKind(SimulateKind):
     """Deals of each hand size by strategies in turn: the simulate tables and the pairs, in duplicate or not."""
 
     command = "compare"
-    plan = Comparison
     section = CompareRun
     needed = ("results", "pairs")
     names_others = True
@@ -71,7 +70,7 @@ class CompareKind(SimulateKind):
         "pairs_by_size",
     )
 
-    def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
+    def tables(self, run: RunRecord, plan: Deals, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, pairs and errors."""
         made = super().tables(run, plan, total)
         return {"results": made["results"], "pairs": pair_differences(total, run.level, True), "errors": made["errors"]}
@@ -108,8 +107,8 @@ class CompareKind(SimulateKind):
         if len(self.sizes(run)) > 1:
             lines += [
                 "\nPairwise by hand size, exploratory (a - b in points per hand; each row unadjusted, at its own "
-                f"{percent_of(run.level)}):",
-                pair_size_table(tables["pairs"], percent_of(run.level)),
+                f"{percent(run.level)}):",
+                pair_size_table(tables["pairs"], percent(run.level)),
             ]
         return lines
 

@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 from typing import Any
 
-from pocha.engine.confidence import percent as percent_of
-from pocha.engine.games import Games, GameTotals
+from pocha.engine.backends import Backend
+from pocha.engine.confidence import percent
+from pocha.engine.games import Games, GameTotals, play_games
 from pocha.engine.predictions import Rows
+from pocha.engine.runner import Outputs, RunTotal
 from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
 from pocha.reports.game_stats import game_summary
 from pocha.reports.kinds.hands import HandsKind
@@ -55,15 +57,18 @@ def games_table(games: Any, level: str) -> str:
     )
 
 
-class GameKind(HandsKind):
+class GameKind(HandsKind[Games, GameTotals]):
     """Whole games: the games' table, then every hand of them as a run of deals shows them."""
 
     command = "game"
-    plan = Games
     section = GameRun
     unit = "game"
     needed = ("games", "results")
     figures = ("points_by_size", "exact_rate_by_size", "points_by_position", "won_minus_bid", "win_probability")
+
+    def play(self, plan: Games, outputs: Outputs, backend: Backend) -> RunTotal[GameTotals]:
+        """Whole games played (``engine.games``)."""
+        return play_games(plan, outputs, backend)
 
     def results(self, plan: Games, total: GameTotals) -> dict[str, Any]:
         """How the games' ties were parted."""
@@ -79,7 +84,7 @@ class GameKind(HandsKind):
         """The games played to the end."""
         return total.game_tally.games
 
-    def tables(self, run: RunRecord, plan: Any, total: GameTotals, predictions: list[Rows] | None = None) -> Tables:
+    def tables(self, run: RunRecord, plan: Games, total: GameTotals, predictions: list[Rows] | None = None) -> Tables:
         """games, results (per hand) and errors."""
         policies = run.policy_of
         return {
@@ -112,7 +117,7 @@ class GameKind(HandsKind):
         lines = [
             f"\nWhole games ({counted(len(section.hand_sizes), 'hand')} each; win: share of games won outright per "
             "seat held):",
-            game_table(tables["games"], percent_of(run.level)),
+            game_table(tables["games"], percent(run.level)),
             f"\nTie-breaks ({run.rules.tie_break}: {TIE_BREAKS[run.rules.tie_break]}): {counted(tied, 'game')} "
             f"({tied / max(games, 1):.1%}) needed extra one-card hands ({counted(extra, 'hand')} in all)",
         ]
@@ -153,7 +158,7 @@ class GameKind(HandsKind):
         return [
             f"<p>{text(best.strategy)} won the most games: {share(best.win_rate)} of the games per seat "
             f"held, against a fair share of {100 / run.rules.players:.0f}%.</p>",
-            games_table(tables["games"], percent_of(run.level)),
+            games_table(tables["games"], percent(run.level)),
             f"<p>{text(tie_breaks)}</p>",
             "<h3>Every hand of the games</h3>",
         ]

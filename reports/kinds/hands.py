@@ -6,9 +6,10 @@ report.html, and the facts of the run.
 
 import pandas as pd
 
-from pocha.engine.confidence import percent as percent_of
-from pocha.game.rules import FULL_DEAL_TRUMPS, PRESETS
-from pocha.reports.kinds.kind import Kind, Tables
+from pocha.engine.confidence import percent
+from pocha.game.presets import PRESETS
+from pocha.game.rules import FULL_DEAL_TRUMPS
+from pocha.reports.kinds.kind import Kind, P, T, Tables
 from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, play_text, scoring_note
 from pocha.reports.stats import error_rate
@@ -44,13 +45,13 @@ def sizes_text(run: RunRecord, results: pd.DataFrame, sizes: tuple[int, ...]) ->
 
 def per_strategy(run: RunRecord, frame: pd.DataFrame, sizes: tuple[int, ...]) -> list[str]:
     """The summary first: one row per strategy, every position and hand size together."""
-    level = percent_of(run.level)
+    level = percent(run.level)
     return [f"\nPer strategy ({sizes_text(run, frame, sizes)}):", terminal_table(frame, "strategy", level)]
 
 
 def position_and_size_tables(run: RunRecord, frame: pd.DataFrame, sizes: tuple[int, ...]) -> list[str]:
     """The per-position table, the per-size table when there are several sizes, and the key."""
-    players, level = run.rules.players, percent_of(run.level)
+    players, level = run.rules.players, percent(run.level)
     lines = [
         f"\nBy bidding position ({sizes_text(run, frame, sizes)}; 1 bids first and leads, {players} is the dealer):",
         terminal_table(frame, "position", level),
@@ -93,7 +94,7 @@ def grid(results: pd.DataFrame, along: str, other: str) -> str:
 
 def intervals_key(confidence: float) -> str:
     """How to read the page's intervals, at the run's level."""
-    level, alpha = percent_of(confidence), 100 * error_rate(confidence)
+    level, alpha = percent(confidence), 100 * error_rate(confidence)
     return (
         f"Every figure after ± is the half-width of a {level} confidence interval (a comparison's verdicts "
         f"excepted, see below): if the same run were repeated with fresh seeds, about {100 - alpha:g} intervals in "
@@ -109,7 +110,7 @@ def intervals_key(confidence: float) -> str:
     )
 
 
-class HandsKind(Kind):
+class HandsKind(Kind[P, T]):
     """A command whose runs tally hands: its results by strategy, position and hand size, and its facts."""
 
     def subtitle(self, run: RunRecord) -> str:

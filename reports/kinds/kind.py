@@ -1,12 +1,12 @@
 """What a recorded command is besides its play: the kind every command's module defines once.
 
-A kind names the engine's plan its command plays and the section run.json holds of it, and says
-how the run is shown: its tables, its text, its figures and its part of report.html. The
+A kind plays its command's plan (the engine's entry for it), names the section run.json holds of it,
+and says how the run is shown: its tables, its text, its figures and its part of report.html. The
 renderers (``pocha.reports.text``, ``plots``, ``html``, ``runs``) ask a run's kind, found by its
 command (``pocha.reports.kinds.kind_of``), and never test which command it is.
 """
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pocha.reports.record import RunRecord, conditions_text, play_text, rules_brief, scoring_note
 from pocha.words import counted
@@ -14,15 +14,20 @@ from pocha.words import counted
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pocha.engine.backends import Backend
     from pocha.engine.predictions import Rows
+    from pocha.engine.runner import Outputs, RunTotal
+    from pocha.engine.workload import Plan
 
 Tables = dict[str, "pd.DataFrame"]
+P = TypeVar("P", bound="Plan")  # the engine's plan a kind plays
+T = TypeVar("T")  # the total its play merges
 
 
-class Kind:
-    """A recorded command: its plan and section, and how its runs are shown (the methods its module defines).
+class Kind(Generic[P, T]):
+    """A recorded command: how it plays its plan ``P`` into a total ``T``, its section, and how its runs are shown.
 
-    command: its name (run.json's ``command``); plan: the engine's plan it plays; section: its
+    command: its name (run.json's ``command``); section: its
     section of run.json (a frozen dataclass with ``planned``); unit: what it counts (``deal``,
     ``game``); needed: the tables its run folder must hold; figures: the names of the figures it
     draws (``pocha.reports.plots.FIGURES``); names_others: whether ``--format csv`` says which of
@@ -30,26 +35,29 @@ class Kind:
     """
 
     command: ClassVar[str]
-    plan: ClassVar[type]
     section: ClassVar[type]
     unit: ClassVar[str] = "deal"
     needed: ClassVar[tuple[str, ...]]
     figures: ClassVar[tuple[str, ...]]
     names_others: ClassVar[bool] = False
 
-    def record(self, plan: Any, total: Any, header: dict[str, Any]) -> RunRecord:
+    def play(self, plan: P, outputs: "Outputs", backend: "Backend") -> "RunTotal[T]":
+        """The plan played by the engine's entry for it, on ``backend``, feeding ``outputs``."""
+        raise NotImplementedError
+
+    def record(self, plan: P, total: T, header: dict[str, Any]) -> RunRecord:
         """A finished run's record: the header, the plan as run.json holds it, and what the run adds (``results``)."""
         return RunRecord.from_dict(header | plan.to_dict() | self.results(plan, total), self.section)
 
-    def results(self, plan: Any, total: Any) -> dict[str, Any]:
+    def results(self, plan: P, total: T) -> dict[str, Any]:
         """The section's fields the plan does not hold: read from the run's total, or from the plan."""
         return {}
 
-    def played(self, total: Any) -> int:
+    def played(self, total: T) -> int:
         """Deals (all hand sizes together) or games the total holds."""
         raise NotImplementedError
 
-    def tables(self, run: RunRecord, plan: Any, total: Any, predictions: "list[Rows] | None" = None) -> Tables:
+    def tables(self, run: RunRecord, plan: P, total: T, predictions: "list[Rows] | None" = None) -> Tables:
         """The run's tables, by CSV name, the main one first."""
         raise NotImplementedError
 

@@ -3,8 +3,10 @@
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from pocha.engine.backends import Backend
 from pocha.engine.predictions import Rows
-from pocha.engine.simulate import Deals
+from pocha.engine.runner import Outputs, RunTotal
+from pocha.engine.simulate import Deals, simulate
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import HandsKind, per_strategy, played_per_size, position_and_size_tables, sizes_text
 from pocha.reports.kinds.kind import Tables
@@ -30,11 +32,10 @@ class DealsRun:
         return self.deals_per_size * len(self.cards)
 
 
-class SimulateKind(HandsKind):
+class SimulateKind(HandsKind[Deals, Tally]):
     """Deals of each hand size: results, errors and the predictions recorded; each size as often."""
 
     command = "simulate"
-    plan: ClassVar[type] = Deals
     section: ClassVar[type] = DealsRun
     needed: ClassVar[tuple[str, ...]] = ("results",)
     figures: ClassVar[tuple[str, ...]] = (
@@ -45,11 +46,15 @@ class SimulateKind(HandsKind):
         "calibration",
     )
 
+    def play(self, plan: Deals, outputs: Outputs, backend: Backend) -> RunTotal[Tally]:
+        """Deals dealt, bid, played and tallied (``engine.simulate``)."""
+        return simulate(plan, outputs, backend)
+
     def played(self, total: Tally) -> int:
         """The deals (boards) tallied."""
         return int(total.boards.sum())
 
-    def tables(self, run: RunRecord, plan: Any, total: Tally, predictions: list[Rows] | None = None) -> Tables:
+    def tables(self, run: RunRecord, plan: Deals, total: Tally, predictions: list[Rows] | None = None) -> Tables:
         """results, errors, and the predictions when recorded."""
         made = {"results": summary(total, run.policy_of, run.level, True), "errors": error_distribution(total)}
         if predictions is not None:

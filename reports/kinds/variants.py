@@ -6,8 +6,10 @@ from typing import Any
 
 import pandas as pd
 
+from pocha.engine.backends import Backend
 from pocha.engine.predictions import Rows
-from pocha.engine.variants import Study, VariantTally
+from pocha.engine.runner import Outputs, RunTotal
+from pocha.engine.variants import Study, VariantTally, play_variants
 from pocha.game.conditions import conditions_in_words
 from pocha.game.rules import Rules
 from pocha.reports.kinds.kind import Kind, Tables
@@ -114,15 +116,18 @@ def alike(rows: pd.DataFrame, a: str, b: str) -> bool:
     return a != b and rows.loc[a, columns].tolist() == rows.loc[b, columns].tolist()
 
 
-class VariantsKind(Kind):
+class VariantsKind(Kind[Study, VariantTally]):
     """A study: its variants table, shown by question (the variants, seat advantage, skill, luck, the game)."""
 
     command = "variants"
-    plan = Study
     section = VariantsRun
     unit = "game"
     needed = ("variants",)
     figures = ("seat_advantage", "dealer_gap_by_size", "skill_and_luck", "game_shape")
+
+    def play(self, plan: Study, outputs: Outputs, backend: Backend) -> RunTotal[VariantTally]:
+        """The study's games played (``engine.variants``)."""
+        return play_variants(plan, outputs, backend)
 
     def results(self, plan: Study, total: VariantTally) -> dict[str, Any]:
         """The hands each variant deals alike with the first."""

@@ -37,7 +37,7 @@ from pocha.engine.seating import Entrant, Lineup
 from pocha.engine.simulate import Deals, simulate
 from pocha.engine.tally import Tally
 from pocha.errors import PochaError
-from pocha.game.rules import make_rules
+from pocha.game.presets import make_rules
 from pocha.kernels.cache import pocha_cache_root
 from pocha.words import counted
 

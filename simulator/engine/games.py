@@ -26,7 +26,7 @@ from pocha.engine.dealing import Conditioned, conditions_at, conditions_entry
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import GameTally, Tally
-from pocha.engine.workload import Part, Plan, seated
+from pocha.engine.workload import MOST_GAMES, Amount, Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.kernels.codes import STREAM_LOT
@@ -62,8 +62,22 @@ class Games(Plan):
     conditioned: Conditioned | None = None
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise PochaError(f"games: must be at least 1, not {self.games}")
+        self.amount.check(least=False)
+
+    @property
+    def amount(self) -> Amount:
+        """Games."""
+        return Amount("--games", self.games, MOST_GAMES)
+
+    @property
+    def bidders(self) -> Lineup:
+        """The line-up."""
+        return self.lineup
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The run's rules."""
+        return (self.rules,)
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -79,10 +93,21 @@ class Games(Plan):
         """Games chunk ``index`` plays."""
         return min(self.chunk, self.games - index * self.chunk)
 
-    @property
-    def planned(self) -> int:
-        """Games of the run."""
-        return self.games
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a run the rules cannot deal, or a trace but on the local backend."""
+        check_run(self.rules, self.lineup, self.rules.hand_sizes(), self.chunk)
+        if traced and not backend.ordered:
+            raise PochaError("trace: games are traced on the local backend only")
+
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
+        """Cut and checked, every deal of its first ``trace_games`` games traced (all when None)."""
+        plan = super().ready(backend, saved, traced, predicted)
+        shown = (plan.games if plan.trace_games is None else plan.trace_games) if traced else 0
+        return replace(plan, trace_games=shown)
+
+    def trace_header(self) -> dict[str, Any]:
+        """The rules, line-up, seed, play and deal conditions."""
+        return traces.header(self.rules, self.lineup, self.seed, self.policy, self.conditioned)
 
     def sample(self, amount: int) -> Self:
         """The run's first ``amount`` games, one chunk."""
@@ -274,13 +299,4 @@ class GameHands:
 
 def play_games(games: Games, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[GameTotals]:
     """Play the plan's games (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    games = games.cut(backend, games.games)
-    check_run(games.rules, games.lineup, games.rules.hand_sizes(), games.chunk)
-    if outputs.trace is not None and not backend.ordered:
-        raise PochaError("trace: games are traced on the local backend only")
-    shown = (games.games if games.trace_games is None else games.trace_games) if outputs.trace is not None else 0
-    games = replace(games, trace_games=shown)
-    if outputs.trace is not None:
-        header = traces.header(games.rules, games.lineup, games.seed, games.policy, games.conditioned)
-        traces.write_lines(outputs.trace, [header])
     return run(games, backend, outputs)

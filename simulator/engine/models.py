@@ -74,6 +74,18 @@ class ModelBids(DealChunks):
     models: tuple[Entrant, ...]
     conditioned: Conditioned | None = None
 
+    @property
+    def bidders(self) -> Lineup:
+        """The table, and the models bidding beside it (for the run's play)."""
+        return Lineup((*self.lineup.seats, *self.models))
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a run without a model, or whose rules cannot deal its table."""
+        if not self.models:
+            raise PochaError("model: give at least one model to score")
+        super().check(backend, traced, predicted)
+        check_run(self.rules, self.lineup, self.sizes, self.chunk)
+
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
         task = self.task(index)
@@ -123,9 +135,5 @@ class ModelBids(DealChunks):
 
 def record_bids(bids: ModelBids, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[BidRows]:
     """Deal and bid the plan's deals, each model bidding beside the table; Ctrl-C keeps the chunks finished."""
-    if not bids.models:
-        raise PochaError("model: give at least one model to score")
-    bids = bids.cut(backend, bids.deals, len(bids.sizes))
-    check_run(bids.rules, bids.lineup, bids.sizes, bids.chunk)
     recorded = run(bids, backend, outputs)
     return RunTotal(recorded.total.in_order(), recorded.complete)

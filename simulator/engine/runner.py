@@ -55,8 +55,15 @@ def play(workload: Workload[T], index: int) -> tuple[int, Part[T]]:
 
 
 def run(workload: Workload[T], backend: Backend, outputs: Outputs = Outputs()) -> RunTotal[T]:
-    """Play every task of ``workload`` (those a resumed checkpoint holds excepted), merge the parts, feed outputs."""
+    """Play every task of ``workload`` (those a resumed checkpoint holds excepted), merge the parts, feed outputs.
+
+    The workload is made ready first (``Workload.ready``: cut into tasks and checked); a trace gets its header.
+    """
     progress, trace, predictions, checkpoint = outputs.progress, outputs.trace, outputs.predictions, outputs.checkpoint
+    saved = checkpoint.saved_chunk_size() if checkpoint else None
+    workload = workload.ready(backend, saved, trace is not None, predictions is not None)
+    if trace is not None:
+        traces.write_lines(trace, [workload.trace_header()])
     total, done = checkpoint.start(workload) if checkpoint else (workload.empty(), set[int]())
     if progress is not None and done:
         progress(sum(workload.count(index) for index in done))

@@ -19,7 +19,7 @@ from pocha.engine.predictions import Predicted, prediction_rows
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Lineup
 from pocha.engine.tally import Tally
-from pocha.engine.workload import Part, Plan, seated
+from pocha.engine.workload import MOST_DEALS, Amount, Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
@@ -43,8 +43,17 @@ class DealChunks(Plan):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", tuple(self.sizes))  # a list given is kept as the plan's own tuple
-        if self.deals < 1:
-            raise PochaError(f"deals: must be at least 1, not {self.deals}")
+        self.amount.check(least=False)
+
+    @property
+    def amount(self) -> Amount:
+        """Deals of each hand size."""
+        return Amount("--deals", self.deals, MOST_DEALS, len(self.sizes))
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The run's rules."""
+        return (self.rules,)
 
     @property
     def by_size(self) -> bool:
@@ -71,11 +80,6 @@ class DealChunks(Plan):
         """Deals chunk ``index`` plays."""
         return self.task(index).count
 
-    @property
-    def planned(self) -> int:
-        """Deals of every hand size together."""
-        return self.deals * len(self.sizes)
-
     def sample(self, amount: int) -> Self:
         """The run's first ``amount`` deals of each hand size, one chunk each."""
         deals = min(amount, self.deals)
@@ -100,6 +104,11 @@ class Deals(DealChunks):
     conditioned: Conditioned | None = None
 
     @property
+    def bidders(self) -> Lineup:
+        """The line-up."""
+        return self.lineup
+
+    @property
     def by_size(self) -> bool:
         """Whether the tasks go hand size by hand size: a traced run's, so its trace lists the deals in order."""
         return bool(self.trace_deals)
@@ -108,6 +117,24 @@ class Deals(DealChunks):
     def rotations(self) -> int:
         """How many times every deal is played, the seating moved one seat on each time."""
         return 1
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a run the rules cannot deal, a trace off the local backend or in duplicate, or predictions in it."""
+        check_run(self.rules, self.lineup, self.sizes, self.chunk, in_turn=self.rotations > self.rules.players)
+        if traced and (self.rotations > 1 or not backend.ordered):
+            raise PochaError("trace: deals are traced in plain seating on the local backend only")
+        if predicted and self.rotations > 1:
+            raise PochaError("predictions: recorded in plain seating only (pocha simulate)")
+
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
+        """Cut and checked, its first ``trace_deals`` deals traced (all when None) and predictions kept when asked."""
+        plan = super().ready(backend, saved, traced, predicted)
+        shown = (plan.planned if plan.trace_deals is None else plan.trace_deals) if traced else 0
+        return replace(plan, trace_deals=shown, predict=predicted)
+
+    def trace_header(self) -> dict[str, Any]:
+        """The rules, line-up, seed, play and deal conditions."""
+        return traces.header(self.rules, self.lineup, self.seed, self.policy, self.conditioned)
 
     def run(self, index: int) -> Part[Tally]:
         """Deal, bid, play and tally chunk ``index`` (in every rotation of the seating, in duplicate)."""
@@ -187,18 +214,4 @@ class Comparison(Deals):
 
 def simulate(deals: Deals, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[Tally]:
     """Play the plan's deals on ``backend`` and tally them; Ctrl-C stops the run after the boards finished so far."""
-    checkpoint, stream = outputs.checkpoint, outputs.trace
-    saved = checkpoint.saved_chunk_size() if checkpoint else None
-    deals = deals.cut(backend, deals.deals, len(deals.sizes), saved)
-    check_run(deals.rules, deals.lineup, deals.sizes, deals.chunk, in_turn=deals.rotations > deals.rules.players)
-    if stream is not None and (deals.rotations > 1 or not backend.ordered):
-        raise PochaError("trace: deals are traced in plain seating on the local backend only")
-    if outputs.predictions is not None and deals.rotations > 1:
-        raise PochaError("predictions: recorded in plain seating only (pocha simulate)")
-    every = deals.deals * len(deals.sizes)
-    shown = (every if deals.trace_deals is None else deals.trace_deals) if stream is not None else 0
-    deals = replace(deals, trace_deals=shown, predict=outputs.predictions is not None)
-    if stream is not None:
-        header = traces.header(deals.rules, deals.lineup, deals.seed, deals.policy, deals.conditioned)
-        traces.write_lines(stream, [header])
     return run(deals, backend, outputs)

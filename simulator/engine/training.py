@@ -41,6 +41,12 @@ class Training(DealChunks):
         object.__setattr__(self, "sizes", tuple(range(1, self.rules.full_deal + 1)))
         super().__post_init__()
 
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse rules that cannot deal every hand size to a table of the training bidder."""
+        super().check(backend, traced, predicted)
+        lineup = Lineup((Entrant(TRAINING_BIDDER, Expected()),) * self.rules.players)
+        check_run(self.rules, lineup, self.sizes, self.chunk)
+
     def run(self, index: int) -> Part[np.ndarray]:
         """Play chunk ``index`` and count its hands per cell."""
         task = self.task(index)
@@ -75,13 +81,10 @@ class Training(DealChunks):
 
 def train_table(plan: Training, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> TrickTable | None:
     """Learn a trick table (every seat bidding ``expected``, tricks counted per feature cell); None after Ctrl-C."""
-    plan = plan.cut(backend, plan.deals, len(plan.sizes))
-    rules = plan.rules
-    check_run(rules, Lineup((Entrant(TRAINING_BIDDER, Expected()),) * rules.players), plan.sizes, plan.chunk)
     counted = run(plan, backend, outputs)
     if not counted.complete:
         return None
-    return TrickTable(rules, plan.policy.label, counted.total.reshape(table_shape(rules)), plan.deals)
+    return TrickTable(plan.rules, plan.policy.label, counted.total.reshape(table_shape(plan.rules)), plan.deals)
 
 
 def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[int], None] | None) -> TrickTable | None:

@@ -28,11 +28,12 @@ from pocha.engine.dealing import Conditioned
 from pocha.engine.games import Games, PlayedGames
 from pocha.engine.runner import Outputs, RunTotal, run
 from pocha.engine.seating import Entrant, Lineup
-from pocha.engine.workload import Part, Plan, seated
+from pocha.engine.workload import MOST_GAMES, Amount, Part, Plan, seated
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 
 GAME_GROUPS = 40  # games fall into groups by number; the intervals are the groups' jackknife
+STUDY_GROUPS = f"the intervals need {GAME_GROUPS} groups of games"  # why a study plays at least GAME_GROUPS
 WIN_UNITS = 2520  # a first place shared by k seats is 1/k of a win: 2520 / k is whole for k up to 10
 CORRELATION_MOMENTS = 5  # x, y, x * x, y * y, x * y: what a correlation of x and y needs
 
@@ -160,11 +161,25 @@ class Study(Plan):
     games: int
 
     def __post_init__(self) -> None:
+        self.amount.check(least=False)
         players = {variant.rules.players for variant in self.variants}
         if len(players) > 1:
             raise PochaError(f"variants: all must seat the same players, not {', '.join(map(str, sorted(players)))}")
-        if self.games < 1:
-            raise PochaError(f"games: must be at least 1, not {self.games}")
+
+    @property
+    def amount(self) -> Amount:
+        """Games of each variant, at least GAME_GROUPS (one a group of the intervals)."""
+        return Amount("--games", self.games, MOST_GAMES, len(self.variants), GAME_GROUPS, STUDY_GROUPS)
+
+    @property
+    def bidders(self) -> Lineup:
+        """The line-up, and the strong and weak players of the skill tables."""
+        return Lineup((*self.lineup.seats, self.strong, self.weak))
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """Each variant's rules."""
+        return tuple(variant.rules for variant in self.variants)
 
     @property
     def task_count(self) -> int:
@@ -176,9 +191,15 @@ class Study(Plan):
         return min(self.chunk, self.games - index * self.chunk) * len(self.variants)
 
     @property
-    def planned(self) -> int:
-        """Games of every variant together."""
-        return self.games * len(self.variants)
+    def cut_by(self) -> tuple[int, int]:
+        """Games: each task plays its games under every variant."""
+        return self.games, 1
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse a study whose rules cannot deal its line-up's games."""
+        super().check(backend, traced, predicted)
+        for variant in self.variants:
+            check_run(variant.rules, self.lineup, variant.rules.hand_sizes(), self.chunk)
 
     def sample(self, amount: int) -> Self:
         """The study's first ``amount`` games of every variant, one chunk."""
@@ -270,7 +291,4 @@ class Study(Plan):
 
 def play_variants(study: Study, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> RunTotal[VariantTally]:
     """Play the study (see the module docstring); Ctrl-C stops after the chunks finished so far."""
-    study = study.cut(backend, study.games)
-    for variant in study.variants:
-        check_run(variant.rules, study.lineup, variant.rules.hand_sizes(), study.chunk)
     return run(study, backend, outputs)

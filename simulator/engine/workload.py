@@ -17,8 +17,39 @@ from pocha.engine.backends import Backend, auto_chunk
 from pocha.engine.policies import GREEDY, PlayPolicy
 from pocha.engine.predictions import Rows
 from pocha.engine.seating import Lineup
+from pocha.errors import PochaError
+from pocha.game.rules import Rules
 
 T = TypeVar("T")
+MOST_DEALS = 10**15  # deals per hand size; deal numbers stay within 64 bits
+MOST_GAMES = 10**14  # a game's hands are numbered (game * hands + hand) * players + dealer
+
+
+@dataclass(frozen=True)
+class Amount:
+    """How much a run plays, as its option says it: ``--deals 1000`` (of each of 3 hand sizes)."""
+
+    option: str  # the flag that sets it: --deals or --games
+    value: int
+    most: int  # what the deal numbers can count
+    per: int = 1  # deals (games) the run plays per unit of it: its hand sizes, its variants
+    least: int = 1  # its smallest value
+    why: str = ""  # why it is that least, when more than 1
+
+    @property
+    def total(self) -> int:
+        """Deals (games) the whole run plays."""
+        return self.value * self.per
+
+    def check(self, least: bool = True) -> None:
+        """Refuse an amount of play below its least (1) or beyond what deal numbers can count.
+
+        least: False when made, for a probe's sample of the run may hold fewer; a run checks it first.
+        """
+        if self.value < self.least and self.least > 1 and (least or self.value < 1):
+            raise PochaError(f"{self.option[2:]}: at least {self.least} ({self.why}), not {self.value}")
+        if not 1 <= self.value <= self.most:
+            raise PochaError(f"{self.option[2:]}: must be from 1 to {self.most:,}, not {self.value:,}")
 
 
 @dataclass
@@ -81,6 +112,18 @@ class Workload(Protocol[T]):
         """Deals (games) per task, None until the run chooses them."""
         ...
 
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> "Workload[T]":
+        """The run as it will play: cut into tasks for ``backend`` (``saved``: a resumed run's chunk size), checked.
+
+        traced, predicted: whether its outputs take trace lines, recorded predictions. The runner
+        calls it before any task; what the run cannot do is refused here, before any work.
+        """
+        ...
+
+    def trace_header(self) -> dict[str, Any]:
+        """A trace's first line: the rules, the line-up, the seed, the play and the deal conditions."""
+        ...
+
     def to_dict(self) -> dict[str, Any]:
         """The run as plain data, as run.json holds it (a checkpoint compares it on resume)."""
         ...
@@ -104,14 +147,55 @@ class Plan:
         assert self.chunk_size is not None, "a plan is cut into tasks (cut) before it is played"
         return self.chunk_size
 
-    def cut(self, backend: Backend, amount: int, sizes: int = 1, saved: int | None = None) -> Self:
-        """The plan with its chunk size chosen for ``amount`` of each of ``sizes`` hand sizes on ``backend``.
+    def cut(self, backend: Backend, saved: int | None = None) -> Self:
+        """The plan with its chunk size chosen for its amount on ``backend`` (``auto_chunk``).
 
         saved: the chunk size of the checkpoint the run resumes, used when none was asked for.
         """
         if self.chunk_size is not None:
             return self
-        return replace(self, chunk_size=saved or auto_chunk(amount, backend, sizes))
+        amount, parts = self.cut_by
+        return replace(self, chunk_size=saved or auto_chunk(amount, backend, parts))
+
+    @property
+    def cut_by(self) -> tuple[int, int]:
+        """What a chunk size is chosen for: deals (games) of each part of the run, and its parts (hand sizes)."""
+        return self.amount.value, self.amount.per
+
+    def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
+        """The plan cut (``cut``) and checked (``check``): what the runner plays."""
+        plan = self.cut(backend, saved)
+        plan.check(backend, traced, predicted)
+        return plan
+
+    def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
+        """Refuse, before any work, a run the rules or the engine cannot play, or these outputs."""
+        if traced or predicted:
+            raise PochaError("trace, predictions: only runs of deals record them (and whole games, a trace)")
+
+    def trace_header(self) -> dict[str, Any]:
+        """A plan that is not traced has none (``check`` refuses a trace)."""
+        raise NotImplementedError
+
+    @property
+    def amount(self) -> Amount:
+        """How much the run plays, as its option says it (checked when the plan is made, its least when it runs)."""
+        raise NotImplementedError
+
+    @property
+    def planned(self) -> int:
+        """Deals (games) every task together plays: its amount in all."""
+        return self.amount.total
+
+    @property
+    def bidders(self) -> Lineup:
+        """Every entrant that bids in the run: the default trick tables they need are learned before it starts."""
+        return Lineup(())
+
+    @property
+    def rule_sets(self) -> tuple[Rules, ...]:
+        """The rules the run plays under: one set, or a study's, each variant's."""
+        return ()
 
     def to_dict(self) -> dict[str, Any]:
         """The seed and play policy as run.json holds them."""

@@ -130,7 +130,7 @@ PACKS = {
 class Notation:
     """A deck's cards as players write them: ids to text and back, for one pack and its ranks strongest first.
 
-    >>> from pocha.game.rules import make_rules
+    >>> from pocha.game.presets import make_rules
     >>> notation = make_rules("ludoteka").notation  # the 40 Spanish cards, ace and three strongest
     >>> notation.parse_list("1o 3o 12e"), notation.name(9)
     ([9, 8, 39], '1O')

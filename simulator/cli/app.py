@@ -3,7 +3,7 @@
 The app and its help as people write commands, a user's mistake as one line, Ctrl-C as exit 130,
 word of a first compile, the progress bar, and the command line a run records.
 
-``pocha.cli`` holds the commands themselves; this module is what they share around them.
+``pocha.cli.commands`` holds the commands themselves; this module is what they share around them.
 """
 
 import contextlib
@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -39,8 +39,17 @@ class Commands(TyperGroup):
             with interruptible():
                 return super().invoke(ctx)
         except KeyboardInterrupt:
-            typer.echo("Interrupted: nothing was written.", err=True)
-            raise typer.Exit(130) from None
+            interrupted("nothing was written")
+
+
+def interrupted(what: str, *then: str) -> NoReturn:
+    """End a command stopped by Ctrl-C or SIGTERM: ``Interrupted: WHAT.`` on stderr, ``then`` lines, exit status 130.
+
+    The one place every command says it: what it shows or kept of the run, or that nothing was written.
+    """
+    for line in (f"Interrupted: {what}.", *then):
+        typer.echo(line, err=True)
+    raise typer.Exit(130)
 
 
 NOT_A_NUMBER = "Input should be a valid"  # typer's words for a value its int or float option cannot read

@@ -1,4 +1,4 @@
-"""Pocha as a PettingZoo AEC environment: ``pocha.pettingzoo.env(rules="ludoteka", cards=5)``.
+"""A deal of Pocha as a PettingZoo AEC environment: ``pocha.pettingzoo.env(rules="ludoteka", cards=5)``.
 
 Needs PettingZoo (``pip install 'pocha-simulator[pettingzoo]'``). One episode is one deal under any rule
 set pocha plays (``engine.deal_state``: pocha's own legal cards, trick winner, hook and scoring). The

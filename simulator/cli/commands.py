@@ -2,7 +2,7 @@
 
 Data goes to stdout; progress, errors and the files written go to stderr. A user's mistake is one
 line and exit status 1; a run stopped by Ctrl-C or SIGTERM prints what it has (or one line, when it
-has nothing) and exits with 130. Every flag is declared once (``pocha.flags``); a command builds
+has nothing) and exits with 130. Every flag is declared once (``pocha.cli.flags``); a command builds
 the option values (``pocha.options``) from its flags and imports the API when it runs, so
 ``--version`` and every ``--help`` load no numba.
 """
@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from pocha import flags, options
+from pocha import options
+from pocha.cli import flags
+from pocha.cli.app import app, command, command_line, interrupted, resume_command, running, say, user_errors
 from pocha.errors import PochaError
 from pocha.options import (
     CONFIDENCE,
@@ -26,7 +28,6 @@ from pocha.options import (
     TRAIN_PLAY_DEALS,
     TRAIN_PLAY_ROUNDS,
 )
-from pocha.terminal import app, command, command_line, resume_command, running, say, user_errors
 from pocha.words import counted, did_you_mean
 
 if TYPE_CHECKING:
@@ -105,10 +106,10 @@ def show(
     if result.complete and kept:
         say(f"The run is complete: its checkpoint {' and '.join(kept)} is no longer needed; remove it when you like")
     if not result.complete:
-        typer.echo(interrupted_note(result.record), err=True)
-        if checkpoint:
-            typer.echo(f"Progress saved in {checkpoint}; resume with:\n  {resume_command(ctx, checkpoint)}", err=True)
-        raise typer.Exit(130)
+        saved = (
+            [f"Progress saved in {checkpoint}; resume with:\n  {resume_command(ctx, checkpoint)}"] if checkpoint else []
+        )
+        interrupted(interrupted_note(result.record), *saved)
 
 
 # --- the commands ----------------------------------------------------------------------------------
@@ -558,8 +559,7 @@ def models(
     else:
         typer.echo(models_text(result.played, result.scores))
     if not result.complete:
-        typer.echo("Interrupted: the scores above cover the finished deals only.", err=True)
-        raise typer.Exit(130)
+        interrupted("the scores above cover the finished deals only")
 
 
 @command(
@@ -614,8 +614,7 @@ def match(
     else:
         typer.echo(match_text(played))
     if not played.complete:
-        typer.echo("Interrupted: the results above cover the finished deals only.", err=True)
-        raise typer.Exit(130)
+        interrupted("the results above cover the finished deals only")
 
 
 @command(
@@ -712,8 +711,7 @@ def train(
 
         trained = api.train(out, deals=deals, rules=rules, run=run, progress=progress, messages=say)
     if trained.table is None:
-        typer.echo("Interrupted: no table was written.", err=True)
-        raise typer.Exit(130)
+        interrupted("no table was written")
     typer.echo(training_text(trained.table, out))
 
 
@@ -769,10 +767,7 @@ def train_play(
                 messages=say,
             )
         except KeyboardInterrupt:
-            typer.echo(
-                f"Interrupted: no model was written; run the same command again to resume from {data}.", err=True
-            )
-            raise typer.Exit(130) from None
+            interrupted(f"no model was written; run the same command again to resume from {data}")
     typer.echo(f"Wrote {out}; held out: {model.held_out_text}.")
 
 
@@ -898,8 +893,7 @@ def bench(
             if stages or decisions:
                 raise  # Commands: nothing was written
             unmeasured = "the start-up times were not all" if startup else "the workload under way was not"
-            typer.echo(f"Interrupted: {unmeasured} measured.", err=True)
-            raise typer.Exit(130) from None
+            interrupted(f"{unmeasured} measured")
 
 
 @app.callback()

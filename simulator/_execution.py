@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend
@@ -28,7 +28,7 @@ from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.seating import Lineup
 from pocha.engine.trace import is_trace
 from pocha.engine.training import learn_default
-from pocha.engine.workload import Estimate
+from pocha.engine.workload import Amount, Estimate, Plan
 from pocha.errors import PochaError
 from pocha.game.conditions import written_sizes
 from pocha.game.rules import Rules
@@ -45,40 +45,15 @@ if TYPE_CHECKING:
     from pocha.engine.predictions import Rows
 
 T = TypeVar("T")
-P = TypeVar("P")
+P = TypeVar("P", bound=Plan)
 Params = ParamSpec("Params")  # a recorded run's parameters, kept for type checkers
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
 Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
-NO_BIDDERS = Lineup(())  # of a run that bids with no table: training
 Bidders = Iterable[tuple[Strategy, PlayPolicy]]  # each bidding strategy of a run with its play policy
 
 
 def unsaid(line: str) -> None:
     """Where the lines go of a caller that asked for none."""
-
-
-@dataclass(frozen=True)
-class Amount:
-    """How much a run plays, as its option says it: ``--deals 1000`` (of each of 3 hand sizes)."""
-
-    option: str  # the flag that sets it: --deals or --games
-    value: int
-    most: int  # what the deal numbers can count
-    per: int = 1  # deals (games) the run plays per unit of it: its hand sizes, its variants
-    least: int = 1  # its smallest value
-    why: str = ""  # why it is that least, when more than 1
-
-    @property
-    def total(self) -> int:
-        """Deals (games) the whole run plays."""
-        return self.value * self.per
-
-    def check(self) -> None:
-        """Refuse an amount of play below its least (1) or beyond what deal numbers can count."""
-        if self.value < self.least and self.least > 1:
-            raise PochaError(f"{self.option[2:]}: at least {self.least} ({self.why}), not {self.value}")
-        if not 1 <= self.value <= self.most:
-            raise PochaError(f"{self.option[2:]}: must be from 1 to {self.most:,}, not {self.value:,}")
 
 
 @dataclass(frozen=True)
@@ -93,83 +68,66 @@ class Asked:
 
 
 def execute(
-    plan: Callable[..., P],
-    play: Callable[..., T],
-    amount: Amount,
+    plan: P,
+    play: Callable[[P, Outputs, Backend], T],
     asked: Asked,
     *,
-    bidders: Lineup = NO_BIDDERS,
-    rules: Rules | Sequence[Rules] = (),
     trace: str | Path | None = None,
     predictions: "list[Rows] | None" = None,
-) -> tuple[P, T]:
-    """Check what every run checks, learn the default tables ``bidders`` need under ``rules``, and play.
+) -> T:
+    """Check what every run checks, learn the default tables the plan's bidders need under its rules, and play.
 
-    plan: the engine's plan, short of what every run takes from its options (seed, policy, chunk
-    size); play: the engine's run of it, with the outputs and the backend. Returns the plan made and
-    what its play returned. A trace is written whole when the run ends, dropped when it was stopped.
+    plan: the engine's plan, made by keyword with the run options' fields (``RunOptions.plan_fields``);
+    play: the engine's run of it, with the outputs and the backend. Returns what its play returned. A
+    trace is written whole when the run ends, dropped when it was stopped.
     """
     run = asked.run
-    amount.check()
+    plan.amount.check()
     if asked.output is not None:
         asked.output.check()
-    where = run.make_backend()
-    learn_default_tables(bidders_of(bidders, run), rules, where, asked.progress, asked.messages, run.learn_tables)
-    made = plan(seed=run.seed, policy=run.policy, chunk_size=run.chunk_size)
+    backend = run.make_backend()
+    bidders = bidders_of(plan.bidders, plan.policy)
+    learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)
     with _trace_file(trace) as stream:
         outputs = Outputs(
-            progress=counter(asked.progress, amount.total),
-            estimate=telling_cost(run, amount, asked.messages),
+            progress=counter(asked.progress, plan.planned),
+            estimate=telling_cost(run, plan.amount, asked.messages),
             trace=stream,
             predictions=predictions,
             checkpoint=asked.saving.make_checkpoint(),
         )
-        played = play(made, outputs, backend=where)
+        played = play(plan, outputs, backend)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:
             raise _Stopped
-    return made, played
+    return played
 
 
 @dataclass(frozen=True)
-class Recorded:
+class Recorded(Generic[T]):
     """A recorded run that has ended: its record, the engine's total, its tables and the files written."""
 
     record: RunRecord
-    total: Any
+    total: T
     tables: dict[str, "pd.DataFrame"]
     files: tuple[Path, ...]
 
 
 def record_run(
-    kind: Kind,
-    plan: dict[str, Any],
-    play: Callable[..., RunTotal[Any]],
-    amount: Amount,
+    kind: Kind[P, T],
+    plan: P,
     asked: Asked,
     *,
     preset: str | None,
     command_line: str | None,
-    bidders: Lineup,
-    rules: Rules | Sequence[Rules],
     trace: str | Path | None = None,
     predictions: bool = False,
-) -> Recorded:
-    """Run a recorded command (``execute``), then its kind's record and tables; write them to the asked output.
+) -> Recorded[T]:
+    """Run a recorded command's plan by its kind's engine entry (``execute``), then its record and tables; write them.
 
-    plan: the fields of the kind's plan the command's options fill; preset: the one the rules came
-    from; command_line: the command line (or Python call) that made the run.
+    preset: the one the rules came from; command_line: the command line (or Python call) that made the run.
     """
     rows: list[Rows] | None = [] if predictions else None
-    made, played = execute(
-        functools.partial(kind.plan, **plan),
-        play,
-        amount,
-        asked,
-        bidders=bidders,
-        rules=rules,
-        trace=trace,
-        predictions=rows,
-    )
+    played = execute(plan, kind.play, asked, trace=trace, predictions=rows)
     header = {
         "command": kind.command,
         "command_line": command_line,
@@ -179,8 +137,8 @@ def record_run(
         "played": kind.played(played.total),
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    record = kind.record(made, played.total, header)
-    tables = kind.tables(record, made, played.total, rows)
+    record = kind.record(plan, played.total, header)
+    tables = kind.tables(record, plan, played.total, rows)
     return Recorded(record, played.total, tables, write_outputs(record, tables, asked.output))
 
 
@@ -225,9 +183,9 @@ def condition_deals(
     return conditioned, conditioned.sizes
 
 
-def bidders_of(lineup: Lineup, run: RunOptions) -> list[tuple[Strategy, PlayPolicy]]:
-    """Each bidding strategy of a line-up with its play policy."""
-    return [(player.strategy, player.policy) for player in lineup.competitors(run.policy)]
+def bidders_of(lineup: Lineup, policy: PlayPolicy) -> list[tuple[Strategy, PlayPolicy]]:
+    """Each bidding strategy of a line-up with its play policy (``policy``: of the seats that name none)."""
+    return [(player.strategy, player.policy) for player in lineup.competitors(policy)]
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
@@ -300,9 +258,9 @@ def telling_cost(run: RunOptions, amount: Amount, messages: Messages | None) -> 
     def tell(estimate: Estimate) -> None:
         if estimate.seconds <= LONG:
             return
-        where = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
+        workers = counted(estimate.workers, "Dask worker" if run.backend == "dask" else "thread")
         line = (
-            f"this run will take about {duration(estimate.seconds)} on {where} "
+            f"this run will take about {duration(estimate.seconds)} on {workers} "
             f"(~{estimate.rate:,.0f} {unit}/s, the rate of its first {unit}"
             f"{' on this busy machine, its threads together as fast as one' if estimate.busy else ''}; "
             "slower if the machine gets busier)"

@@ -1,6 +1,6 @@
 """The command line's flags, declared once: each an ``Annotated`` type with its flag names, value name and help.
 
-``pocha.cli`` gives every command its flags as parameters of these types, so a flag reads the
+``pocha.cli.commands`` gives every command its flags as parameters of these types, so a flag reads the
 same in every command that takes it. Its default is the parameter's, the option value's
 (``pocha.options``) where it fills one. Nothing here loads numba: ``--help`` stays quick.
 """
