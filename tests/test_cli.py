@@ -767,6 +767,8 @@ def test_a_player_spec_whose_play_is_not_a_policy_says_so(args, texts):
         ("simulate -n 10 --format CSV", "csv"),
         ("simulate -n 10 --backend Dask", "dask"),
         ("simulate -n 10 -s EXPECTED", "expected"),
+        ("simulate -n 10 --play GREEDY", "greedy"),
+        ("simulate -n 10 -s expected@PIMC", "pimc"),
         ("simulate -n 10 -s ./mybids.py:trumpsonly", "TrumpsOnly"),
         ("rules --preset ITALIAN", "italian"),
         ("rules --hook Never", "never"),

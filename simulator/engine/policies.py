@@ -16,11 +16,11 @@ drawn without replacement by how likely they make the others' bids were the othe
 ``learned`` plays a network learned from pimc (``kernels.learned``, ``strategies.play_models``).
 """
 
-import difflib
 from dataclasses import dataclass
 
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES
+from pocha.words import did_you_mean
 
 PIMC_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
 MOST_PIMC_SAMPLES = 10_000
@@ -172,8 +172,7 @@ def pimc_sharpness(value: str) -> float:
 
 def policy_choices(spec: str) -> str:
     """What to say to a ``spec`` that names no play policy: the one it may mean, and the policies accepted."""
-    close = difflib.get_close_matches(spec.strip().partition(":")[0], POLICIES, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    hint = did_you_mean(spec.strip().partition(":")[0], POLICIES)
     return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S; learned:model=PATH)"
 
 
