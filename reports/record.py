@@ -55,6 +55,11 @@ class RunRecord:
     confidence: float | None = None  # the level of the run's intervals when not CONFIDENCE (95%)
 
     @property
+    def in_turn(self) -> bool:
+        """Whether more strategies than seats took turns at the table (``strategies`` then one a strategy)."""
+        return len(self.strategies) > self.rules.players
+
+    @property
     def level(self) -> float:
         """The level of the run's intervals."""
         return CONFIDENCE if self.confidence is None else self.confidence
@@ -166,7 +171,7 @@ def play_text(run: RunRecord) -> str:
     """The card play a heading names: ``greedy play``, or each seat's when they differ (``play by seat 0: pimc``)."""
     if len(set(run.policies)) == 1:
         return f"{run.policies[0]} play"
-    if len(run.policies) > run.rules.players:  # more strategies than seats, in turn: each its own play
+    if run.in_turn:  # each strategy its own play
         return "play by strategy " + ", ".join(f"{s}: {p}" for s, p in zip(run.strategies, run.policies, strict=True))
     return "play by seat " + ", ".join(f"{seat}: {policy}" for seat, policy in enumerate(run.policies))
 

@@ -79,11 +79,9 @@ class CompareKind(SimulateKind):
         """In duplicate: every deal played once per seat, or per strategy when they outnumber the seats."""
         if not run.section.duplicate:
             return ""
-        plays = max(run.rules.players, len(run.strategies))
+        plays = len(run.strategies) if run.in_turn else run.rules.players
         return f", each played {plays} times, seating rotated" + (
-            f", {run.rules.players} of the {len(run.strategies)} strategies at the table each time"
-            if plays > run.rules.players
-            else ""
+            f", {run.rules.players} of the {plays} strategies at the table each time" if run.in_turn else ""
         )
 
     def field(self, run: RunRecord) -> str | None:

@@ -75,7 +75,7 @@ class Kind(Generic[P, T]):
         seats = ", ".join(
             f"{s}: {label}" + (" (field)" if label == field else "") for s, label in enumerate(run.strategies)
         )
-        if len(run.strategies) > rules.players:  # more strategies than seats, in turn
+        if run.in_turn:
             seats = f"taken in turn by {', '.join(run.strategies)}"
         brief = rules_brief(rules, run.preset) + scoring_note(rules)
         return (
