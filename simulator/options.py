@@ -218,7 +218,7 @@ class RunOptions:
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
     confidence: float = CONFIDENCE  # the level of every interval the run reports (and of its verdicts)
-    learn_tables: bool = False  # learn a default trick table a table bidder lacks into pocha's cache (else refuse)
+    learn_tables: bool = False  # learn a default trick table or play model the run lacks into the cache (else refuse)
 
     policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 

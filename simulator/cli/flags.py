@@ -130,7 +130,8 @@ LearnTables = Annotated[
     typer.Option(
         "--learn-tables/--no-learn-tables",
         help="Learn a trick table a table bidder (or montecarlo, reading the bids) needs where none ships for "
-        "the rules: once, kept in pocha's cache folder; --no-learn-tables refuses instead.",
+        "the rules, and a play model for learned play where none serves them: once, kept in pocha's cache "
+        "folder; --no-learn-tables refuses the table instead, and plays the nearest model.",
     ),
 ]
 Seed = Annotated[
