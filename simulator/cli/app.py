@@ -19,6 +19,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from pocha.cli.progress import ProgressBar, ProgressLines, progress_shown
 from pocha.errors import PochaError
 from pocha.interrupt import interruptible
+from pocha.words import compile_notice
 
 ARGUMENTS = "pocha.arguments"  # the key of ``click.Context.meta`` under which the group notes its arguments
 
@@ -139,7 +140,7 @@ COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 i
     "train": 26,
     "train-play": 60,  # the teacher's search and the labels: about 30 s of compile seen on a busy machine, and more
     "advise": 45,
-    "play": 80,  # its first ? compiles the advice
+    "play": 40,  # its players' (montecarlo@pimc: 36 s at load 6; expected@greedy 2 s); its first ? says its own
     "models": 95,
     "match": 110,
     "variants": 130,
@@ -155,10 +156,7 @@ def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]
     """
     from pocha import api
 
-    message = (
-        f"compiling the kernels this pocha {command} run needs and the cache lacks (kept there for later runs): "
-        f"up to about {COMPILE_SECONDS[command]} s on 2 idle cores, minutes on a busy machine"
-    )
+    message = compile_notice(f"this pocha {command} run needs", COMPILE_SECONDS[command])
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 
