@@ -54,6 +54,12 @@ def test_a_variant_equal_to_another_still_shows_its_line():
     assert not np.array_equal(lines[0].get_xdata(), lines[1].get_xdata())
 
 
+def test_the_dealer_gap_ticks_every_hand_size_as_the_other_figures_do():
+    """The walk of issue 46: variants' dealer gap ticked 2, 4, ..., 10 where points_by_size ticks 1, 2, ..., 10."""
+    result = pocha.variants(["ludoteka:schedule=1-6"], players=3, games=GAME_GROUPS, strong="expected", weak="zero")
+    assert list(dealer_gap_by_size(result.record, result.tables).axes[0].get_xticks()) == [1, 2, 3, 4, 5, 6]
+
+
 def inside_the_figure(figure) -> bool:
     """Whether every text of a figure (title, subtitle, labels) is drawn within its edges."""
     figure.canvas.draw()
