@@ -412,6 +412,7 @@ def dealer_gap_by_size(run: RunRecord, tables: Tables) -> Figure | None:
         axes.fill_between(shifted, rows.ci_low, rows.ci_high, color=style["color"], alpha=0.15, linewidth=0)
     axes.axhline(0, color="0.3", linewidth=1)
     axes.set_xlabel("cards per player (hand size)")
+    axes.set_xticks(sorted(gaps.k.unique()))  # every hand size, as the figures of simulate and compare
     axes.set_ylabel("dealer's points per hand - table mean")
     _legend_outside(axes, "variant")
     return figure

@@ -195,9 +195,14 @@ def bidders_of(lineup: Lineup, policy: PlayPolicy) -> list[tuple[Strategy, PlayP
 
 
 def counter(progress: Progress | None, total: int) -> Callable[[int], None] | None:
-    """The engine's per-chunk callback (work just finished) as calls of ``progress(done, total)``."""
+    """The engine's per-chunk callback (work just finished) as calls of ``progress(done, total)``.
+
+    ``progress(0, total)`` comes first, at once: the work ahead is known before a first chunk (a
+    compile, the estimate's probe) ends, so a run can say what it is doing from its start.
+    """
     if progress is None:
         return None
+    progress(0, total)
     done = 0
 
     def count(amount: int) -> None:

@@ -563,10 +563,11 @@ def bench_decisions(
     rules: RuleOptions = RuleOptions(),
     messages: Messages | None = None,
     learn_tables: bool = False,
-) -> list["DecisionTime"]:
+) -> Iterator["DecisionTime"]:
     """Milliseconds a ``Player`` takes per bid and per card, for players from the quickest to the strongest.
 
     ``deals`` full deals of the rules (4 players, 10 cards by default), every decision asked of the player.
+    The times come as each player's are measured, as ``bench_stages``' and ``bench_startup``'s do.
     """
     from pocha.engine.decisions import DECISION_PLAYERS, decision_times
 

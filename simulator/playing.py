@@ -34,15 +34,14 @@ from pocha.game.rules import Rules
 from pocha.kernels.jit import announcing_first_compile
 from pocha.options import RuleOptions, RunOptions, check_seed
 from pocha.reports.text import advice_text, card_advice_text
-from pocha.words import counted
+from pocha.words import compile_notice, counted
 
 PERSON = "person"  # the person's seat in the trace's strategies
 OPPONENT = "montecarlo@pimc"  # the other seats' player when none is named
 ADVICE_SAMPLES = 10_000  # play-outs per bid or card of the advice: pocha advise's default
-ADVICE_COMPILES = (  # the first ? of a game may come long after the game's own compile, said at its start
-    "compiling the advice's kernels the cache lacks (kept there for later runs): tens of seconds, "
-    "minutes on a busy machine"
-)
+# The first ? may come long after the game's own compile: it says its own. Measured from an empty cache at
+# load 6: 35 s at a table of expected@greedy, 1 s at the default montecarlo@pimc's (their kernels serve it).
+ADVICE_COMPILES = compile_notice("the advice (?) needs", 40)
 HELP = "a bid (a number) or a card (1O, 12C, AS ...); ? advice; s the score sheet; h this help; q stop"
 
 

@@ -1,4 +1,4 @@
-"""Counts and times in words, for every layer's messages and headings: "1 card", "1,000 deals", "8 min"."""
+"""Counts, times and notices in words, for every layer's messages and headings: "1 card", "1,000 deals", "8 min"."""
 
 import difflib
 import math
@@ -53,3 +53,15 @@ def give_or_take(value: float, half: float, format_: str = "{:.2f}") -> str:
     """
     shown = format_.format(value)
     return f"{shown} ± {format_.format(half).lstrip('+')}" if math.isfinite(half) else shown
+
+
+def compile_notice(needs: str, seconds: int) -> str:
+    """The line said before a first compile: whose kernels, and the most it takes, measured from an empty cache.
+
+    needs: whose they are (``this pocha simulate run needs``). A run with new options compiles only
+    the kernels it adds, so the time is the most, not a promise; the cache keeps them for later runs.
+    """
+    return (
+        f"compiling the kernels {needs} and the cache lacks (kept there for later runs): "
+        f"up to about {seconds} s on 2 idle cores, minutes on a busy machine"
+    )

@@ -55,6 +55,8 @@ class PlayModel:
     def held_out_text(self) -> str:
         """Its figures on the positions kept out of its fit, in words."""
         held = self.meta["held_out"]
+        if not held["positions"]:  # a round too short to keep a chunk out: no figure, not nan
+            return "no positions, too few deals to keep any out of the fit (more --deals measure it)"
         return (
             f"{held['positions']:,} positions, the teacher's best card {held['agreement']:.1%} of the time, "
             f"{held['regret']:.3f} points a position below it, loss {held['loss']:.3f}"

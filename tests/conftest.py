@@ -68,6 +68,17 @@ def own_cache(tmp_path_factory):
         yield
 
 
+@pytest.fixture(autouse=True)
+def progress_unsaid(monkeypatch):
+    """No progress lines by the clock in the commands a test runs in this process (tests/test_progress.py's aside).
+
+    Off a terminal a run says its progress FIRST seconds into the command (``pocha.cli.progress``):
+    on a busy machine a test's small run would then print a line that a quick one does not, and a
+    test that reads stderr whole would depend on the machine's speed.
+    """
+    monkeypatch.setattr("pocha.cli.progress.FIRST", 86_400.0)  # a day: never in a test
+
+
 @pytest.fixture
 def unprobed(monkeypatch):
     """No estimate before the run: a run stopped at a strategy's n-th bid then stops in the run itself.

@@ -214,7 +214,10 @@ def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
     plan = PlayTraining(
         rules=make_rules(players=3), deals=20, rounds=2, teacher=TEACHER, sizes=(2, 3), chunk=2, widths=(8, 4)
     )
-    whole = train_play(plan, tmp_path / "whole")
+    said: list[str] = []
+    whole = train_play(plan, tmp_path / "whole", told=TrainingProgress(say=said.append))
+    fitting = said.index("round 1: fitting the model to the positions of 1 round")  # the fit counts no deals
+    assert said[fitting + 1].startswith("round 1: fitted in ")
     seen = []
 
     def stop_after_three(done: int, total: int) -> None:
@@ -275,3 +278,11 @@ def test_a_run_learns_on_first_use_the_model_no_shipped_one_serves(tmp_path, mon
     assert [path.name for path in first_use_path(rules).parent.iterdir()] == [first_use_path(rules).name]
     again = runner.invoke(app, run)
     assert "learning" not in again.output and again.stdout == first.stdout
+
+
+def test_a_model_with_no_positions_held_out_says_so_not_nan(shipped):
+    """The walk of issue 46: train-play --deals 20 said "held out: 0 positions, ... nan% of the time, ... loss nan"."""
+    empty = {"positions": 0, "agreement": float("nan"), "regret": float("nan"), "loss": float("nan")}
+    said = PlayModel(shipped.layers, {**shipped.meta, "held_out": empty}).held_out_text
+    assert "nan" not in said and said.startswith("no positions")
+    assert shipped.held_out_text.split(" positions")[0].replace(",", "").isdigit()

@@ -1,12 +1,17 @@
 """The figures say what their captions say: a called difference is never drawn near grey, the pairs by
 hand size share one scale (sizes read alike across panels), and no variant's line hides under another's."""
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
+from matplotlib.testing.compare import compare_images
 
 import pocha
 from pocha.engine.variants import GAME_GROUPS
-from pocha.reports.plots import calibration_plot, dealer_gap_by_size, pair_matrix, pairs_by_size
+from pocha.reports.plots import calibration_plot, dealer_gap_by_size, pair_matrix, pairs_by_size, render_figures
+from pocha.reports.runs import load_run
 
 GREY = 0.9  # the "no difference detected" cells' grey
 
@@ -49,6 +54,12 @@ def test_a_variant_equal_to_another_still_shows_its_line():
     assert not np.array_equal(lines[0].get_xdata(), lines[1].get_xdata())
 
 
+def test_the_dealer_gap_ticks_every_hand_size_as_the_other_figures_do():
+    """The walk of issue 46: variants' dealer gap ticked 2, 4, ..., 10 where points_by_size ticks 1, 2, ..., 10."""
+    result = pocha.variants(["ludoteka:schedule=1-6"], players=3, games=GAME_GROUPS, strong="expected", weak="zero")
+    assert list(dealer_gap_by_size(result.record, result.tables).axes[0].get_xticks()) == [1, 2, 3, 4, 5, 6]
+
+
 def inside_the_figure(figure) -> bool:
     """Whether every text of a figure (title, subtitle, labels) is drawn within its edges."""
     figure.canvas.draw()
@@ -64,3 +75,22 @@ def test_a_figure_of_one_panel_keeps_its_title_whole():
     figure = pairs_by_size(pair.record, pair.tables)
     assert inside_the_figure(figure) and all(tick == int(tick) for tick in figure.axes[0].get_xticks())
     assert inside_the_figure(calibration_plot(predicted.record, predicted.tables))
+
+
+EXAMPLES = Path(__file__).parents[1] / "reports" / "examples"  # the README's and docs/output.md's figures
+
+
+@pytest.mark.parametrize("name", ["points_by_size", "pair_matrix", "pairs_by_size"])
+def test_the_docs_figures_are_what_pocha_draws_of_their_run(name, tmp_path):
+    """Issue 46: the README's pair matrix wrote ±0.02 and hand sizes 2, 4, ..., a fresh run ± 0.02 and 1, 2, ...
+
+    reports/examples holds the tables and run.json of the run the pages name; its figures drawn now
+    must match the pages' (RMS under 1 of 255: a text or a tick changed is 6 or 7). Drawn again with
+    POCHA_WRITE_GOLDEN=1 after a change meant to show.
+    """
+    drawn = render_figures(*load_run(EXAMPLES))[name]
+    shown = EXAMPLES / f"{name}.png"
+    if os.environ.get("POCHA_WRITE_GOLDEN"):
+        shown.write_bytes(drawn)
+    (tmp_path / f"{name}.png").write_bytes(drawn)
+    assert compare_images(str(shown), str(tmp_path / f"{name}.png"), tol=1.0) is None

@@ -1,15 +1,13 @@
 """How pocha's commands run in a terminal: the Typer app, its help, Ctrl-C, errors and progress.
 
 The app and its help as people write commands, a user's mistake as one line, Ctrl-C as exit 130,
-word of a first compile, the progress bar, and the command line a run records.
+word of a first compile, progress (``pocha.cli.progress``), and the command line a run records.
 
 ``pocha.cli.commands`` holds the commands themselves; this module is what they share around them.
 """
 
 import contextlib
 import shlex
-import sys
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -18,8 +16,10 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+from pocha.cli.progress import ProgressBar, ProgressLines, progress_shown
 from pocha.errors import PochaError
 from pocha.interrupt import interruptible
+from pocha.words import compile_notice
 
 ARGUMENTS = "pocha.arguments"  # the key of ``click.Context.meta`` under which the group notes its arguments
 
@@ -140,7 +140,7 @@ COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 i
     "train": 26,
     "train-play": 60,  # the teacher's search and the labels: about 30 s of compile seen on a busy machine, and more
     "advise": 45,
-    "play": 80,  # its first ? compiles the advice
+    "play": 40,  # its players' (montecarlo@pimc: 36 s at load 6; expected@greedy 2 s); its first ? says its own
     "models": 95,
     "match": 110,
     "variants": 130,
@@ -156,10 +156,7 @@ def compiling_announced(command: str) -> contextlib.AbstractContextManager[None]
     """
     from pocha import api
 
-    message = (
-        f"compiling the kernels this pocha {command} run needs and the cache lacks (kept there for later runs): "
-        f"up to about {COMPILE_SECONDS[command]} s on 2 idle cores, minutes on a busy machine"
-    )
+    message = compile_notice(f"this pocha {command} run needs", COMPILE_SECONDS[command])
     return api.announcing_first_compile(lambda: typer.echo(message, err=True))
 
 
@@ -176,42 +173,10 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-class ProgressBar:
-    """Work done, on stderr: only on a terminal, and only once a run has lasted a second."""
-
-    def __init__(self, unit: str = "deals") -> None:
-        self.total, self.unit, self.done, self.start = 0, unit, 0, time.monotonic()
-        self.bar: Any = None  # a rich Progress once shown
-        self.task: Any = None  # its task
-
-    def __call__(self, done: int, total: int) -> None:
-        """Show ``done`` of ``total``; start the bar once the run has lasted a second; a new total starts it again.
-
-        (A new total: the run itself, after a trick table it learned first.)
-        """
-        if self.bar is not None and total != self.total:
-            self.bar.reset(self.task, total=total)
-        self.done, self.total = done, total
-        if self.bar is None and sys.stderr.isatty() and time.monotonic() - self.start > 1.0 and self.done < self.total:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True)
-            self.task = self.bar.add_task(self.unit, total=self.total)
-            self.bar.start()
-        if self.bar is not None:
-            self.bar.update(self.task, completed=self.done)
-
-    def close(self) -> None:
-        """Remove the bar, if one was shown."""
-        if self.bar is not None:
-            self.bar.stop()
-
-
 @contextlib.contextmanager
-def running(command: str | None = None, unit: str = "deals") -> Iterator[ProgressBar]:
-    """A progress bar, user errors as one line, and word of a first compile (of ``command``; Ctrl-C: ``Commands``)."""
-    progress = ProgressBar(unit)
+def running(command: str | None = None, unit: str = "deals") -> Iterator[ProgressBar | ProgressLines]:
+    """Progress shown, user errors as one line, and word of a first compile (of ``command``; Ctrl-C: ``Commands``)."""
+    progress = progress_shown(unit)
     try:
         with user_errors(), compiling_announced(command) if command else contextlib.nullcontext():
             yield progress

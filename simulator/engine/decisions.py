@@ -57,13 +57,15 @@ class DecisionTime:
         return statistics.quantiles(self.seconds, n=20)[-1]
 
 
-def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = DECISION_PLAYERS) -> list[DecisionTime]:
+def decision_times(
+    rules: Rules, cards: int, deals: int, specs: Sequence[str] = DECISION_PLAYERS
+) -> Iterator[DecisionTime]:
     """Time each player's every decision of ``deals`` deals of ``cards`` cards, all seats playing it, one thread.
 
     The deals are played by the batch engine first (traced), then asked again of the player seat by
     seat. One decision is made before the clock starts: the first compiles or loads the kernels.
+    Each player's times come as they are measured (the eight players take seconds in all).
     """
-    times = []
     for spec in specs:
         stream = io.StringIO()
         lineup = Lineup(tuple(Entrant.of(spec) for _ in range(rules.players)))
@@ -81,5 +83,4 @@ def decision_times(rules: Rules, cards: int, deals: int, specs: Sequence[str] = 
                 start = time.perf_counter()
                 player.decide(view, deal["deal"])
                 seconds[kind].append(time.perf_counter() - start)
-        times += [DecisionTime(player.entrant.label, kind, values) for kind, values in seconds.items()]
-    return times
+        yield from (DecisionTime(player.entrant.label, kind, values) for kind, values in seconds.items())

@@ -38,6 +38,7 @@ from pocha.strategies.heuristics import expected_tables
 from pocha.strategies.play_models import FORMAT, PlayModel, pack_models
 from pocha.strategies.registry import load
 from pocha.version import __version__
+from pocha.words import counted
 
 BIDDERS = ("expected", "aces-trumps", "fair-share", "expected")  # the seats' bidders, in turn round the deals
 ROUND_NUMBERS = 1_000_000_000  # deal numbers a round may use: round r deals from r * ROUND_NUMBERS on
@@ -320,7 +321,8 @@ def train_play(
         if saved.exists():
             model = PlayModel.load(saved)
             continue
-        started = time.perf_counter()
+        told.say(f"round {round_ + 1}: fitting the model to the positions of {counted(round_ + 1, 'round')}")
+        started = time.perf_counter()  # the fit counts no deals: said first, not a silent wait
         learned = fit_rounds(plan, folder, round_ + 1)
         told.say(
             f"round {round_ + 1}: fitted in {time.perf_counter() - started:.0f} s; held out: {learned.held_out_text}"
