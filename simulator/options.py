@@ -11,7 +11,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -371,10 +371,12 @@ def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
     """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
 
     ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
-    group's values; a keyword given with its whole group is refused. A type checker sees the run's
+    values of the group the run defaults to (advice's greedy play-outs); a keyword given with its whole
+    group is refused. A type checker sees the run's
     result type, not its keywords (the flat ones are not in its signature).
     """
-    accepted = set(inspect.signature(function).parameters)
+    parameters = inspect.signature(function).parameters
+    accepted = set(parameters)
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Result:
@@ -386,7 +388,8 @@ def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
             if group in accepted and given:
                 if group in kwargs:
                     raise PochaError(f"{group}: give {', '.join(given)} inside it, not beside it")
-                kwargs[group] = kind(**given)
+                default: Any = parameters[group].default
+                kwargs[group] = replace(default, **given) if isinstance(default, kind) else kind(**given)
         unknown = set(flat) - {name for name in flat if GROUP_OF[name] in accepted}
         if unknown:
             raise TypeError(f"{function.__name__}() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
