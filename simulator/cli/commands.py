@@ -864,6 +864,7 @@ def list_strategies(name: flags.Described = None, output_format: flags.TextForma
         "pocha bench --stages",
         "pocha bench --startup",
         "pocha bench --decisions",
+        "pocha bench --play pimc:rollout=learned -n 2000 --repeats 3   (one play policy alone, every seat at it)",
     ),
 )
 def bench(
@@ -875,6 +876,7 @@ def bench(
     stages: flags.Stages = False,
     startup: flags.Startup = False,
     decisions: flags.Decisions = False,
+    play: flags.BenchPlay = None,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
     given = dict(locals())  # the flags, named as pocha.bench's keywords

@@ -500,6 +500,15 @@ Startup = Annotated[
         "--startup", help="Instead: seconds to start (--version, --help, a warm and a cold simulate --deals 1000)."
     ),
 ]
+BenchPlay = Annotated[
+    str | None,
+    typer.Option(
+        "--play",
+        metavar="POLICY",
+        help="Instead: deals per second of one play policy alone, every seat playing it at 4 x 10 and bidding "
+        "expected (-n deals, e.g. -n 2000 for pimc:rollout=learned).",
+    ),
+]
 Decisions = Annotated[
     bool,
     typer.Option(
