@@ -197,7 +197,9 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     assert pair.ci_high < 0, pair
 
 
-@pytest.mark.parametrize("play", ["pimc:samples=3", "pimc:samples=2,rollout=learned", "pimc:samples=1,rollout=learned,solve=2"])
+@pytest.mark.parametrize(
+    "play", ["pimc:samples=3", "pimc:samples=2,rollout=learned", "pimc:samples=1,rollout=learned,solve=2"]
+)
 def test_pimc_runs_do_not_depend_on_chunks_or_threads(play):
     from pocha.engine.backends import Threads
 
@@ -266,7 +268,8 @@ def test_the_play_out_policy_is_named_when_it_is_not_greedy():
 
 
 @pytest.mark.parametrize(
-    ("value", "hint"), [("lerned", "did you mean 'learned'? "), ("pimc", ""), ("", ""), ("Greedy", "did you mean 'greedy'? ")]
+    ("value", "hint"),
+    [("lerned", "did you mean 'learned'? "), ("pimc", ""), ("", ""), ("Greedy", "did you mean 'greedy'? ")],
 )
 def test_a_bad_play_out_policy_is_refused_with_one_line(value, hint):
     with pytest.raises(PochaError) as refused:

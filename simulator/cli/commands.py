@@ -858,7 +858,6 @@ def list_strategies(name: flags.Described = None, output_format: flags.TextForma
     epilog=examples(
         "pocha bench",
         "pocha bench --threads 1,2 --dask 2",
-        "pocha bench -n 200000 --repeats 3",
         "pocha bench --against benchmarks/reference.c   (the repository's C reference, built with cc)",
         "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
@@ -868,6 +867,7 @@ def list_strategies(name: flags.Described = None, output_format: flags.TextForma
     ),
 )
 def bench(
+    *,
     deals: flags.BenchDeals = 1_000_000,
     repeats: flags.Repeats = 5,
     threads: flags.ThreadCounts = "1",

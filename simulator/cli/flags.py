@@ -108,7 +108,7 @@ Play = Annotated[
         metavar="POLICY",
         help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, learned (a network "
         "learned from pimc: near its strength at greedy's speed; learned:model=FILE) or pimc (sampling, strong, "
-        "reads the bids; pimc:samples=N,sharpness=S).",
+        "reads the bids; pimc:samples=N,sharpness=S,rollout=learned).",
     ),
 ]
 TrainingPlay = Annotated[

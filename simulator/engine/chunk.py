@@ -149,15 +149,15 @@ def policies_table(policies: Sequence[PlayPolicy]) -> SeatPolicies:
     """The ``SeatPolicies`` of one row whose entry i is ``policies[i]`` (``rows`` then seats them)."""
     models = tuple(dict.fromkeys(policy.model for policy in policies if policy.uses_model))
     return SeatPolicies(
-        np.array([policy.code for policy in policies], np.int64),
-        np.array([policy.samples for policy in policies], np.int64),
-        np.array([policy.sharpness for policy in policies], np.float64),
-        np.array([policy.exhaustive for policy in policies], np.int64),
-        np.array([policy.solve for policy in policies], np.int64),
-        np.array([policy.paranoid for policy in policies], np.int64),
-        np.array([models.index(p.model) if p.uses_model else -1 for p in policies], np.int64),
-        np.array([policy.rollout_code for policy in policies], np.int64),
-        models,
+        codes=np.array([policy.code for policy in policies], np.int64),
+        samples=np.array([policy.samples for policy in policies], np.int64),
+        sharpness=np.array([policy.sharpness for policy in policies], np.float64),
+        exhaustive=np.array([policy.exhaustive for policy in policies], np.int64),
+        solve=np.array([policy.solve for policy in policies], np.int64),
+        paranoid=np.array([policy.paranoid for policy in policies], np.int64),
+        model=np.array([models.index(p.model) if p.uses_model else -1 for p in policies], np.int64),
+        rollout=np.array([policy.rollout_code for policy in policies], np.int64),
+        models=models,
     )
 
 

@@ -181,7 +181,8 @@ def pimc_solve(value: str) -> int:
 def pimc_rollout(value: str) -> str:
     """The play-out of ``rollout=NAME``: greedy or learned."""
     if value not in ROLLOUTS:
-        raise PochaError(f"play: pimc rollout: unknown '{value}'; {did_you_mean(value, ROLLOUTS)}accepted: greedy, learned")
+        hint = did_you_mean(value, ROLLOUTS)
+        raise PochaError(f"play: pimc rollout: unknown '{value}'; {hint}accepted: {', '.join(ROLLOUTS)}")
     return value
 
 

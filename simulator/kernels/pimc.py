@@ -419,7 +419,9 @@ def play_out(world, card, view, trick, deal_rules, playout, work):
         after = Trick(trick.trumps, trick.leader, trick.placed + 1, led, beat, winner)
     if onward:
         if learned:
-            leader = finish_learned(hands, trick, outcome, view, card, deal_rules, depth, (models, index), work)
+            leader = finish_learned(
+                hands, trick, outcome, view, card, deal_rules, depth, model=(models, index), work=work
+            )
         else:
             leader = finish_greedy(hands, after, outcome, view.bids, deal_rules.play_rule, depth)
         if hands[leader] == ZERO:

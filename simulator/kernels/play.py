@@ -97,9 +97,10 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, rec
     """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
 
     setting: the seat's (samples, exhaustive, sharpness, solve, paranoid, model): model, the index in
-    ``models`` (a ``kernels.learned.Model``) its worlds are played out by, -1 greedy. weigh: the weights are not yet worked out
-    (they are the same all deal: once is enough). state: the choice's own (``decision_state``). A
-    ``record`` with room keeps the position and the value of every card weighed (``kernels.labels``).
+    ``models`` (a ``kernels.learned.Model``) its worlds are played out by, -1 greedy. weigh: the
+    weights are not yet worked out (they are the same all deal: once is enough). state: the choice's
+    own (``decision_state``). A ``record`` with room keeps the position and the value of every card
+    weighed (``kernels.labels``).
     """
     samples, exhaustive, sharpness, depth, paranoid, model = setting
     if not exhaustive:  # one card of each run of equivalent ones
