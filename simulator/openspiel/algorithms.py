@@ -102,12 +102,12 @@ class Search:
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
             child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
         )
-        if is_pocha(game):  # the game's own honest resample, its random numbers from the seed
-            draw = np.random.RandomState([seed, 2]).random_sample
-            bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, draw))
-        elif self.resampler == "pocha":
+        if self.resampler == "pocha" and not is_pocha(game):
             bot.set_resampler(UnseenCards(game, seed))
-        return bot  # resampler openspiel: the bot asks the state (oh_hell's ResampleFromInfostate)
+        else:  # the state's own resample (oh_hell's leaky one, the pocha game's honest one), drawn from the seed
+            draw = np.random.RandomState([seed, 2]).random_sample  # OpenSpiel's default sampler is seeded afresh
+            bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, draw))
+        return bot
 
 
 class RandomRollouts(mcts.RandomRolloutEvaluator):
