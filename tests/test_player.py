@@ -20,6 +20,17 @@ RUNS = [
     ("turkish", 5, ("expected@pimc:exhaustive=1", "zero", "fair-share@pimc", "table", "random@pimc"), "4,8"),
     ("oh-hell", 4, ("expected@pimc", "montecarlo:assume=expected", "fair-share", "zero@pimc"), "2,13"),
     ("ludoteka", 5, ("expected@learned", "fair-share@pimc", "zero@learned", "aces-trumps", "expected@learned"), "2,7"),
+    (
+        "ludoteka",
+        4,
+        (
+            "expected@pimc:samples=2,rollout=learned",
+            "zero@learned",
+            "aces-trumps@pimc:samples=1,rollout=learned,solve=2",
+        )
+        + ("fair-share",),
+        "3,10",
+    ),
 ]
 
 
