@@ -227,3 +227,12 @@ def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
 def test_the_model_reads_what_its_meta_says(shipped):
     assert tuple(shipped.meta["state_features"]) == STATE_FEATURES
     assert shipped.meta["teacher"] == "pimc:samples=64,solve=4" and shipped.meta["held_out"]["agreement"] > 0.5
+
+
+@pytest.mark.parametrize("teacher", ["greedy", "pimc:exhaustive=1", "pimc:rollout=learned"])
+def test_a_teacher_other_than_pimc_with_greedy_play_outs_is_refused(teacher):
+    """A teacher labels with greedy play-outs: learned ones would learn the model from itself."""
+    with pytest.raises(
+        PochaError, match=f"^train-play: the teacher must be pimc .* played out greedily, not '{teacher}'$"
+    ):
+        PlayTraining(rules=make_rules(players=4), teacher=teacher)
