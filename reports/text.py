@@ -13,6 +13,7 @@ from pocha.engine.backends import DEFAULT_CHUNK
 from pocha.engine.bench import DASK_CHUNK, STAGES, Benchmark, Measurement
 from pocha.engine.decisions import DecisionTime
 from pocha.engine.policies import ABOUT as POLICY_ABOUT
+from pocha.engine.policies import DEFAULT_PLAY_WHY
 from pocha.engine.seating import NAMED_PLAYERS
 from pocha.engine.startup import StartupTime
 from pocha.game.cards import cards_of, mask_of
@@ -162,6 +163,7 @@ def rules_text(preset: str | None, rules: Rules) -> str:
     if rules.schedule in CLIMBING:
         lines["full deals"] = f"{rules.full_deals}: {FULL_DEALS[rules.full_deals]}"
     lines["tie-break"] = f"{rules.tie_break}: {TIE_BREAKS[rules.tie_break]}"
+    lines["card play"] = f"not a rule, how pocha's seats play (--play): {DEFAULT_PLAY_WHY}"
     text = [f"{name:<10} {value}" for name, value in lines.items()]
     if preset:
         decks = ", ".join(f"{players}: {size}" for players, size in PRESETS[preset].decks.items())
@@ -253,7 +255,8 @@ def strategies_text(found: list[StrategyInfo], whole: bool = True) -> str:
         return "\n".join(lines).lstrip("\n")
     lines.append("\nA spec names one with parameters: NAME:key=value,key=value (e.g. expected:bias=0.3).")
     lines.append("Your own: package.module:Class or path/to/file.py:Class, or the entry-point group pocha.strategies.")
-    lines.append("\nCard play: --play POLICY for every seat that names none, or BID@POLICY for one (expected@pimc).")
+    lines.append("\nCard play: --play POLICY for every seat that names none, or BID@POLICY for one (expected@pimc);")
+    lines.append(f"{DEFAULT_PLAY_WHY}.")
     for name, (about, parameters) in POLICY_ABOUT.items():
         lines += described(name, about, parameters)
     lines.append("\nA policy takes parameters as pimc:key=value,key=value (e.g. pimc:samples=16).")

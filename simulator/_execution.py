@@ -11,7 +11,9 @@ the caller's ``messages``: the library prints nothing itself.
 
 import contextlib
 import functools
+import importlib.util
 import inspect
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,10 +21,11 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
-from pocha.engine.backends import Backend
+from pocha.engine.backends import Backend, Threads, default_threads
 from pocha.engine.confidence import CONFIDENCE
 from pocha.engine.dealing import Conditioned, condition_sizes, why_left_out
 from pocha.engine.estimate import LONG
+from pocha.engine.play_training import PlayTraining, TrainingProgress, train_play
 from pocha.engine.policies import PlayPolicy
 from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.seating import Lineup
@@ -36,6 +39,7 @@ from pocha.options import CheckpointOptions, DealOptions, OutputOptions, RunOpti
 from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
 from pocha.strategies.base import Strategy
+from pocha.strategies.play_models import FIRST_USE, missing_model, nearest_model_path
 from pocha.strategies.table import DefaultTable, TrickTable, default_table, table_strategies
 from pocha.words import counted, duration, round_down
 
@@ -88,6 +92,8 @@ def execute(
     backend = run.make_backend()
     bidders = bidders_of(plan.bidders, plan.policy)
     learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)
+    policies = [policy for _, policy in bidders]
+    learn_default_models(policies, plan.rule_sets, run.threads, asked.progress, asked.messages, run.learn_tables)
     with _trace_file(trace) as stream:
         outputs = Outputs(
             progress=counter(asked.progress, plan.planned),
@@ -327,6 +333,44 @@ def learn_default_tables(
         )
         if learn_default(default, backend, counter(progress, default.deals * default.rules.full_deal)) is None:
             raise KeyboardInterrupt
+
+
+def learn_default_models(
+    policies: Iterable[PlayPolicy],
+    rule_sets: Sequence[Rules],
+    threads: int | None,
+    progress: Progress | None,
+    messages: Messages | None,
+    learn: bool,
+) -> None:
+    """Before a run: learn the play model its learned seats (and learned play-outs) need where none shipped serves.
+
+    Learned on first use (``FIRST_USE``, a minute or so), kept in pocha's cache, and resumed if stopped
+    (Ctrl-C stops the run). Not asked (``learn``), or without scikit-learn, the nearest shipped model
+    plays, said in one line.
+    """
+    if not any(policy.uses_model and not policy.model for policy in policies):
+        return
+    say = messages or unsaid
+    for rules in dict.fromkeys(rule_sets):
+        path = missing_model(rules)
+        if path is None:
+            continue
+        nearest = Path(nearest_model_path(rules)).stem
+        why = f"no shipped play model serves {rules.play_rule} play and {rules.scoring.label} scoring"
+        if not learn or importlib.util.find_spec("sklearn") is None:
+            how = "--learn-tables learns one" if not learn else "pip install 'pocha-simulator[train]' to learn one"
+            say(f"learned: {why}; the nearest, {nearest}, plays ({how} for these rules on first use)")
+            continue
+        say(
+            f"learned: {why}; learning one for these rules from {FIRST_USE['teacher']} ({FIRST_USE['deals']:,} "
+            f"deals a hand size, {FIRST_USE['rounds']} rounds), once: a minute or so (kept in {path.parent})"
+        )
+        plan = PlayTraining(rules=rules, **FIRST_USE)
+        folder = path.with_name(path.stem + "-data")
+        told = TrainingProgress(progress or (lambda done, total: None), say)
+        train_play(plan, folder, Threads(default_threads() if threads is None else threads), told).save(path)
+        shutil.rmtree(folder)
 
 
 def is_cached(default: DefaultTable, say: Messages) -> bool:

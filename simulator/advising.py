@@ -14,6 +14,8 @@ from pocha.options import RuleOptions, RunOptions, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 
+ADVICE_RUN = RunOptions(play="greedy")  # advice plays out greedy unless told: card advice finishes no other way
+
 
 @with_flat_options
 def advise(
@@ -29,7 +31,7 @@ def advise(
     sharpness: float | None = None,
     solve: int = 0,
     rules: RuleOptions = RuleOptions(),
-    run: RunOptions = RunOptions(),
+    run: RunOptions = ADVICE_RUN,
     messages: Messages | None = None,
 ) -> Advice | CardAdvice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
@@ -97,7 +99,7 @@ def advise_card(
     samples: int = 10_000,
     sharpness: float = PIMC_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
-    run: RunOptions = RunOptions(),
+    run: RunOptions = ADVICE_RUN,
 ) -> CardAdvice:
     """Which card to play: each legal card's chance to make your bid and its expected points, by play-outs.
 

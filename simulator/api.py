@@ -64,6 +64,9 @@ from pocha.game.rules import Rules
 from pocha.game.sizes import every_size, hand_sizes
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
+    COMPARED_DEALS,
+    LEARN_DEALS,
+    SIMULATED_DEALS,
     STUDY,
     STUDY_STRONG,
     STUDY_WEAK,
@@ -130,7 +133,7 @@ def simulate(
     strategies: Spec | Sequence[Spec] | None = None,
     *,
     cards: str | int | Sequence[int] = "all",
-    deals: int = 250_000,
+    deals: int = SIMULATED_DEALS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     dealing: DealOptions = DealOptions(),
@@ -197,7 +200,7 @@ def compare(
     *,
     field: Spec | None = None,
     cards: str | int | Sequence[int] = "all",
-    deals: int = 100_000,
+    deals: int = COMPARED_DEALS,
     duplicate: bool = True,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
@@ -422,7 +425,7 @@ def match(
 def train(
     out: str | Path,
     *,
-    deals: int = 1_000_000,
+    deals: int = LEARN_DEALS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,

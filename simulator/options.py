@@ -20,6 +20,7 @@ from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
 from pocha.engine.confidence import CONFIDENCE as CONFIDENCE
 from pocha.engine.confidence import check_confidence
+from pocha.engine.policies import DEFAULT_PLAY as DEFAULT_PLAY
 from pocha.engine.policies import PIMC_SHARPNESS as PIMC_SHARPNESS
 from pocha.engine.policies import TEACHER as TEACHER
 from pocha.engine.policies import TRAIN_PLAY_DEALS as TRAIN_PLAY_DEALS
@@ -40,6 +41,7 @@ from pocha.game.rules import (
     check_players,
 )
 from pocha.game.scoring import SCORINGS, Scoring, parse_scoring
+from pocha.strategies.catalog import LEARN_DEALS as LEARN_DEALS
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS as MONTECARLO_SHARPNESS
 from pocha.strategies.catalog import SHIPPED_NAMES
 from pocha.words import did_you_mean
@@ -127,6 +129,8 @@ class RuleOptions:
         return self.preset, made
 
 
+SIMULATED_DEALS = 20_000  # simulate's deals per hand size: intervals of about 0.06 a strategy, 7 s on 2 cores
+COMPARED_DEALS = 10_000  # compare's boards per hand size: a pair's difference to about 0.05, 11 s on 2 cores
 STUDY_STRONG = "montecarlo@pimc"  # a study's strong player: the strongest shipped bidder and play a study can afford
 STUDY_WEAK = "expected@greedy"  # a study's weak player: a plain heuristic
 STUDY = (  # pocha variants without variants: the six presets and the hook rules, at one table
@@ -206,7 +210,7 @@ class RunOptions:
     """How a run plays and where its chunks run."""
 
     # the seats' card play as named (greedy, random, learned, pimc[:samples=N,...]); values compare by the parsed policy
-    play: str = field(default="greedy", compare=False)
+    play: str = field(default=DEFAULT_PLAY, compare=False)
     seed: int = 0  # the same seed and options give the same results, byte for byte
     chunk_size: int | None = None  # deals per task; None: the engine's choice (results do not change)
     threads: int | None = None  # threads of the local backend; None: every core
@@ -214,7 +218,7 @@ class RunOptions:
     workers: int | None = None  # processes of the Dask LocalCluster; None: 2
     scheduler: str | None = None  # a running Dask scheduler's address, instead of a LocalCluster
     confidence: float = CONFIDENCE  # the level of every interval the run reports (and of its verdicts)
-    learn_tables: bool = False  # learn a default trick table a table bidder lacks into pocha's cache (else refuse)
+    learn_tables: bool = False  # learn a default trick table or play model the run lacks into the cache (else refuse)
 
     policy: PlayPolicy = field(init=False, repr=False)  # ``play`` parsed, once: what two values compare
 

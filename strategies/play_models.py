@@ -5,20 +5,36 @@ format version, the features it reads (by name: a model whose features differ fr
 refused), the rules and teacher it learned from, its seed and its held-out agreement with the teacher.
 """
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
+from pocha.kernels.cache import pocha_cache_root
 from pocha.kernels.learned import CARD_FEATURES, MOST_WIDTH, STATE_FEATURES, Model
+from pocha.strategies.table import conditions
+from pocha.version import __version__
 
 FORMAT = "pocha-play-model/1"
+
+
+class FirstUsePlan(TypedDict):
+    """The plan of a model learned on first use (``pocha.engine.play_training.PlayTraining``'s fields)."""
+
+    teacher: str
+    deals: int
+    rounds: int
+
+
+FIRST_USE: FirstUsePlan = {"teacher": "pimc:samples=16,solve=3", "deals": 500, "rounds": 2}  # about a minute of one
+# thread at 4 x 10; under the trump rule 0.74 a hand ahead of the nearest shipped model (docs/learned-play.md)
 SHIPPED = files("pocha.strategies") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
 LAYERS = ("layer1", "bias1", "layer2", "bias2", "output", "bias3")
 
@@ -130,14 +146,48 @@ def load_model(path: str) -> PlayModel:
     return PlayModel.load(path)
 
 
+def serves(model: Rules, rules: Rules) -> bool:
+    """Whether a model learned at one table plays well at another: the same scoring and play rule.
+
+    Measured (docs/learned-play.md): the ludoteka-4 model is ahead of pimc at 5 and 6 players and with
+    the French deck, and behind it under the ``trump`` play rule.
+    """
+    return not any(table_distance(model, rules)[:2])
+
+
 @lru_cache(maxsize=64)
-def default_model_path(rules: Rules) -> str:
-    """The shipped model a table plays by default: the one learned at the nearest table (``table_distance``)."""
+def nearest_model_path(rules: Rules) -> str:
+    """The shipped model learned at the table nearest the rules' (``table_distance``)."""
     shipped = shipped_models()
     if not shipped:
         raise PochaError("play: no learned play model is installed with this pocha")
     nearest = min(sorted(shipped), key=lambda name: table_distance(load_model(str(shipped[name])).rules, rules))
     return str(shipped[nearest])
+
+
+def first_use_path(rules: Rules) -> Path:
+    """Where the model learned on first use for the rules is kept in pocha's cache: by version, named by its fit."""
+    key = json.dumps({**conditions(rules, "learned"), **FIRST_USE}, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return pocha_cache_root() / "models" / __version__ / f"players-{rules.players}-{digest}.npz"
+
+
+def missing_model(rules: Rules) -> Path | None:
+    """Where a model for the rules is to be learned on first use: no shipped one serves them, none is cached yet."""
+    if serves(load_model(nearest_model_path(rules)).rules, rules) or first_use_path(rules).is_file():
+        return None
+    return first_use_path(rules)
+
+
+def default_model_path(rules: Rules) -> str:
+    """The model a table plays by default: the nearest shipped one if it serves the rules, else one learned for them.
+
+    Until a model is learned for them (``missing_model``), the nearest shipped one plays.
+    """
+    nearest = nearest_model_path(rules)
+    if serves(load_model(nearest).rules, rules) or not first_use_path(rules).is_file():
+        return nearest
+    return str(first_use_path(rules))
 
 
 def model_path(rules: Rules, spec: str) -> str:

@@ -41,6 +41,7 @@ from pocha.game.scoring import Scoring
 from pocha.kernels.bidding import Bidder, TableModel, hand_features
 from pocha.kernels.cache import pocha_cache_root
 from pocha.strategies.base import BidContext, Prediction, best_legal, bid_outcome
+from pocha.strategies.catalog import LEARN_DEALS
 from pocha.strategies.heuristics import Expected, expected_tables, expected_tricks
 from pocha.version import __version__
 
@@ -50,7 +51,6 @@ BACKOFF = ("bids_so_far", "voids", "side_seconds", "position", "side_aces", "low
 MIN_HANDS = 50
 SHIPPED = files("pocha.strategies") / "tables"  # players-N.npz (greedy play) and players-N-pimc.npz, default rules
 LEARNED_PLAYS = ("greedy", "random", "learned")  # cheap enough to learn a table under on first use; pimc is not
-LEARN_DEALS = 300_000  # deals per hand size of a table learned on first use: past the measured knee (README)
 LEARN_SEED = 0  # a learned table depends on the rules and play, not on the seed of the run that needed it
 
 

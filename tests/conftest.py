@@ -53,12 +53,18 @@ def numbers(first: int, count: int) -> np.ndarray:
 
 @pytest.fixture(scope="session", autouse=True)
 def own_cache(tmp_path_factory):
-    """The tables learned on first use go to a folder of this session's, not the user's cache.
+    """The tables and play models learned on first use go to a folder of this session's, not the user's cache.
+
+    A model is learned from a tiny plan: the tests time the steps, not the model.
 
     Subprocesses keep the run's compiled kernels (``pytest_configure``; POCHA_CACHE_DIR would move them too).
     """
+    from pocha.strategies.play_models import FIRST_USE
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("POCHA_CACHE_DIR", str(tmp_path_factory.mktemp("pocha-cache")))
+        for key, value in (("teacher", "pimc:samples=2,solve=1"), ("deals", 2), ("rounds", 1)):
+            patch.setitem(FIRST_USE, key, value)
         yield
 
 

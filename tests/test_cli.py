@@ -48,7 +48,7 @@ def test_simulate_one_size_csv_and_file_agree(tmp_path):
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # not the private mode of a temporary file
     frame = pd.read_csv(io.StringIO(result.stdout))
     assert list(frame.columns[:6]) == ["strategy", "play", "cards", "position", "deals", "hands"]
-    assert set(frame.play) == {"greedy"}
+    assert set(frame.play) == {"learned"}  # the default play
     assert set(frame.position.astype(str)) == {"1", "2", "3", "4", "all"}
     assert set(frame.strategy) == {"expected"}
 
@@ -1033,7 +1033,7 @@ def test_one_game_or_deal_leaves_its_missing_interval_blank():
 
 def test_a_heading_names_each_seats_play_when_they_differ():
     mixed = invoke("game -g 3 -p 3 --schedule 1-2 -s expected@pimc -s random -s zero").stdout
-    assert "play by seat 0: pimc, 1: greedy, 2: greedy," in mixed.splitlines()[0]
+    assert "play by seat 0: pimc, 1: learned, 2: learned," in mixed.splitlines()[0]
     alike = invoke("simulate -n 10 -k 1 -p 3 -s random@random").stdout
     assert ", random play, 10 deals" in alike.splitlines()[0]
 

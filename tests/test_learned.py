@@ -1,5 +1,6 @@
 """The learned play: its kernel against numpy, its features on a hand-built position, its model files, its training."""
 
+import importlib.util
 import json
 
 import numpy as np
@@ -22,6 +23,7 @@ from pocha.engine.policies import parse_policy
 from pocha.engine.simulate import Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.presets import make_rules
+from pocha.game.scoring import SCORINGS
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import recorded_position
@@ -29,7 +31,18 @@ from pocha.kernels.learned import CARD_FEATURES, STATE_FEATURES, card_features, 
 from pocha.kernels.pimc import View
 from pocha.kernels.play import DealRules
 from pocha.kernels.trick import Trick, trump_masks
-from pocha.strategies.play_models import PlayModel, default_model_path, is_play_model_file, load_model, pack_models
+from pocha.strategies.play_models import (
+    FIRST_USE,
+    PlayModel,
+    default_model_path,
+    first_use_path,
+    is_play_model_file,
+    load_model,
+    missing_model,
+    nearest_model_path,
+    pack_models,
+    serves,
+)
 
 pytestmark = pytest.mark.slow  # the teacher's search and the labels compile: out of the fast tier
 TEACHER = "pimc:samples=4,solve=2"  # small: the tests check the plumbing, not the strength
@@ -227,6 +240,41 @@ def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
 def test_the_model_reads_what_its_meta_says(shipped):
     assert tuple(shipped.meta["state_features"]) == STATE_FEATURES
     assert shipped.meta["teacher"] == "pimc:samples=64,solve=4" and shipped.meta["held_out"]["agreement"] > 0.5
+
+
+def test_a_model_serves_the_tables_of_its_play_rule_and_scoring(tmp_path, monkeypatch):
+    monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path))
+    learned_at = load_model(nearest_model_path(LUDOTEKA)).rules
+    for served in (make_rules(players=6), make_rules(deck="french"), make_rules("polish", 4)):
+        assert serves(learned_at, served) and missing_model(served) is None
+    for other in (make_rules("turkish", 4), make_rules(players=4, scoring=SCORINGS["exact-only"][0])):
+        assert not serves(learned_at, other)
+        assert missing_model(other) == first_use_path(other) and default_model_path(other) == nearest_model_path(other)
+
+
+def test_a_run_learns_on_first_use_the_model_no_shipped_one_serves(tmp_path, monkeypatch):
+    """Once, into the cache, then played; not asked, or without scikit-learn, the nearest shipped model plays."""
+    from pocha.cli import app
+
+    monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path))
+    for key, value in (("teacher", "pimc:samples=2,solve=1"), ("deals", 2), ("rounds", 1)):
+        monkeypatch.setitem(FIRST_USE, key, value)  # a tiny plan: the test times the steps, not the model
+    run = ["simulate", "--preset", "turkish", "-k", "2", "-n", "5", "-s", "expected"]
+    rules, runner = make_rules("turkish", 4), CliRunner()
+    refused = runner.invoke(app, [*run, "--no-learn-tables"])
+    assert refused.exit_code == 0 and "the nearest, ludoteka-4, plays (--learn-tables learns one" in refused.output
+    assert not (tmp_path / "models").exists()
+    real_find_spec = importlib.util.find_spec
+    with monkeypatch.context() as without:
+        without.setattr(importlib.util, "find_spec", lambda name: None if name == "sklearn" else real_find_spec(name))
+        lacking = runner.invoke(app, run)
+    assert "pip install 'pocha-simulator[train]' to learn one" in lacking.output
+    first = runner.invoke(app, run)
+    assert first.exit_code == 0 and "learning one for these rules from pimc:samples=2,solve=1" in first.output
+    assert is_play_model_file(first_use_path(rules)) and default_model_path(rules) == str(first_use_path(rules))
+    assert [path.name for path in first_use_path(rules).parent.iterdir()] == [first_use_path(rules).name]
+    again = runner.invoke(app, run)
+    assert "learning" not in again.output and again.stdout == first.stdout
 
 
 @pytest.mark.parametrize("teacher", ["greedy", "pimc:exhaustive=1", "pimc:rollout=learned"])

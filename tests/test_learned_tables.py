@@ -35,7 +35,13 @@ def test_table_bids_under_every_preset_and_player_count(preset, players):
     rules = make_rules(preset, players=players)
     told = []
     result = pocha.simulate(
-        f"table:deals={TINY}", rules=rules, cards=[1, rules.full_deal], deals=3, messages=told.append, learn_tables=True
+        f"table:deals={TINY}",
+        rules=rules,
+        cards=[1, rules.full_deal],
+        deals=3,
+        messages=told.append,
+        learn_tables=True,
+        play="greedy",
     )
     assert result.complete and result.to_frame().hands.sum() > 0
     default = default_table(rules, "greedy", TINY)
@@ -55,7 +61,9 @@ def test_montecarlo_reading_the_bids_through_table_gets_its_table_too():
     rules = make_rules("turkish", players=3)
     bidder = MonteCarlo(samples=2, assume=TableStrategy(deals=21))
     told = []
-    result = pocha.simulate(bidder, rules=rules, cards=2, deals=3, messages=told.append, learn_tables=True)
+    result = pocha.simulate(
+        bidder, rules=rules, cards=2, deals=3, messages=told.append, learn_tables=True, play="greedy"
+    )
     assert result.complete and any("table: learning the trick table" in line for line in told)
     assert default_table(rules, "greedy", 21).path.is_file()
 
@@ -64,12 +72,16 @@ def test_a_learned_table_is_kept_and_read_again_without_learning(capsys):
     rules = make_rules("turkish", players=5)
     default = default_table(rules, "greedy", 30)
     told = []
-    pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True)
+    pocha.simulate(
+        "table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True, play="greedy"
+    )
     assert told[0].startswith("table: learning the trick table of these rules under greedy play from 30 deals")
     assert capsys.readouterr().err == ""  # the library prints nothing itself: its lines went to messages
     written = default.path.stat().st_mtime_ns
     told.clear()
-    again = pocha.simulate("table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True)
+    again = pocha.simulate(
+        "table:deals=30", rules=rules, cards=2, deals=5, messages=told.append, learn_tables=True, play="greedy"
+    )
     assert told == [] and default.path.stat().st_mtime_ns == written and again.complete
     assert TrickTable.load(default.path).rules == rules and not list(default.path.parent.glob("*.part"))
 
@@ -80,7 +92,9 @@ def test_a_damaged_or_foreign_table_in_the_cache_is_learned_again():
     default.path.parent.mkdir(parents=True, exist_ok=True)
     default.path.write_bytes(b"half a table")
     said = []
-    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True)
+    pocha.simulate(
+        "table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True, play="greedy"
+    )
     assert (
         said[0].startswith(f"table: cannot read '{default.path}' as a trick table") and "learning it again" in said[0]
     )
@@ -88,7 +102,9 @@ def test_a_damaged_or_foreign_table_in_the_cache_is_learned_again():
     ludoteka = TrickTable.load(default_table(make_rules(players=4), "greedy").path)  # the play rule differs
     TrickTable(ludoteka.rules, "greedy", np.zeros_like(ludoteka.counts)).save(default.path)
     said.clear()
-    pocha.simulate("table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True)
+    pocha.simulate(
+        "table:deals=31", rules=rules, cards=2, deals=5, messages=said.append, learn_tables=True, play="greedy"
+    )
     assert "holds a table of other rules; learning it again" in said[0]
 
 
@@ -96,7 +112,9 @@ def test_a_cache_folder_that_cannot_be_made_is_one_clear_line(monkeypatch, tmp_p
     (tmp_path / "a file").write_text("not a folder")
     monkeypatch.setenv("POCHA_CACHE_DIR", str(tmp_path / "a file"))
     with pytest.raises(PochaError, match="cannot make the cache folder .* set POCHA_CACHE_DIR to a folder you can"):
-        pocha.simulate("table:deals=5", rules=make_rules("italian", players=5), cards=1, deals=2, learn_tables=True)
+        pocha.simulate(
+            "table:deals=5", rules=make_rules("italian", players=5), cards=1, deals=2, learn_tables=True, play="greedy"
+        )
 
 
 def test_nothing_is_written_into_the_cache_unless_asked(tmp_path):
@@ -105,14 +123,14 @@ def test_nothing_is_written_into_the_cache_unless_asked(tmp_path):
     default = default_table(rules, "greedy", 23)
     missing = "table: no trick table of these rules under greedy play ships with pocha or is in its cache"
     with pytest.raises(PochaError, match=f"{missing}.*keeps it in .*: pass learn_tables=True"):
-        pocha.simulate("table:deals=23", rules=rules, cards=2, deals=3)
+        pocha.simulate("table:deals=23", rules=rules, cards=2, deals=3, play="greedy")
     with pytest.raises(PochaError, match=missing):
-        pocha.Player("table:deals=23", rules)
+        pocha.Player("table:deals=23@greedy", rules)
     with pytest.raises(PochaError, match=missing):
         pocha.advise("1O 3O", "7C", rules=pocha.RuleOptions(preset=rules), assume="table:deals=23", samples=10)
-    refused = invoke("simulate -s table:deals=23 --preset turkish -p 4 -k 2 -n 3 --no-learn-tables")
+    refused = invoke("simulate -s table:deals=23@greedy --preset turkish -p 4 -k 2 -n 3 --no-learn-tables")
     assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: {missing}") and not default.path.exists()
-    learned = invoke("simulate -s table:deals=23 --preset turkish -p 4 -k 2 -n 3")
+    learned = invoke("simulate -s table:deals=23@greedy --preset turkish -p 4 -k 2 -n 3")
     assert learned.exit_code == 0 and "table: learning" in learned.stderr and default.path.is_file()
 
 
@@ -123,7 +141,7 @@ def test_ctrl_c_while_learning_keeps_no_table_and_plays_nothing(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Training, "run", interrupted)
-    result = invoke("simulate -s table:deals=40 --preset italian -p 6 -k 2 -n 5")
+    result = invoke("simulate -s table:deals=40 --preset italian -p 6 -k 2 -n 5 --play greedy")
     assert result.exit_code == 130 and "Interrupted: nothing was written." in result.stderr
     assert "table: learning" in result.stderr and result.stdout == ""
     default = default_table(make_rules("italian", players=6), "greedy", 40)

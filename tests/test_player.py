@@ -18,7 +18,7 @@ SOLVED_LEARNED = "aces-trumps@pimc:samples=1,rollout=learned,solve=2"  # learned
 RUNS = [
     ("polish", 3, ("montecarlo:assume=expected@pimc", "fair-share@greedy", "expected@random"), "1,6,12"),
     ("ludoteka", 4, ("expected@pimc", "montecarlo@greedy", "table@pimc:sharpness=0", "aces-trumps@random"), "1,3,10"),
-    ("turkish", 5, ("expected@pimc:exhaustive=1", "zero", "fair-share@pimc", "table", "random@pimc"), "4,8"),
+    ("turkish", 5, ("expected@pimc:exhaustive=1", "zero", "fair-share@pimc", "table@greedy", "random@pimc"), "4,8"),
     ("oh-hell", 4, ("expected@pimc", "montecarlo:assume=expected", "fair-share", "zero@pimc"), "2,13"),
     ("ludoteka", 5, ("expected@learned", "fair-share@pimc", "zero@learned", "aces-trumps", "expected@learned"), "2,7"),
     ("ludoteka", 4, ("expected@pimc:samples=2,rollout=learned", "zero@learned", SOLVED_LEARNED, "fair-share"), "3,10"),

@@ -88,9 +88,11 @@ def bias(strategy, quantity="points"):
     """The bias of ``strategy``'s recorded predictions when every prediction it makes is of the right model.
 
     The other seats bid fair-share whatever their cards, which is what montecarlo assumes of them
-    here: their bids say nothing of their hands, so its play-outs deal the worlds as they come.
+    here: their bids say nothing of their hands, so its play-outs deal the worlds as they come; and
+    every seat plays greedy, as its play-outs do.
     """
-    result = pocha.simulate([strategy] + ["fair-share"] * 3, cards=5, deals=1500, seed=11, predictions=True)
+    seats = [strategy] + ["fair-share"] * 3
+    result = pocha.simulate(seats, cards=5, deals=1500, seed=11, predictions=True, play="greedy")
     found = prediction_bias(result.tables["predictions"]).set_index("quantity").loc[quantity]
     return found.bias, found.ci_low, found.ci_high, result.tables["results"]
 

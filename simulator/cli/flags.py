@@ -106,9 +106,9 @@ Play = Annotated[
     str,
     typer.Option(
         metavar="POLICY",
-        help="Card play of the seats that name none (BID@PLAY): greedy (bid-aware), random, learned (a network "
-        "learned from pimc: near its strength at greedy's speed; learned:model=FILE) or pimc (sampling, strong, "
-        "reads the bids; pimc:samples=N,sharpness=S,rollout=learned).",
+        help="Card play of the seats that name none (BID@PLAY): learned (a network learned from pimc's search: "
+        "ahead of pimc at nine times its speed; learned:model=FILE), greedy (bid-aware, sixty times faster), "
+        "random or pimc (sampling, reads the bids; pimc:samples=N,sharpness=S,rollout=learned).",
     ),
 ]
 TrainingPlay = Annotated[
@@ -130,7 +130,8 @@ LearnTables = Annotated[
     typer.Option(
         "--learn-tables/--no-learn-tables",
         help="Learn a trick table a table bidder (or montecarlo, reading the bids) needs where none ships for "
-        "the rules: once, kept in pocha's cache folder; --no-learn-tables refuses instead.",
+        "the rules, and a play model for learned play where none serves them: once, kept in pocha's cache "
+        "folder; --no-learn-tables refuses the table instead, and plays the nearest model.",
     ),
 ]
 Seed = Annotated[

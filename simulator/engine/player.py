@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from pocha.engine.confidence import Z95
-from pocha.engine.policies import GREEDY, PIMC_SHARPNESS
+from pocha.engine.policies import DEFAULT_PLAY, PIMC_SHARPNESS, parse_policy
 from pocha.engine.seating import Entrant
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of, mask_of, suit_of
@@ -246,7 +246,7 @@ class Decider:
         self.entrant = Entrant.of(spec)
         self.rules = rules
         self.seed = seed
-        self.policy = self.entrant.policy or GREEDY  # as in a run whose seats name no play
+        self.policy = self.entrant.policy or parse_policy(DEFAULT_PLAY)  # as in a run whose seats name no play
 
     def decide(self, view: DealView, deal: int | None = None, predict: bool = True) -> "Decision":
         """The seat's next decision, as in deal number ``deal`` of a run with this seed.
