@@ -348,13 +348,13 @@ def learn_default_models(
     messages: Messages | None,
     learn: bool,
 ) -> None:
-    """Before a run: learn the play model its learned seats need where no shipped one serves the rules.
+    """Before a run: learn the play model its learned seats (and learned play-outs) need where none shipped serves.
 
     Learned on first use (``FIRST_USE``, a minute or so), kept in pocha's cache, and resumed if stopped
     (Ctrl-C stops the run). Not asked (``learn``), or without scikit-learn, the nearest shipped model
     plays, said in one line.
     """
-    if not any(policy.name == "learned" and not policy.model for policy in policies):
+    if not any(policy.uses_model and not policy.model for policy in policies):
         return
     say = messages or unsaid
     for rules in dict.fromkeys(rule_sets):

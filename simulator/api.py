@@ -511,9 +511,12 @@ def bench(
     stages: bool = False,
     startup: bool = False,
     decisions: bool = False,
+    play: str | None = None,
     messages: Messages | None = None,
 ) -> Iterable[Any]:
     """Deals (or games) per second of the standard workloads, each measurement as it is made.
+
+    play: instead of them, one play policy alone, every seat playing it at 4 x 10 and bidding ``expected``.
 
     threads: the thread counts to run on (``"1,2"`` or a list); dask: also run the first workload on
     a Dask LocalCluster of that many workers; against: a reference program timed in the same rounds
@@ -523,9 +526,11 @@ def bench(
     """
     from pocha.engine.bench import bench as measured
 
-    asked = {"--stages": stages, "--startup": startup, "--decisions": decisions}
+    asked = {"--stages": stages, "--startup": startup, "--decisions": decisions, "--play": play is not None}
     profiles = [flag for flag, given in asked.items() if given]
-    if profiles and (against or dask or threads not in ("1", (1,), [1]) or len(profiles) > 1):
+    if play is not None and len(profiles) > 1:
+        raise PochaError(f"{' and '.join(profiles)}: --play times one policy as the workloads are timed; give one")
+    if play is None and profiles and (against or dask or threads not in ("1", (1,), [1]) or len(profiles) > 1):
         raise PochaError(
             f"{' and '.join(profiles)}: one profile at a time, of one thread; leave --against, --dask and --threads out"
         )
@@ -537,7 +542,7 @@ def bench(
         return bench_startup(repeats=repeats)
     if stages:
         return bench_stages(repeats=repeats)
-    return measured(deals, repeats, threads, dask, against)
+    return measured(deals, repeats, threads, dask, against, play)
 
 
 def bench_stages(*, repeats: int = BENCH_REPEATS) -> Iterator[tuple["Benchmark", dict[str, float]]]:

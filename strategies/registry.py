@@ -47,7 +47,11 @@ def split_spec(spec: str) -> tuple[str, str]:
     user_code = len(parts) > 1 and parts[0] not in BUILTIN and parts[1].strip().isidentifier()
     cut = 2 if user_code else 1
     if len(parts) > cut + 1:
-        raise PochaError(f"strategy '{spec}': too many ':'; write NAME or NAME:key=value,key=value")
+        given = parts[cut].rpartition(",")[2].strip()  # the parameter a second ':' follows: a spec as its value
+        raise PochaError(
+            f"strategy '{spec}': too many ':'; write NAME or NAME:key=value,key=value (a value is a name with no "
+            f"parameters of its own: {given}, not {given}:{parts[cut + 1]})"
+        )
     return ":".join(parts[:cut]), (parts[cut] if len(parts) > cut else "")
 
 

@@ -82,7 +82,7 @@ def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
     players = rules.players
     stream = io.StringIO()
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
-    policies = ("random", "greedy", "pimc:samples=2", "learned")
+    policies = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned")
     for name in policies:
         policy = parse_policy(name)
         spec: str | MonteCarlo = strategy
@@ -139,7 +139,14 @@ def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
 @pytest.mark.parametrize(("preset", "players"), [("ludoteka", 3), ("ludoteka", 5), ("ludoteka", 6), ("oh-hell", 4)])
 def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
     rules = make_rules(preset, players, play_rule=play_rule, full_deal_trump="none")
-    specs = ("expected", "aces-trumps@random", "zero@pimc:samples=2", "fair-share@learned", "random", "expected@random")
+    specs = (
+        "expected",
+        "aces-trumps@random",
+        "zero@pimc:samples=2",
+        "fair-share@learned",
+        "expected@pimc:samples=1,rollout=learned",
+        "random",
+    )
     stream = io.StringIO()
     simulate(
         Deals(
@@ -170,7 +177,7 @@ def test_the_always_beat_reading_conforms_under_every_policy(preset, players, tm
     conforms(make_rules(preset, players, play_rule="pocha-always-beat"), "expected", players, tmp_path)
 
 
-@pytest.mark.parametrize("play", ["greedy", "pimc:samples=2", "learned"])
+@pytest.mark.parametrize("play", ["greedy", "pimc:samples=2", "learned", "pimc:samples=2,rollout=learned"])
 def test_a_run_under_tricks_plus_ten_scores_by_its_formula(play):
     """The header holds the scoring, read back as it was; a missed bid scores its tricks, an exact one 10 more."""
     rules = make_rules("ludoteka", 4, scoring=parse_scoring("tricks+10"))
@@ -188,7 +195,8 @@ def test_the_french_pack_conforms_at_every_player_count(players):
     """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack and is played without trump."""
     rules = make_rules("oh-hell", players)
     stream = io.StringIO()
-    for play in ("random", "greedy", "pimc:samples=2", "learned"):
+    plays = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned")
+    for play in plays:
         simulate(
             Deals(
                 rules=rules,
@@ -202,7 +210,7 @@ def test_the_french_pack_conforms_at_every_player_count(players):
         )
     deals = [json.loads(line) for line in stream.getvalue().splitlines() if '"format"' not in line]
     whole_pack = [deal for deal in deals if deal["cards"] * players == 52]
-    assert len(deals) == 4 * 2 * 10 and all(deal["trump"] is None for deal in whole_pack)
+    assert len(deals) == len(plays) * 2 * 10 and all(deal["trump"] is None for deal in whole_pack)
     assert {deal["trump"] for deal in deals if deal not in whole_pack} <= set("SHDC")
     for deal in deals:
         check_deal(rules, deal)

@@ -55,6 +55,8 @@ SPECS = st.sampled_from(
         "expected:bias=x",
         "nosuch",
         "montecarlo:samples=2",
+        "montecarlo:rollout=pimc:rollout=learned",
+        "expected@pimc:samples=1,rollout=learned",
         "table",
         "table:path=<table.npz>",
         "table:path=<damaged.npz>",
@@ -87,7 +89,10 @@ RULE_OPTIONS = {
 }
 RUN_OPTIONS = {
     "--seed": NUMBERS | st.sampled_from(["9223372036854775807", "9223372036854775808", "-9"]),
-    "--play": st.sampled_from(["greedy", "random", "learned", "learned:model=damaged.npz", "clever"]),
+    "--play": st.sampled_from(
+        ["greedy", "random", "learned", "learned:model=damaged.npz", "clever", "pimc:samples=1,rollout=learned"]
+        + ["pimc:rollout=lerned"]
+    ),
     "--format": st.sampled_from(["table", "csv", "json", "xml"]),
     "--out": PATHS,
     "--plot": st.just(None),

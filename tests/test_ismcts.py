@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pocha.game.cards import mask_of
 from pocha.game.presets import make_rules
 from pocha.kernels.decide import seat_position
-from pocha.kernels.ismcts import TIE_TOLERANCE, ismcts_action, new_tree
+from pocha.kernels.ismcts import TIE_TOLERANCE, ismcts_action, new_tree, no_leak
 from pocha.kernels.pimc import deal_world, scratch, world_limits
 from pocha.kernels.play import DealRules
 from pocha.kernels.streams import below, next_state
@@ -160,7 +160,7 @@ def test_the_kernel_searches_as_openspiels_ismcts(players, cards, play_rule, see
     bids = np.array(game.bids, np.int64)
     arguments = (deal_rules, seat, dealt, trump_card, dealer, bids, np.array(played, np.int64))
     tree = new_tree(SIMULATIONS)
-    action, _ = ismcts_action(*arguments, (SIMULATIONS, 2.0), state=state, work=work, tree=tree)
+    action, _ = ismcts_action(*arguments, (SIMULATIONS, 2.0), state=state, work=work, tree=tree, leak=no_leak())
     if len(game.legal()) == 1:
         assert action == game.legal()[0]
         return

@@ -286,3 +286,12 @@ def test_a_model_with_no_positions_held_out_says_so_not_nan(shipped):
     said = PlayModel(shipped.layers, {**shipped.meta, "held_out": empty}).held_out_text
     assert "nan" not in said and said.startswith("no positions")
     assert shipped.held_out_text.split(" positions")[0].replace(",", "").isdigit()
+
+
+@pytest.mark.parametrize("teacher", ["greedy", "pimc:exhaustive=1", "pimc:rollout=learned"])
+def test_a_teacher_other_than_pimc_with_greedy_play_outs_is_refused(teacher):
+    """A teacher labels with greedy play-outs: learned ones would learn the model from itself."""
+    with pytest.raises(
+        PochaError, match=f"^train-play: the teacher must be pimc .* played out greedily, not '{teacher}'$"
+    ):
+        PlayTraining(rules=make_rules(players=4), teacher=teacher)

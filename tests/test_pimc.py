@@ -21,7 +21,10 @@ from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.presets import make_rules
 from pocha.game.rules import forbidden_bids
+from pocha.kernels.bits import lowest_bit
 from pocha.kernels.codes import NO_TRUMP
+from pocha.kernels.decide import seat_position
+from pocha.kernels.learned import learned_card
 from pocha.kernels.pimc import (
     Reading,
     View,
@@ -31,6 +34,7 @@ from pocha.kernels.pimc import (
     hook_forbidden,
     likeliest_first,
     model_bid,
+    play_out,
     sample_world,
     scratch,
 )
@@ -41,6 +45,7 @@ from pocha.reports.stats import pair_differences
 from pocha.reports.text import strategies_text
 from pocha.strategies.base import BidContext
 from pocha.strategies.heuristics import Expected, expected_tables
+from pocha.strategies.play_models import run_models
 from pocha.strategies.playouts import bid_likelihood
 
 
@@ -192,11 +197,14 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     assert pair.ci_high < 0, pair
 
 
-def test_pimc_runs_do_not_depend_on_chunks_or_threads():
+@pytest.mark.parametrize(
+    "play", ["pimc:samples=3", "pimc:samples=2,rollout=learned", "pimc:samples=1,rollout=learned,solve=2"]
+)
+def test_pimc_runs_do_not_depend_on_chunks_or_threads(play):
     from pocha.engine.backends import Threads
 
     rules = make_rules(players=4)
-    seats = lineup("expected@pimc:samples=3", "aces-trumps", "expected@pimc:samples=3", "zero")
+    seats = lineup(f"expected@{play}", "aces-trumps", f"expected@{play}", "zero")
     runs = [
         simulate(
             Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size), backend=Threads(threads)
@@ -217,7 +225,8 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
         ("pimc:samples=0", "samples must be"),
         (
             "pimc:depth=2",
-            "pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N and paranoid=0 or 1, not 'depth=2'",
+            "pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1 and rollout=greedy or "
+            "learned, not 'depth=2'",
         ),
         ("pimc:solve=21", "pimc solve must be a whole number of tricks from 0 to 20, not '21'"),
         ("pimc:paranoid=2", "not 'paranoid=2'"),
@@ -248,6 +257,24 @@ def test_the_sharpness_is_named_when_it_is_not_the_default():
     assert parse_policy("greedy").sharpness == 0
     assert parse_policy("pimc:solve=3,paranoid=1").label == "pimc:solve=3,paranoid=1"
     assert parse_policy("pimc:solve=3,paranoid=1") == PlayPolicy("pimc", PIMC_SAMPLES, PIMC_SHARPNESS, False, 3, True)
+
+
+def test_the_play_out_policy_is_named_when_it_is_not_greedy():
+    assert parse_policy("pimc:rollout=greedy").label == "pimc" and parse_policy("pimc").rollout == "greedy"
+    learned = parse_policy("pimc:rollout=learned,samples=2,solve=3")
+    assert learned.label == "pimc:samples=2,solve=3,rollout=learned" and learned.uses_model
+    assert parse_policy(learned.label) == learned and not parse_policy("pimc").uses_model
+    assert Entrant.of("expected@pimc:rollout=learned").label == "expected@pimc:rollout=learned"
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [("lerned", "did you mean 'learned'? "), ("pimc", ""), ("", ""), ("Greedy", "did you mean 'greedy'? ")],
+)
+def test_a_bad_play_out_policy_is_refused_with_one_line(value, hint):
+    with pytest.raises(PochaError) as refused:
+        parse_policy(f"pimc:rollout={value}")
+    assert str(refused.value) == f"play: pimc rollout: unknown '{value}'; {hint}accepted: greedy, learned"
 
 
 @pytest.mark.parametrize("value", ["-1", "x", "nan", "inf", "1001", ""])
@@ -466,3 +493,70 @@ def test_the_likeliest_worlds_are_drawn_first_without_replacement():
         assert all(worlds[i, 1] == worlds[i, 0] + 1 for i in range(5))  # a world moves whole
         first[int(worlds[0, 0]) // 2] += 1
     assert np.allclose(first / first.sum(), likelihood, atol=0.015)
+
+
+def replayed_position(deal_rules, seat, deal, history, work):
+    """``seat_position`` of ``seat`` after ``history`` (card ids from the first lead), its masks as numpy integers."""
+    dealt, trump_card, dealer, bids = deal
+    view, trick, legal = seat_position(
+        deal_rules, seat, dealt[seat], trump_card, dealer, bids, np.array(history, np.int64), work
+    )
+    view = view._replace(hand=np.uint64(view.hand), unseen=np.uint64(view.unseen), shown=np.uint64(view.shown))
+    trick = trick._replace(trumps=np.uint64(trick.trumps), led=np.uint64(trick.led), beat=np.uint64(trick.beat))
+    return view, trick, np.uint64(legal)
+
+
+def replayed_learned_tricks(deal_rules, deal, history, models):
+    """Every seat's tricks when the deal goes on from ``history`` with every seat learned: the slow reading.
+
+    Each seat's view is made afresh from the whole play so far (``seat_position``, as ``pocha.Player``
+    replays it), never carried on, and never holds another seat's cards.
+    """
+    dealt = deal[0]
+    players, cards = len(dealt), int(dealt[0]).bit_count()
+    history = list(history)
+    while len(history) < players * cards:
+        _, trick, _ = replayed_position(deal_rules, 0, deal, history, scratch(0, players))
+        seat = (trick.leader + trick.placed) % players
+        view, trick, legal = replayed_position(deal_rules, seat, deal, history, scratch(0, players))
+        others = np.bitwise_or.reduce([dealt[o] & ~view.played[o] for o in range(players) if o != seat])
+        assert others & ~(view.unseen | view.shown) == 0  # what the others hold is unseen to the seat
+        if legal & (legal - np.uint64(1)):
+            card = learned_card(view, legal, trick, deal_rules, models, 0, np.empty(64), np.empty((5, 256)))
+        else:
+            card = lowest_bit(legal)
+        history.append(int(card))
+    view, _, _ = replayed_position(deal_rules, 0, deal, history, scratch(0, players))
+    return list(view.won)
+
+
+@pytest.mark.parametrize(("preset", "players", "cards"), [("ludoteka", 4, 6), ("ludoteka", 4, 10), ("oh-hell", 3, 9)])
+def test_a_learned_play_out_plays_as_each_seat_replaying_its_own_view(preset, players, cards):
+    """``play_out`` with learned seats carries each seat's view on through the play-out; the slow reading makes
+    every view afresh from the play so far: the same cards, so the same tricks for every seat.
+
+    Positions from the first lead to the last trick; the whole deck dealt (the dealer's trump card shown
+    until played, 4 x 10) and not (a turned card).
+    """
+    rules = make_rules(preset, players)
+    deal_rules = DealRules.of(rules, cards)
+    models = run_models(rules, ("",))
+    chunk = deal_chunk(rules, 3, cards, np.arange(6, dtype=np.int64))
+    chunk.bids[:] = np.random.default_rng(cards).integers(0, cards // 2 + 1, chunk.bids.shape)
+    _, _, plays, _ = play_chunk(rules, 3, chunk, same_policy(GREEDY, chunk), traced=True)
+    checked = 0
+    for d, number in enumerate(chunk.numbers):
+        deal = (chunk.hands[d], int(chunk.trump_card[d]), int(number) % players, chunk.bids[d])
+        for moves in (0, players + 1, cards * players // 2, (cards - 1) * players + 1):
+            history = [int(card) for card in plays[d].reshape(-1)[:moves]]
+            work = scratch(0, players)
+            _, trick, _ = replayed_position(deal_rules, 0, deal, history, work)
+            seat = (trick.leader + trick.placed) % players
+            view, trick, legal = replayed_position(deal_rules, seat, deal, history, work)
+            world = np.array([deal[0][o] & ~view.played[o] for o in range(players)], np.uint64)
+            for card in cards_of(int(legal)):
+                tricks = play_out(world, card, view, trick, deal_rules, (0, 0, models, 0), work)
+                slow = replayed_learned_tricks(deal_rules, deal, [*history, card], models)
+                assert list(work.ints[7][:players]) == slow and tricks == slow[seat]
+                checked += 1
+    assert checked > 50

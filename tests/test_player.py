@@ -13,6 +13,7 @@ from pocha.game.rules import trick_winner
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
 
+SOLVED_LEARNED = "aces-trumps@pimc:samples=1,rollout=learned,solve=2"  # learned play-outs, the last tricks solved
 # (preset, players, one player spec per seat, hand sizes): every play policy, reading and not, every kind of bidder
 RUNS = [
     ("polish", 3, ("montecarlo:assume=expected@pimc", "fair-share@greedy", "expected@random"), "1,6,12"),
@@ -20,6 +21,7 @@ RUNS = [
     ("turkish", 5, ("expected@pimc:exhaustive=1", "zero", "fair-share@pimc", "table@greedy", "random@pimc"), "4,8"),
     ("oh-hell", 4, ("expected@pimc", "montecarlo:assume=expected", "fair-share", "zero@pimc"), "2,13"),
     ("ludoteka", 5, ("expected@learned", "fair-share@pimc", "zero@learned", "aces-trumps", "expected@learned"), "2,7"),
+    ("ludoteka", 4, ("expected@pimc:samples=2,rollout=learned", "zero@learned", SOLVED_LEARNED, "fair-share"), "3,10"),
 ]
 
 

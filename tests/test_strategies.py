@@ -201,6 +201,12 @@ def test_registry_specs_and_labels():
         ("random:x=1", "random takes: none"),
         ("no_such_module:Thing", "cannot import no_such_module"),
         ("sample_strategy:Missing", "has no 'Missing'"),
+        (
+            "montecarlo:rollout=pimc:rollout=learned",
+            r"^strategy 'montecarlo:rollout=pimc:rollout=learned': too many ':'; write NAME or NAME:key=value,"
+            r"key=value \(a value is a name with no parameters of its own: rollout=pimc, not rollout=pimc:rollout="
+            r"learned\)$",
+        ),
     ],
 )
 def test_registry_errors(spec, message):

@@ -862,15 +862,16 @@ def list_strategies(name: flags.Described = None, output_format: flags.TextForma
     epilog=examples(
         "pocha bench",
         "pocha bench --threads 1,2 --dask 2",
-        "pocha bench -n 200000 --repeats 3",
         "pocha bench --against benchmarks/reference.c   (the repository's C reference, built with cc)",
         "pocha bench --against ./my_reference   (it prints deals_per_s=RATE when run as BINARY W|H K DEALS SEED)",
         "pocha bench --stages",
         "pocha bench --startup",
         "pocha bench --decisions",
+        "pocha bench --play pimc:rollout=learned -n 2000 --repeats 3   (one play policy alone, every seat at it)",
     ),
 )
 def bench(
+    *,
     deals: flags.BenchDeals = 1_000_000,
     repeats: flags.Repeats = 5,
     threads: flags.ThreadCounts = "1",
@@ -879,6 +880,7 @@ def bench(
     stages: flags.Stages = False,
     startup: flags.Startup = False,
     decisions: flags.Decisions = False,
+    play: flags.BenchPlay = None,
 ) -> None:
     """Measure deals (or whole games) per second, end to end (bidding, play, tally), for standard workloads."""
     given = dict(locals())  # the flags, named as pocha.bench's keywords

@@ -108,7 +108,7 @@ Play = Annotated[
         metavar="POLICY",
         help="Card play of the seats that name none (BID@PLAY): learned (a network learned from pimc's search: "
         "ahead of pimc at nine times its speed; learned:model=FILE), greedy (bid-aware, sixty times faster), "
-        "random or pimc (sampling, reads the bids; pimc:samples=N,sharpness=S).",
+        "random or pimc (sampling, reads the bids; pimc:samples=N,sharpness=S,rollout=learned).",
     ),
 ]
 TrainingPlay = Annotated[
@@ -499,6 +499,15 @@ Startup = Annotated[
     bool,
     typer.Option(
         "--startup", help="Instead: seconds to start (--version, --help, a warm and a cold simulate --deals 1000)."
+    ),
+]
+BenchPlay = Annotated[
+    str | None,
+    typer.Option(
+        "--play",
+        metavar="POLICY",
+        help="Instead: deals per second of one play policy alone, every seat playing it at 4 x 10 and bidding "
+        "expected (-n deals, e.g. -n 2000 for pimc:rollout=learned).",
     ),
 ]
 Decisions = Annotated[

@@ -214,13 +214,20 @@ def repeat(
 
 
 def bench(
-    deals: int, repeats: int, threads: str | Sequence[int], dask_workers: int, against: str | Path | None = None
+    deals: int,
+    repeats: int,
+    threads: str | Sequence[int],
+    dask_workers: int,
+    against: str | Path | None = None,
+    play: str | None = None,
 ) -> Iterator[Measurement]:
     """The measurements of ``measurements``, every option checked first: a bad one is one line before any is made.
 
-    threads: ``"1,2"`` or a list; against: a reference program, a ``.c`` file built first.
+    threads: ``"1,2"`` or a list; against: a reference program, a ``.c`` file built first; play: a play
+    policy to time alone (``workloads``).
     """
     counts = thread_counts(threads)
+    benchmarks = workloads(play)
     if deals < 1 or repeats < 1 or dask_workers < 0:
         raise PochaError("bench: --deals, --repeats and thread counts must be at least 1, --dask 0 or more")
     for option, count in (("threads", max(counts)), ("dask", dask_workers)):
@@ -231,7 +238,19 @@ def bench(
     reference = reference_program(Path(against)) if against else None
     if reference:
         check_reference(reference)
-    return measurements(deals, repeats, counts, dask_workers, reference)
+    return measurements(deals, repeats, counts, dask_workers, reference, benchmarks)
+
+
+def workloads(play: str | None) -> tuple[Benchmark, ...]:
+    """The standard workloads, or with ``play`` the one of every seat playing it at 4 x 10, bidding ``expected``.
+
+    One policy alone is how two settings are put at equal time (``pimc:rollout=learned,samples=K``
+    against ``pimc``: docs/card-play.md).
+    """
+    if play is None:
+        return BENCHMARKS
+    parse_policy(play)  # a bad policy: one line before any run
+    return (Benchmark("expected", play, 4, 10),)
 
 
 def thread_counts(threads: str | Sequence[int]) -> list[int]:
@@ -246,22 +265,27 @@ def thread_counts(threads: str | Sequence[int]) -> list[int]:
 
 
 def measurements(
-    deals: int, repeats: int, threads: list[int], dask_workers: int, against: Path | None = None
+    deals: int,
+    repeats: int,
+    threads: list[int],
+    dask_workers: int,
+    against: Path | None = None,
+    benchmarks: tuple[Benchmark, ...] = BENCHMARKS,
 ) -> Iterator[Measurement]:
     """Run every benchmark on every thread count, then the first on a Dask LocalCluster if asked.
 
     against: the reference binary (checked first with ``check_reference``).
     """
-    for benchmark in BENCHMARKS:
+    for benchmark in benchmarks:
         count, rates, reference = repeat(benchmark, deals, repeats, [Threads(n) for n in threads], against=against)
         for n, runs in zip(threads, rates, strict=True):
             where = counted(n, "thread")
             yield Measurement(benchmark, where, n, count, runs, reference if n == 1 else None)
     if dask_workers:
         with local_cluster(dask_workers) as address:
-            count, (runs,), _ = repeat(BENCHMARKS[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
+            count, (runs,), _ = repeat(benchmarks[0], deals, repeats, [Dask(scheduler=address)], DASK_CHUNK)
             yield Measurement(
-                BENCHMARKS[0], f"Dask LocalCluster, {counted(dask_workers, 'worker')}", dask_workers, count, runs
+                benchmarks[0], f"Dask LocalCluster, {counted(dask_workers, 'worker')}", dask_workers, count, runs
             )
 
 

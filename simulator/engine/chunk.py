@@ -17,7 +17,7 @@ from pocha.errors import PochaError
 from pocha.game.conditions import DealConditions
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import PLAY_CODES as PLAY_CODES  # the play rules' codes, for the tests
-from pocha.kernels.codes import POLICY_LEARNED, POLICY_PIMC
+from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.labels import no_record
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import Chunk, DealRules, Outcome, PlayLog, Policies, play_batch, play_batch_plain
@@ -122,8 +122,9 @@ class SeatPolicies(NamedTuple):
     exhaustive: np.ndarray  # int64: 1 when a pimc seat weighs every legal card, not one of equivalent ones
     solve: np.ndarray  # int64: the last tricks of a pimc seat's play-outs solved exactly (0: none)
     paranoid: np.ndarray  # int64: 1 when its solver plays the other seats against it
-    model: np.ndarray  # int64: a learned seat's model, an index of ``models`` (-1: none)
-    models: tuple[str, ...] = ()  # the learned seats' model specs (``PlayPolicy.model``; "": the table's default)
+    model: np.ndarray  # int64: a learned seat's model, or a pimc seat's play-outs', an index of ``models`` (-1: none)
+    rollout: np.ndarray  # int64: how a pimc seat's worlds are played out (a policy code: greedy or learned)
+    models: tuple[str, ...] = ()  # the models' specs (``PlayPolicy.model``; "": the table's default)
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
         """The policies of some deals' seats."""
@@ -146,16 +147,17 @@ def same_policy(policy: PlayPolicy, chunk: Chunk) -> SeatPolicies:
 
 def policies_table(policies: Sequence[PlayPolicy]) -> SeatPolicies:
     """The ``SeatPolicies`` of one row whose entry i is ``policies[i]`` (``rows`` then seats them)."""
-    models = tuple(dict.fromkeys(policy.model for policy in policies if policy.code == POLICY_LEARNED))
+    models = tuple(dict.fromkeys(policy.model for policy in policies if policy.uses_model))
     return SeatPolicies(
-        np.array([policy.code for policy in policies], np.int64),
-        np.array([policy.samples for policy in policies], np.int64),
-        np.array([policy.sharpness for policy in policies], np.float64),
-        np.array([policy.exhaustive for policy in policies], np.int64),
-        np.array([policy.solve for policy in policies], np.int64),
-        np.array([policy.paranoid for policy in policies], np.int64),
-        np.array([models.index(p.model) if p.code == POLICY_LEARNED else -1 for p in policies], np.int64),
-        models,
+        codes=np.array([policy.code for policy in policies], np.int64),
+        samples=np.array([policy.samples for policy in policies], np.int64),
+        sharpness=np.array([policy.sharpness for policy in policies], np.float64),
+        exhaustive=np.array([policy.exhaustive for policy in policies], np.int64),
+        solve=np.array([policy.solve for policy in policies], np.int64),
+        paranoid=np.array([policy.paranoid for policy in policies], np.int64),
+        model=np.array([models.index(p.model) if p.uses_model else -1 for p in policies], np.int64),
+        rollout=np.array([policy.rollout_code for policy in policies], np.int64),
+        models=models,
     )
 
 
@@ -172,10 +174,10 @@ def play_chunk(
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    codes, samples, sharpness, exhaustive, solve, paranoid, model, models = policies
+    codes, samples, sharpness, exhaustive, solve, paranoid, model, rollout, models = policies
     reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
     deal_rules = DealRules.of(rules, chunk.cards, reading)
-    kernel_policies = Policies(codes, samples, exhaustive, solve, paranoid, model)
+    kernel_policies = Policies(codes, samples, exhaustive, solve, paranoid, model, rollout)
     if traced or (codes >= POLICY_PIMC).any():
         learned = run_models(rules, models)
         play_batch(seed, chunk, deal_rules, kernel_policies, outcome, log, learned, no_record())

@@ -68,9 +68,10 @@ class PlayTraining:
         if self.deals < 1 or self.rounds < 1 or self.chunk < 1:
             raise PochaError("train-play: deals, rounds and chunk size must each be at least 1")
         policy = self.teacher_policy
-        if policy.name != "pimc" or policy.exhaustive:
+        if policy.name != "pimc" or policy.exhaustive or policy.rollout != "greedy":
             raise PochaError(
-                f"train-play: the teacher must be pimc weighing one card of each run, not '{self.teacher}'"
+                "train-play: the teacher must be pimc weighing one card of each run, its worlds played out "
+                f"greedily, not '{self.teacher}'"
             )
 
     @property
@@ -111,7 +112,9 @@ def label_chunk(plan: PlayTraining, cards: int, first: int, count: int, student:
     seating = (numbers[:, None] + np.arange(rules.players)[None, :]) % len(bidders)
     collect_bids(rules, bidders, seating, plan.seed, chunk)
     table = policies_table([plan.teacher_policy])
-    codes, samples, sharpness, exhaustive, solve, paranoid, _, _ = table.rows(np.zeros((1, rules.players), np.int64))
+    codes, samples, sharpness, exhaustive, solve, paranoid, _, rollout, _ = table.rows(
+        np.zeros((1, rules.players), np.int64)
+    )
     model = np.full((1, rules.players), 0 if student else -1, np.int64)
     deal_rules = DealRules.of(rules, cards, Reading(sharpness, *expected_tables(rules, cards)))
     record = new_record(count * cards * rules.players, rules.players)
@@ -121,7 +124,7 @@ def label_chunk(plan: PlayTraining, cards: int, first: int, count: int, student:
         plan.seed,
         chunk,
         deal_rules,
-        Policies(codes, samples, exhaustive, solve, paranoid, model),
+        Policies(codes, samples, exhaustive, solve, paranoid, model, rollout),
         outcome,
         no_log(),
         models,

@@ -308,9 +308,10 @@ class Decider:
             policy.sharpness,
             policy.solve,
             int(policy.paranoid),
+            policy.rollout_code,
         )
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
-        models = run_models(self.rules, (policy.model,)) if policy.name == "learned" else no_model()
+        models = run_models(self.rules, (policy.model,)) if policy.uses_model else no_model()
         card = seat_card(self.seed, number, deal_rules, setting, models, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS
         predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness) if predict else {}

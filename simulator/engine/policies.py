@@ -10,6 +10,8 @@ the most expected points for itself given every bid. With ``solve=N`` the last N
 play-out are solved exactly with every hand of the world known (``kernels.solve``: each seat
 playing for its own points, or with ``paranoid=1`` every other seat against the pimc seat), the
 tricks before them played greedily: ``solve`` at least the hand size solves every world whole.
+With ``rollout=learned`` every seat finishes each world by the learned play instead of greedily, each
+from its own view of the world (``finish_learned``), before the last N tricks are solved.
 It reads the bids as evidence about the hands: it deals twice as many worlds as it plays, and plays those
 drawn without replacement by how likely they make the others' bids were the others bidding like the
 ``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
@@ -19,7 +21,7 @@ drawn without replacement by how likely they make the others' bids were the othe
 from dataclasses import dataclass
 
 from pocha.errors import PochaError
-from pocha.kernels.codes import POLICIES
+from pocha.kernels.codes import POLICIES, POLICY_LEARNED
 from pocha.words import did_you_mean
 
 PIMC_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
@@ -27,6 +29,7 @@ MOST_PIMC_SAMPLES = 10_000
 PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Strong card play)
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
+ROLLOUTS = ("greedy", "learned")  # how a pimc seat finishes its worlds (``pimc:rollout=``)
 DEFAULT_PLAY = "learned"  # seats that name no play: the strongest play fast enough for millions of deals
 DEFAULT_PLAY_WHY = (  # why, as pocha rules and pocha strategies say it
     "learned by default: which bidding earns the most depends on the play it meets, and learned is the "
@@ -49,11 +52,22 @@ class PlayPolicy:
     solve: int = 0  # pimc: the last tricks of a play-out solved exactly (0: none, all greedy)
     paranoid: bool = False  # pimc: the solver plays every other seat against this one, not each for itself
     model: str = ""  # learned: the model file ("": the table's default, ``strategies.play_models``)
+    rollout: str = "greedy"  # pimc: how every seat finishes its worlds, greedy or by the table's learned model
 
     @property
     def code(self) -> int:
         """The policy as the kernels take it."""
         return POLICIES[self.name]
+
+    @property
+    def rollout_code(self) -> int:
+        """How a pimc seat finishes its worlds, as the kernels take it (a policy code: greedy or learned)."""
+        return POLICIES[self.rollout]
+
+    @property
+    def uses_model(self) -> bool:
+        """Whether the seat plays a learned model: a learned seat, or a pimc seat whose play-outs play it."""
+        return self.code == POLICY_LEARNED or self.rollout_code == POLICY_LEARNED
 
     @property
     def label(self) -> str:
@@ -69,6 +83,8 @@ class PlayPolicy:
             given.append(f"solve={self.solve}")
         if self.name == "pimc" and self.paranoid:
             given.append("paranoid=1")
+        if self.rollout != "greedy":
+            given.append(f"rollout={self.rollout}")
         if self.model:
             given.append(f"model={self.model}")
         return f"{self.name}:{','.join(given)}" if given else self.name
@@ -89,7 +105,7 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
     ),
     "pimc": (
         "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
-        "card out in each world (every seat greedy), and plays the one with the most expected points.",
+        "card out in each world (every seat greedy, or learned), and plays the one with the most expected points.",
         (
             ("samples", "int", str(PIMC_SAMPLES), "worlds played per decision"),
             (
@@ -101,13 +117,14 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
             ("exhaustive", "0 or 1", "0", "1: every legal card weighed, not one of each run of equivalent cards"),
             ("solve", "int", str(DEFAULT_SOLVE), "the last tricks of each world solved exactly, every hand known"),
             ("paranoid", "0 or 1", "0", "1: the solver plays the other seats against this one, not for themselves"),
+            ("rollout", "greedy or learned", "greedy", "how every seat plays each world out before the solved tricks"),
         ),
     ),
 }
 
 
 def parse_policy(spec: str) -> PlayPolicy:
-    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,solve=N,...``."""
+    """A play policy from its spec: ``greedy``, ``random``, ``pimc``, ``pimc:samples=N,sharpness=S,rollout=learned``."""
     name, _, parameters = spec.strip().partition(":")
     if name not in POLICIES:
         raise PochaError(f"play: unknown '{spec}'; {policy_choices(spec)}")
@@ -118,6 +135,7 @@ def parse_policy(spec: str) -> PlayPolicy:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
     samples, sharpness, exhaustive, solve, paranoid = PIMC_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
+    rollout = "greedy"
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
@@ -130,11 +148,14 @@ def parse_policy(spec: str) -> PlayPolicy:
             solve = pimc_solve(value)
         elif key == "paranoid" and value in ("0", "1"):
             paranoid = value == "1"
+        elif key == "rollout":
+            rollout = pimc_rollout(value)
         else:
             raise PochaError(
-                f"play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N and paranoid=0 or 1, not '{item}'"
+                "play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1 and "
+                f"rollout=greedy or learned, not '{item}'"
             )
-    return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid)
+    return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid, rollout=rollout)
 
 
 def learned_policy(spec: str, parameters: str) -> PlayPolicy:
@@ -163,6 +184,14 @@ def pimc_solve(value: str) -> int:
     return int(value)
 
 
+def pimc_rollout(value: str) -> str:
+    """The play-out of ``rollout=NAME``: greedy or learned."""
+    if value not in ROLLOUTS:
+        hint = did_you_mean(value, ROLLOUTS)
+        raise PochaError(f"play: pimc rollout: unknown '{value}'; {hint}accepted: {', '.join(ROLLOUTS)}")
+    return value
+
+
 def pimc_sharpness(value: str) -> float:
     """The sharpness of ``sharpness=S``: a number from 0 (the bids not read) to MOST_PIMC_SHARPNESS."""
     try:
@@ -179,7 +208,7 @@ def pimc_sharpness(value: str) -> float:
 def policy_choices(spec: str) -> str:
     """What to say to a ``spec`` that names no play policy: the one it may mean, and the policies accepted."""
     hint = did_you_mean(spec.strip().partition(":")[0], POLICIES)
-    return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S; learned:model=PATH)"
+    return f"{hint}accepted: {', '.join(POLICIES)} (pimc:samples=N,sharpness=S,rollout=learned; learned:model=PATH)"
 
 
 def is_policy_spec(text: str) -> bool:

@@ -19,9 +19,18 @@ from pocha.kernels.codes import (
 )
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import no_record
-from pocha.kernels.learned import learned_card
-from pocha.kernels.pimc import CANDIDATES, bid_log_weights, deal_world, play_out, read_worlds, scratch, world_limits
-from pocha.kernels.play import pimc_choice, seat_view
+from pocha.kernels.learned import learned_card, no_model
+from pocha.kernels.pimc import (
+    CANDIDATES,
+    bid_log_weights,
+    deal_world,
+    play_out,
+    read_worlds,
+    scratch,
+    seat_view,
+    world_limits,
+)
+from pocha.kernels.play import pimc_choice
 from pocha.kernels.streams import decision_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
 
@@ -71,12 +80,13 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
 def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, dealer, bids, played_cards):
     """The card ``seat`` plays next in deal number ``deal`` (``seat_position``'s arguments; setting: the policy).
 
-    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid); models: a learned seat's
-    model, the first of a ``kernels.learned.Model``. A pimc seat draws from the choice's own
+    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid, rollout); models: the model
+    of a learned seat or of a pimc seat's learned play-outs (rollout POLICY_LEARNED), the first of a
+    ``kernels.learned.Model``. A pimc seat draws from the choice's own
     stream (``decision_state`` of the deal's play stream), so the card is the batch's. A random seat
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
-    policy, samples, exhaustive, sharpness, depth, paranoid = setting
+    policy, samples, exhaustive, sharpness, depth, paranoid, rollout = setting
     solved = min(depth, popcount(dealt)) if policy == POLICY_PIMC else 0
     work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0], solved)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
@@ -89,8 +99,10 @@ def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, 
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
     if policy == POLICY_LEARNED:
         return learned_card(view, legal, trick, deal_rules, models, 0, work.scores, work.layers)
-    setting = (samples, exhaustive, sharpness, depth, paranoid)
-    card, _ = pimc_choice(view, legal, trick, deal_rules, setting, True, state, work, record=no_record(), row=0)
+    setting = (samples, exhaustive, sharpness, depth, paranoid, 0 if rollout == POLICY_LEARNED else -1)
+    card, _ = pimc_choice(
+        view, legal, trick, deal_rules, setting, True, state, work, record=no_record(), row=0, models=models
+    )
     return card
 
 
@@ -139,16 +151,13 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
         for i in range(worlds):
             state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, work.masks[0])
     points = deal_rules.score[bids[seat]]
-    hands, outcome = work.masks[3], work.ints[7]
     out[:] = 0.0
     for i in range(worlds):
         rest = legal
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            end = play_out(
-                work.worlds[i], card, view, trick, deal_rules, (0, 0), work.table, hands=hands, outcome=outcome
-            )
+            end = play_out(work.worlds[i], card, view, trick, deal_rules, (0, 0, no_model(), -1), work)
             out[card, 0] += end == bids[seat]
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2

@@ -4,7 +4,8 @@ The yardstick of docs/openspiel.md takes 0.1 to 0.3 s a decision in Python at 1,
 the same search here takes milliseconds, so a player can be measured against it on thousands of
 deals. It searches as ``pocha match --against ismcts`` seats OpenSpiel's bot (``Search.bot``: UCT,
 ``uct_c``, one random roll-out a leaf, the most visited action played, a fresh world every
-simulation from pimc's sampler), step for step:
+simulation from pimc's sampler, or with ``resampler=openspiel`` from the cards the others really hold,
+as OpenSpiel's own oh_hell resampler deals them: ``kernels.resample``), step for step:
 
 - A node is an information state: the seat to move, the cards it was dealt and every bid and
   card since the search began (a hash of them). A simulation deals a world and walks down from the
@@ -29,6 +30,7 @@ from pocha.kernels.bits import ONE, ZERO, nth_card, popcount
 from pocha.kernels.decide import seat_position
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.pimc import deal_world, world_limits
+from pocha.kernels.resample import leaky_world
 from pocha.kernels.streams import GAMMA, below, mix64, next_state
 from pocha.kernels.trick import Duties, duties, legal_cards, place_card, trump_masks
 
@@ -204,12 +206,13 @@ def uct_action(tree, node, legal, uct_c, state):
 
 
 @jit
-def search_action(view, trick, root, deal, setting, state, work, tree):
+def search_action(view, trick, root, deal, setting, state, work, tree, leak):
     """``(action, state)``: the bid or card IS-MCTS plays for ``view.seat`` (a ``pimc.View``) after its simulations.
 
     trick: the ``Trick`` in play (the first trick's while the seats bid); root: the ``Position``
     (the bids not made are -1 in ``view.bids``); deal: a ``Deal``; setting: (simulations, uct_c);
-    work: a ``pimc.scratch``'s; tree: a ``new_tree`` of as many simulations.
+    work: a ``pimc.scratch``'s; tree: a ``new_tree`` of as many simulations. leak: (dealt, order)
+    for OpenSpiel's resampler (``resample.leaky_world``), dealt of length 0 for honest worlds.
     """
     simulations, uct_c = setting
     players = view.won.shape[0]
@@ -220,7 +223,10 @@ def search_action(view, trick, root, deal, setting, state, work, tree):
     tree.slots[:] = -1
     count = 0
     for _ in range(simulations):
-        state = deal_world(view, need, allowed, world, state, work.ints, held)
+        if leak[0].shape[0]:
+            state = leaky_world(view, leak[0], leak[1], world, state, work.ints)
+        else:
+            state = deal_world(view, need, allowed, world, state, work.ints, held)
         for seat in range(players):
             hands[seat], dealt[seat] = world[seat], world[seat] | view.played[seat]
             bids[seat], won[seat] = view.bids[seat], view.won[seat]
@@ -271,11 +277,12 @@ def most_visited(tree, state):
 
 
 @jit
-def ismcts_action(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, setting, state, work, tree):
+def ismcts_action(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, setting, state, work, tree, leak):
     """``(action, state)``: IS-MCTS's bid or card for ``seat`` (``decide.seat_position``'s arguments).
 
     bids int64[seat]: -1 for a seat yet to bid. setting: (simulations, uct_c); work: a ``pimc.scratch``;
-    tree: a ``new_tree``. A forced action is played unsearched (``search_action``).
+    tree: a ``new_tree``; leak: ``search_action``'s (``no_leak()``: honest worlds). A forced action is
+    played unsearched (``search_action``).
     """
     players = bids.shape[0]
     view, trick, _ = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
@@ -292,4 +299,10 @@ def ismcts_action(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
     legal = legal_actions(root, seat, hands, bids, deal)
     if not legal & (legal - ONE):
         return nth_card(legal, 0), state
-    return search_action(view, trick, root, deal, setting, state, work, tree)
+    return search_action(view, trick, root, deal, setting, state, work, tree=tree, leak=leak)
+
+
+@jit
+def no_leak():
+    """The ``leak`` of a search with honest worlds: no deal known."""
+    return np.zeros(0, np.uint64), np.zeros(0, np.int64)

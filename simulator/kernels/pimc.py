@@ -15,10 +15,10 @@ from pocha.kernels.choice import best_card, greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.jit import jit, jit_inline
-from pocha.kernels.learned import MOST_WIDTH
+from pocha.kernels.learned import MOST_WIDTH, learned_card
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
 
 
 @jit
@@ -132,7 +132,8 @@ class Work(NamedTuple):
     """Work arrays a batch of deals lends its pimc seats (``scratch``): no allocation per card."""
 
     ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
-    masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``)
+    masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``), 6-7
+    # that view carried through a learned play-out (``finish_learned``)
     worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
@@ -199,6 +200,23 @@ class View(NamedTuple):
     dealer: int
     trump_card: int
     played: np.ndarray
+
+
+@jit_inline
+def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
+    """The ``View`` of ``seat`` holding ``hand`` when the cards ``gone`` are played or turned up (a pimc seat's).
+
+    deal: (the deck as a mask, the trump card, the dealer). In a deal of the whole deck the dealer's
+    trump card is shown to the others until it is played.
+    """
+    deck, trump_card, dealer = deal
+    _, trump_bit = trump_masks(trump_card)
+    shown = trump_bit if seat != dealer and not gone & trump_bit else ZERO
+    unseen = deck & ~(hand | gone | shown)
+    holder = dealer if shown else -1
+    return View(
+        seat, hand, unseen, shown, holder, may_hold, won, bids, dealer=dealer, trump_card=trump_card, played=played
+    )
 
 
 @jit
@@ -296,12 +314,12 @@ def likeliest_first(worlds, keys, samples, state):
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state, work, prune=True):
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, playout, state, work, prune=True):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
     unseen cards to the other seats (``sample_world``); each legal card is played in it and the
-    deal finished by every seat (``play_out``: greedy, the last tricks solved as ``solving`` says);
+    deal finished by every seat (``play_out``: greedy or learned, the last tricks solved, as ``playout`` says);
     the seat's points under ``deal_rules.score`` are summed.
     sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
     ``samples`` played are drawn among them by how likely they make the others' bids
@@ -315,8 +333,8 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state
     ints, masks, worlds = work.ints, work.masks, work.worlds
     players = won.shape[0]
     tricks_left = popcount(view.hand)
-    totals, need, outcome = ints[5], ints[6], ints[7]  # totals: the seat's points by card id
-    held, allowed, hands = masks[0], masks[1], masks[3]
+    totals, need = ints[5], ints[6]  # totals: the seat's points by card id
+    held, allowed = masks[0], masks[1]
     rest = legal
     while rest:
         totals[lowest_bit(rest)] = 0
@@ -343,9 +361,7 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, solving, state
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            totals[card] += points[
-                play_out(world, card, view, trick, deal_rules, solving, work.table, hands=hands, outcome=outcome)
-            ]
+            totals[card] += points[play_out(world, card, view, trick, deal_rules, playout, work)]
         if prune:
             alive = contenders(alive, totals, (samples - 1 - i) * (high - low))
     return best_card(alive, totals), state
@@ -378,32 +394,88 @@ def read_worlds(view, deal_rules, samples, sharpness, state, work):
 
 
 @jit_inline
-def play_out(world, card, view, trick, deal_rules, solving, table, hands, outcome):
+def play_out(world, card, view, trick, deal_rules, playout, work):
     """The tricks ``view.seat`` ends with playing ``card`` to ``trick`` in ``world``, the others seats' cards known.
 
-    solving: (depth, paranoid): the last ``depth`` tricks are solved exactly (``solve``; max^n, or
-    for ``view.seat`` against the rest when paranoid), those before played greedily; depth 0 never
-    solves. table: the solver's, its entries this world's. hands uint64[>= seat], outcome int64[>= seat]: scratch.
+    playout: (depth, paranoid, models, index): every seat plays greedily, or by model ``index`` of
+    ``models`` (a ``kernels.learned.Model``; -1: greedy) from its own view (``finish_learned``), until
+    ``depth`` tricks are left; those are solved exactly (``solve``; max^n, or for ``view.seat``
+    against the rest when paranoid); depth 0 never solves. work: ``scratch``'s (its table's entries
+    this world's; masks[3] and ints[7] take the hands and the tricks).
     """
     players = world.shape[0]
+    hands, outcome = work.masks[3][:players], work.ints[7][:players]
     for other in range(players):
         hands[other] = world[other]
         outcome[other] = view.won[other]
-    bit = ONE << np.uint64(card)
-    hands[view.seat] ^= bit
-    led, beat, winner = place_card(bit, view.seat, trick.led, trick.beat, trick.winner, trick.trumps)
-    after = Trick(trick.trumps, trick.leader, trick.placed + 1, led, beat, winner)
-    depth, paranoid = solving
-    if popcount(view.hand) > depth:  # greedy until ``depth`` tricks are left
-        leader = finish_greedy(hands[:players], after, outcome[:players], view.bids, deal_rules.play_rule, depth)
+    depth, paranoid, models, index = playout
+    onward = popcount(view.hand) > depth  # played on until ``depth`` tricks are left
+    learned = onward and index >= 0
+    after = trick
+    if not learned:  # a learned play-out plays the seat's card itself, as one of its moves
+        bit = ONE << np.uint64(card)
+        hands[view.seat] ^= bit
+        led, beat, winner = place_card(bit, view.seat, trick.led, trick.beat, trick.winner, trick.trumps)
+        after = Trick(trick.trumps, trick.leader, trick.placed + 1, led, beat, winner)
+    if onward:
+        if learned:
+            leader = finish_learned(
+                hands, trick, outcome, view, card, deal_rules, depth, model=(models, index), work=work
+            )
+        else:
+            leader = finish_greedy(hands, after, outcome, view.bids, deal_rules.play_rule, depth)
         if hands[leader] == ZERO:
             return outcome[view.seat]
         after = Trick(trick.trumps, leader, 0, ZERO, ~ZERO, leader)
     root = view.seat if paranoid else MAXN
-    future = solve(
-        hands[:players], after, outcome[:players], view.bids, deal_rules.score, deal_rules.play_rule, root, table
-    )
+    future = solve(hands, after, outcome, view.bids, deal_rules.score, deal_rules.play_rule, root, work.table)
     return outcome[view.seat] + tricks_of(future, view.seat)
+
+
+@jit
+def finish_learned(hands, trick, won, view, card, deal_rules, stop, model, work):
+    """Play ``card`` of ``view.seat`` to ``trick``, then on with every seat learned, until ``stop`` tricks are left.
+
+    hands uint64[seat]: the world (consumed); model: (models, index), the ``Model`` every seat plays.
+    Each seat chooses from its own view of the world (``seat_view``), never from the others' hands:
+    its hand, the cards gone, and what the play has revealed of every seat: the pimc seat's public
+    view (``view.may_hold``, ``view.played``) carried on through the play-out in work.masks[6] and [7].
+    Tricks are counted into ``won`` (int64[seat]). Returns the leader of the next trick.
+    """
+    models, index = model
+    trumps, leader, placed, led, beat, winner = trick
+    players = hands.shape[0]
+    may_hold, played = work.masks[6][:players], work.masks[7][:players]
+    for other in range(players):
+        may_hold[other] = view.may_hold[other]
+        played[other] = view.played[other]
+    gone = deal_rules.deck & ~(view.hand | view.unseen | view.shown)  # public: the cards played, a turned card
+    deal = (deal_rules.deck, view.trump_card, view.dealer)
+    duty = duties(trumps, deal_rules.play_rule)
+    seat, chosen = view.seat, card
+    while True:
+        for j in range(placed, players):
+            hand = hands[seat]
+            if chosen < 0:
+                legal = legal_cards(hand, led, beat, duty)
+                chosen = lowest_bit(legal)
+                if legal & (legal - ONE):
+                    seen = seat_view(seat, hand, gone, deal, may_hold, won, view.bids, played)
+                    at = Trick(trumps, leader, j, led, beat, winner)
+                    chosen = learned_card(seen, legal, at, deal_rules, models, index, work.scores, work.layers)
+            bit = ONE << np.uint64(chosen)
+            hands[seat] = hand ^ bit
+            gone |= bit
+            played[seat] |= bit
+            may_hold[seat] &= ~revealed(chosen, led, trumps, beat, deal_rules.play_rule)
+            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+            seat = seat + 1 if seat + 1 < players else 0
+            chosen = -1
+        won[winner] += 1
+        if popcount(hands[winner]) <= stop:
+            return winner
+        seat = leader = winner
+        placed, led, beat = 0, ZERO, ~ZERO
 
 
 @jit

@@ -11,7 +11,7 @@ from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_LEARNED, POLIC
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.labels import label, no_record
 from pocha.kernels.learned import learned_card, no_model
-from pocha.kernels.pimc import Reading, View, bid_log_weights, pimc_card, scratch, solve_depth, worlds_drawn
+from pocha.kernels.pimc import Reading, bid_log_weights, pimc_card, scratch, seat_view, solve_depth, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
 from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
 
@@ -54,7 +54,9 @@ class Policies(NamedTuple):
     exhaustive: np.ndarray  # pimc: 1 weighs every legal card, as pimc did first; 0 one of equivalent ones
     solve: np.ndarray  # pimc: the tricks left from which its worlds are solved exactly (0: never; ``play_out``)
     paranoid: np.ndarray  # pimc: 1 solves them for the seat against the rest, 0 every seat for itself (max^n)
-    model: np.ndarray  # learned: the seat's model in the batch's ``Model`` (-1: none); a labelling pimc seat's student
+    model: np.ndarray  # learned: the seat's model in the batch's ``Model`` (-1: none); a pimc seat's play-outs'
+    # model (``rollout``) or, labelling, its student
+    rollout: np.ndarray  # pimc: how every seat plays its worlds out, POLICY_GREEDY or POLICY_LEARNED (``model``)
 
 
 class Outcome(NamedTuple):
@@ -91,31 +93,16 @@ def no_log():
 
 
 @jit_inline
-def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
-    """The ``View`` of ``seat`` holding ``hand`` when the cards ``gone`` are played or turned up (a pimc seat's).
-
-    deal: (the deck as a mask, the trump card, the dealer). In a deal of the whole deck the dealer's
-    trump card is shown to the others until it is played.
-    """
-    deck, trump_card, dealer = deal
-    _, trump_bit = trump_masks(trump_card)
-    shown = trump_bit if seat != dealer and not gone & trump_bit else ZERO
-    unseen = deck & ~(hand | gone | shown)
-    holder = dealer if shown else -1
-    return View(
-        seat, hand, unseen, shown, holder, may_hold, won, bids, dealer=dealer, trump_card=trump_card, played=played
-    )
-
-
-@jit_inline
-def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, record, row):
+def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, record, row, models):
     """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
 
-    setting: the seat's (samples, exhaustive, sharpness, solve, paranoid). weigh: the weights are not yet worked out
-    (they are the same all deal: once is enough). state: the choice's own (``decision_state``). A
-    ``record`` with room keeps the position and the value of every card weighed (``kernels.labels``).
+    setting: the seat's (samples, exhaustive, sharpness, solve, paranoid, model): model, the index in
+    ``models`` (a ``kernels.learned.Model``) its worlds are played out by, -1 greedy. weigh: the
+    weights are not yet worked out (they are the same all deal: once is enough). state: the choice's
+    own (``decision_state``). A ``record`` with room keeps the position and the value of every card
+    weighed (``kernels.labels``).
     """
-    samples, exhaustive, sharpness, depth, paranoid = setting
+    samples, exhaustive, sharpness, depth, paranoid, model = setting
     if not exhaustive:  # one card of each run of equivalent ones
         legal = distinct_cards(legal, view.unseen | view.shown, trick.beat)
     if not legal & (legal - ONE):  # every legal card plays the same
@@ -131,7 +118,7 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, rec
         deal_rules,
         samples,
         sharpness,
-        (depth, paranoid),
+        (depth, paranoid, models, model),
         state=state,
         work=work,
         prune=not labelling,
@@ -161,7 +148,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
     deal_rules, bids, won, work = batch.deal_rules, batch.bids, batch.won, batch.work
-    codes, samples, exhaustive, solve, paranoid, model = batch.policies
+    codes, samples, exhaustive, solve, paranoid, model, rollout = batch.policies
     plays, leaders = batch.log
     full, play_rule = deal_rules.full, deal_rules.play_rule
     start = state  # a pimc seat's choices draw from streams of their own (``decision_state``)
@@ -213,12 +200,14 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                                 deal_rules.reading.sharpness[row, seat],
                                 solve[row, seat],
                                 paranoid[row, seat],
+                                student if rollout[row, seat] == POLICY_LEARNED else -1,
                             ),
                             not weighed >> seat & 1,
                             decision_state(start, t * players + j),
                             work,
                             record=batch.record,
                             row=d,
+                            models=batch.models,
                         )
                         weighed |= weighs << seat
                     if policy == POLICY_LEARNED or (student >= 0 and batch.record.ints.shape[0] > 0):

@@ -1,7 +1,7 @@
 """OpenSpiel's IS-MCTS as pocha's opponent: the search a match seats, its roll-outs, its worlds, and its numba twin.
 
 Its worlds come from the mover's unseen cards dealt as pimc deals them (``UnseenCards``), or from the
-state itself (OpenSpiel's own resampler, which knows which cards are out).
+state itself (OpenSpiel's own resampler, which knows which cards are out; in numba ``kernels.resample``).
 """
 
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-unt
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.kernels.decide import seat_worlds
-from pocha.kernels.ismcts import ismcts_action, new_tree
+from pocha.kernels.ismcts import ismcts_action, new_tree, no_leak
 from pocha.kernels.pimc import scratch
 from pocha.kernels.play import DealRules
 from pocha.kernels.streams import mix64
@@ -71,8 +71,8 @@ class Search:
                 )
             given[key] = number
         search = cls(**given)
-        if search.engine == "numba" and (search.resampler != "pocha" or search.rollouts != 1):
-            raise PochaError("against: ismcts's engine numba deals honest worlds (resampler=pocha), 1 roll-out a leaf")
+        if search.engine == "numba" and search.rollouts != 1:
+            raise PochaError(f"against: ismcts's engine numba plays 1 roll-out a leaf, not rollouts={search.rollouts}")
         return search
 
     @property
@@ -102,12 +102,12 @@ class Search:
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
             child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
         )
-        if is_pocha(game):  # the game's own honest resample, its random numbers from the seed
-            draw = np.random.RandomState([seed, 2]).random_sample
-            bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, draw))
-        elif self.resampler == "pocha":
+        if self.resampler == "pocha" and not is_pocha(game):
             bot.set_resampler(UnseenCards(game, seed))
-        return bot  # resampler openspiel: the bot asks the state (oh_hell's ResampleFromInfostate)
+        else:  # the state's own resample (oh_hell's leaky one, the pocha game's honest one), drawn from the seed
+            draw = np.random.RandomState([seed, 2]).random_sample  # OpenSpiel's default sampler is seeded afresh
+            bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, draw))
+        return bot
 
 
 class RandomRollouts(mcts.RandomRolloutEvaluator):
@@ -181,10 +181,12 @@ class UnseenCards:
 
 
 class NumbaSearch(pyspiel.Bot):
-    """OpenSpiel's IS-MCTS with honest worlds and random roll-outs, in pocha's kernels (``kernels.ismcts``).
+    """OpenSpiel's IS-MCTS with random roll-outs in pocha's kernels (``kernels.ismcts``), its worlds the resampler's.
 
     The search of ``Search.bot`` step for step, its random numbers drawn from pocha's streams; a
-    decision takes milliseconds where the Python bot takes a tenth of a second or more.
+    decision takes milliseconds where the Python bot takes a tenth of a second or more. Honest
+    worlds (``resampler=pocha``) as ``UnseenCards`` draws them; with ``resampler=openspiel`` the
+    cards the others really hold, dealt among them as oh_hell's own resampler does (``kernels.resample``).
     """
 
     def __init__(self, game: "pyspiel.Game", search: Search, seed: int) -> None:
@@ -192,6 +194,7 @@ class NumbaSearch(pyspiel.Bot):
         self.cards = UnseenCards(game, seed)
         self.setting = (search.simulations, float(search.uct_c))
         self.tree = new_tree(search.simulations)
+        self.leaky = search.resampler == "openspiel"
 
     def step(self, state: "pyspiel.State") -> int:
         """The search's bid or card, as OpenSpiel's action."""
@@ -211,10 +214,22 @@ class NumbaSearch(pyspiel.Bot):
             state=cards.state,
             work=cards.work,
             tree=self.tree,
+            leak=self.leak(state) if self.leaky else no_leak(),
         )
         cards.state = np.uint64(cards.state)
         bidding = bool((bids < 0).any())
         return int(action) + deck_size(state.get_game()) if bidding else int(cards.actions[action])
+
+    def leak(self, state: "pyspiel.State") -> tuple[np.ndarray, np.ndarray]:
+        """What OpenSpiel's resampler reads of ``state`` beyond the mover's view: the deal, and its card order.
+
+        ``(dealt, order)``: each seat's dealt cards (uint64[seat], from the history: OpenSpiel deals
+        round-robin from seat 0), and the pocha card id of each OpenSpiel card, in its order.
+        """
+        players, ids = state.num_players(), self.cards.ids
+        dealt = deal_parts(state.history(), players)[2]
+        hands = np.array([mask_of(ids[dealt[seat::players]].tolist()) for seat in range(players)], np.uint64)
+        return hands, ids
 
     def restart_at(self, state: "pyspiel.State") -> None:
         """Nothing to forget: every step reads the whole state."""
