@@ -14,8 +14,6 @@ from pocha.options import RuleOptions, RunOptions, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 
-ADVICE_RUN = RunOptions(play="greedy")  # advice plays out greedy unless told: card advice finishes no other way
-
 
 @with_flat_options
 def advise(
@@ -31,7 +29,7 @@ def advise(
     sharpness: float | None = None,
     solve: int = 0,
     rules: RuleOptions = RuleOptions(),
-    run: RunOptions = ADVICE_RUN,
+    run: RunOptions = RunOptions(),
     messages: Messages | None = None,
 ) -> Advice | CardAdvice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
@@ -50,7 +48,7 @@ def advise(
         for given, name, why in (
             (bid is not None, "bid", "a card is advised, not a bid"),
             (assume != "table", "assume", "card advice reads the bids as pimc does"),
-            (solve, "solve", "card advice finishes its play-outs greedy"),
+            (solve, "solve", "card advice solves no tricks of its play-outs"),
         ):
             if given:
                 raise PochaError(f"{name}: does nothing with --played ({why})")
@@ -99,7 +97,7 @@ def advise_card(
     samples: int = 10_000,
     sharpness: float = PIMC_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
-    run: RunOptions = ADVICE_RUN,
+    run: RunOptions = RunOptions(),
 ) -> CardAdvice:
     """Which card to play: each legal card's chance to make your bid and its expected points, by play-outs.
 
@@ -107,11 +105,10 @@ def advise_card(
     first trick); bids: every bid, in bidding order; played: every card played so far, in order from
     the first lead ("1O 3O 12C 5E | 7C", the bars optional). ``samples`` worlds consistent with what
     you have seen are drawn, the bids read as pimc reads them (``sharpness``); after your card every
-    seat plays greedy. ``result.to_frame()`` has a row per legal card; ``result.model`` says what was assumed.
+    seat plays ``run.play``, greedy or learned. ``result.to_frame()`` has a row per legal card;
+    ``result.model`` says what was assumed.
     """
     _, chosen = rules.resolve()
-    if run.policy.name != "greedy":
-        raise PochaError(f"play: card advice finishes its play-outs greedy, not '{run.play}'; leave out --play")
     dealer = chosen.players - 1  # seats numbered by bidding position: the dealer bids last
     view = DealView(position, dealer, hand, trump, bids, played)
-    return advise_card_view(chosen, view, samples=samples, sharpness=sharpness, seed=run.seed)
+    return advise_card_view(chosen, view, samples=samples, sharpness=sharpness, seed=run.seed, rollout=run.policy)

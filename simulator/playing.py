@@ -11,14 +11,14 @@ advise`` gives there (the same call, and the command that repeats it). The game 
 
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pocha._execution import Messages, check_trace, learn_default_tables, unsaid
-from pocha.advising import ADVICE_RUN, advise, advise_card
+from pocha.advising import advise, advise_card
 from pocha.engine import trace as traces
 from pocha.engine.atomic import atomic_path
 from pocha.engine.chunk import deal_chunk
@@ -237,7 +237,7 @@ class Session:
         position = (seat - state.dealer - 1) % self.rules.players
         hand = notation.names(cards_of(state.held[seat]))
         common: dict[str, Any] = {"position": position, "bids": list(state.bids), "samples": self.samples}
-        run = replace(ADVICE_RUN, seed=self.seed)
+        run = RunOptions(seed=self.seed)
         with announcing_first_compile(lambda: (self.messages or unsaid)(ADVICE_COMPILES)):
             if state.bidding:
                 advice: Any = advise(hand, state.trump_name(), rules=self.options, run=run, **common)

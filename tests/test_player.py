@@ -134,10 +134,14 @@ def test_card_advice_is_the_players_prediction_drawn_over_more_worlds():
     """advise --played weighs the cards as a Player's card decision does (the same worlds for the same seed)."""
     rules = pocha.RuleOptions(preset="ludoteka", players=4)
     hand, bids, played = "1O 3O 12C 5E 2B", [1, 2, 0, 2], "4O 6O 10O 11O | 3E 12E"
-    advice = pocha.advise_card(hand, "7O", position=1, bids=bids, played=played, samples=400, seed=2, rules=rules)
     view = pocha.DealView(seat=1, dealer=3, hand=hand, trump="7O", bids=bids, played=played)
-    decision = pocha.Player("expected@pimc", rules, seed=2).decide(view, deal=3)
-    assert advice.to_frame().equals(decision.table) and advice.recommended == "5E"  # following espadas: 5E is forced
+    for play, player in (("greedy", "expected@pimc"), ("learned", "expected@pimc:rollout=learned")):
+        advice = pocha.advise_card(
+            hand, "7O", position=1, bids=bids, played=played, samples=400, seed=2, rules=rules, play=play
+        )
+        decision = pocha.Player(player, rules, seed=2).decide(view, deal=3)
+        assert advice.to_frame().equals(decision.table) and advice.recommended == "5E"  # following espadas: forced
+        assert f"every seat plays {play}" in advice.model
 
 
 def test_bench_times_each_players_bids_and_cards():

@@ -446,7 +446,7 @@ def advise(
     hook: flags.Hook = None,
     full_deal_trump: flags.FullDealTrump = None,
     scoring: flags.Scoring = None,
-    play: flags.Rollout = "greedy",
+    play: flags.Rollout = DEFAULT_PLAY,
     seed: flags.Seed = 0,
     learn_tables: flags.LearnTables = True,
     output_format: flags.AdviceFormat = "table",

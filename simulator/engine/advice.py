@@ -7,11 +7,13 @@ import numpy as np
 
 from pocha.engine.confidence import Z95
 from pocha.engine.player import CheckedView, DealView, bid_list, card_list, card_predictions, read_trump, read_view
+from pocha.engine.policies import GREEDY, PlayPolicy
 from pocha.errors import PochaError
 from pocha.game.cards import mask_of
 from pocha.game.rules import Rules, forbidden_bids
 from pocha.kernels.codes import NO_TRUMP
 from pocha.strategies.base import BidContext, Strategy, best_legal
+from pocha.strategies.play_models import run_models
 from pocha.strategies.playouts import check_solve, expected_points, play_outs
 from pocha.words import counted
 
@@ -234,6 +236,7 @@ class CardAdvice:
     samples: int  # worlds drawn
     sharpness: float  # how sharply the bids are read (0: not read)
     predictions: dict[str, Any]  # ``card_predictions``' columns, one entry per legal card in hand order
+    rollout: str = "greedy"  # how every seat plays the worlds out
 
     @property
     def recommended(self) -> str:
@@ -249,7 +252,8 @@ class CardAdvice:
             else "the bids not read"
         )
         return (
-            f"the hidden cards dealt as what you have seen allows, {reading}; after your card every seat plays greedy"
+            f"the hidden cards dealt as what you have seen allows, {reading}; after your card every seat plays "
+            f"{self.rollout}"
         )
 
     def to_frame(self) -> Any:
@@ -279,8 +283,15 @@ class CardAdvice:
         }
 
 
-def advise_card(rules: Rules, view: DealView, *, samples: int, sharpness: float, seed: int) -> CardAdvice:
-    """Weigh every card the seat of ``view`` may play now over ``samples`` worlds (``card_predictions``)."""
+def advise_card(
+    rules: Rules, view: DealView, *, samples: int, sharpness: float, seed: int, rollout: PlayPolicy = GREEDY
+) -> CardAdvice:
+    """Weigh every card the seat of ``view`` may play now over ``samples`` worlds (``card_predictions``).
+
+    rollout: how every seat finishes each world, greedy or learned.
+    """
+    if rollout.name not in ("greedy", "learned"):
+        raise PochaError(f"play: card advice plays its worlds out greedy or learned, not '{rollout.label}'")
     if not isinstance(samples, int) or isinstance(samples, bool) or not 2 <= samples <= MOST_CARD_SAMPLES:
         raise PochaError(
             f"samples: card advice draws a whole number of worlds from 2 to {MOST_CARD_SAMPLES:,}, not {samples!r}"
@@ -294,5 +305,6 @@ def advise_card(rules: Rules, view: DealView, *, samples: int, sharpness: float,
             f"({given} given), or leave out --played to be advised on your bid"
         )
     situation = read_view(rules, view, "position")
-    predictions = card_predictions(situation, seed, view.dealer, samples, sharpness)
-    return CardAdvice(situation, samples, sharpness, predictions)
+    models = run_models(rules, (rollout.model,)) if rollout.name == "learned" else None
+    predictions = card_predictions(situation, seed, view.dealer, samples, sharpness, models)
+    return CardAdvice(situation, samples, sharpness, predictions, rollout.label)

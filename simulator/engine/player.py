@@ -21,7 +21,7 @@ from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner
 from pocha.kernels.codes import NO_TRUMP
 from pocha.kernels.decide import card_outcomes, seat_card
-from pocha.kernels.learned import no_model
+from pocha.kernels.learned import Model, no_model
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules
 from pocha.strategies.base import BidContext, Predicts, checked_bids
@@ -314,7 +314,8 @@ class Decider:
         models = run_models(self.rules, (policy.model,)) if policy.uses_model else no_model()
         card = seat_card(self.seed, number, deal_rules, setting, models, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS
-        predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness) if predict else {}
+        rollout = models if policy.rollout == "learned" else no_model()
+        predictions = card_predictions(s, self.seed, number, PREDICTION_WORLDS, sharpness, rollout) if predict else {}
         return Decision("card", self.rules.notation.name(int(card)), predictions)
 
 
@@ -329,16 +330,19 @@ def seat_arguments(s: CheckedView) -> tuple[Any, ...]:
     return s.seat, np.uint64(mask_of(s.dealt)), s.trump_card, s.dealer, s.bids_by_seat(), played
 
 
-def card_predictions(s: CheckedView, seed: int, number: int, worlds: int, sharpness: float) -> dict[str, Any]:
+def card_predictions(
+    s: CheckedView, seed: int, number: int, worlds: int, sharpness: float, rollout: Model | None = None
+) -> dict[str, Any]:
     """Per legal card, in hand order: the chance to make the bid and the expected points, with 95% half-widths.
 
     Over ``worlds`` worlds consistent with the seat's view, drawn as pimc draws them reading the bids
-    with ``sharpness``; in each, the card is played and every seat finishes the deal greedy.
+    with ``sharpness``; in each, the card is played and every seat finishes the deal greedy, or by the
+    learned play of ``rollout``'s model.
     """
     out = np.zeros((64, 3))
-    legal = card_outcomes(
-        seed, number, deal_rules_of(s.rules, s.cards, sharpness), (worlds, sharpness), *seat_arguments(s), out
-    )
+    rules = deal_rules_of(s.rules, s.cards, sharpness)
+    models = no_model() if rollout is None else rollout
+    legal = card_outcomes(seed, number, rules, (worlds, sharpness), *seat_arguments(s), models, out)
     cards = cards_of(int(legal))
     exact, points, squares = (out[cards] / worlds).T
     spread = np.sqrt(np.maximum(squares - points**2, 0.0))

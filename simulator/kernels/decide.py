@@ -19,7 +19,7 @@ from pocha.kernels.codes import (
 )
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import no_record
-from pocha.kernels.learned import learned_card, no_model
+from pocha.kernels.learned import learned_card
 from pocha.kernels.pimc import (
     CANDIDATES,
     bid_log_weights,
@@ -130,12 +130,13 @@ def seat_worlds(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards,
 
 
 @jit
-def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, dealer, bids, played_cards, out):
+def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, dealer, bids, played_cards, models, out):
     """out[card id] = (exact bids, points, points squared) summed over worlds, per card ``seat`` may play now.
 
     reading: (worlds, sharpness). The worlds are drawn as pimc draws them (reading the bids with
     ``sharpness``, 0 for not at all) from the deal's advice stream; every legal card is played in
-    each and the deal finished by every seat greedy. Returns the legal cards (a mask).
+    each and the deal finished by every seat greedy, or by the learned play of ``models``' first model
+    (``kernels.learned.Model``; none: greedy). Returns the legal cards (a mask).
     """
     worlds, sharpness = reading
     players = bids.shape[0]
@@ -151,13 +152,14 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
         for i in range(worlds):
             state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, work.masks[0])
     points = deal_rules.score[bids[seat]]
+    playout = (0, 0, models, 0 if models.layout.shape[0] else -1)
     out[:] = 0.0
     for i in range(worlds):
         rest = legal
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            end = play_out(work.worlds[i], card, view, trick, deal_rules, (0, 0, no_model(), -1), work)
+            end = play_out(work.worlds[i], card, view, trick, deal_rules, playout, work)
             out[card, 0] += end == bids[seat]
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2
