@@ -166,8 +166,8 @@ def simulate(
     plan = Deals(
         rules=chosen,
         lineup=lineup,
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         trace_deals=trace_deals,
         conditioned=conditioned,
         **run.plan_fields,
@@ -228,8 +228,8 @@ def compare(
     plan = Comparison(
         rules=chosen,
         lineup=lineup,
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         duplicate=duplicate,
         field=filler,
         conditioned=conditioned,
@@ -356,8 +356,8 @@ def score_models(
         rules=chosen,
         lineup=lineup,
         models=tuple(entrants),
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         conditioned=conditioned,
         **run.plan_fields,
     )
@@ -414,8 +414,8 @@ def match(
         Player(player, rules, seed, messages, learn_tables),
         against=opponent,
         game=game,
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         seed=seed,
         progress=counter(progress, deals * len(sizes)),
     )
@@ -437,7 +437,7 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    plan = Training(rules=chosen, deals=deals, **run.plan_fields)
+    plan = Training(rules=chosen, deals_per_size=deals, **run.plan_fields)
     table = execute(plan, train_table, Asked(run, progress=progress, messages=messages))
     if table is None:
         return TrainingResult(None, None)
