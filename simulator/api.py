@@ -61,7 +61,7 @@ from pocha.engine.variants import Study
 from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
-from pocha.game.sizes import every_size, hand_sizes
+from pocha.game.sizes import every_size, read_cards
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     COMPARED_DEALS,
@@ -155,7 +155,7 @@ def simulate(
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
@@ -221,7 +221,7 @@ def compare(
     the next ones round the cycle each time, so each still bids every seat's cards once.
     """
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
@@ -348,7 +348,7 @@ def score_models(
 
     run.at_95_only("models")
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
@@ -401,7 +401,7 @@ def match(
             )
     loaded = load_game(game)
     rules = rules_for(loaded)
-    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
+    sizes = read_cards(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:
