@@ -414,8 +414,8 @@ def match(
         Player(player, rules, seed, messages, learn_tables),
         against=opponent,
         game=game,
-        cards=sizes,
-        deals_per_size=deals,
+        sizes=sizes,
+        deals=deals,
         seed=seed,
         progress=counter(progress, deals * len(sizes)),
     )
