@@ -1,4 +1,5 @@
 import io
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.presets import make_rules
+from pocha.reports.kinds.compare import CompareRun
 from pocha.reports.stats import pair_differences, summary
 from pocha.strategies.base import StrategyError
 
@@ -170,3 +172,12 @@ def test_ctrl_c_keeps_the_finished_chunks():
     whole = simulate(Deals(rules=RULES, lineup=LINEUP, cards=[3], deals_per_size=200, chunk_size=100))
     for name in ARRAYS:
         assert np.array_equal(getattr(result.total, name), getattr(whole.total, name)), name
+
+
+def test_a_plan_of_deals_holds_its_run_json_section_under_the_same_names():
+    """Issue 45: the plan held ``sizes`` and ``deals`` and wrote them as ``cards`` and ``deals_per_size``."""
+    plan = Comparison(rules=RULES, lineup=LINEUP, cards=[2, 3], deals_per_size=40, field="zero")
+    written = plan.to_dict()
+    for name in {item.name for item in fields(CompareRun)} - {"conditions"}:  # conditions: read from ``conditioned``
+        value = getattr(plan, name)
+        assert written[name] == (list(value) if isinstance(value, tuple) else value), name
