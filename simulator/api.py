@@ -61,7 +61,7 @@ from pocha.engine.variants import Study
 from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
-from pocha.game.sizes import every_size, hand_sizes
+from pocha.game.sizes import every_size, read_cards
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     COMPARED_DEALS,
@@ -155,7 +155,7 @@ def simulate(
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_deals, "trace-deals")
     if trace is not None and saving.resume is not None:
@@ -166,8 +166,8 @@ def simulate(
     plan = Deals(
         rules=chosen,
         lineup=lineup,
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         trace_deals=trace_deals,
         conditioned=conditioned,
         **run.plan_fields,
@@ -221,15 +221,15 @@ def compare(
     the next ones round the cycle each time, so each still bids every seat's cards once.
     """
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = Comparison(
         rules=chosen,
         lineup=lineup,
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         duplicate=duplicate,
         field=filler,
         conditioned=conditioned,
@@ -348,7 +348,7 @@ def score_models(
 
     run.at_95_only("models")
     preset, chosen = rules.resolve()
-    sizes = tuple(hand_sizes(cards, chosen))
+    sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
@@ -356,8 +356,8 @@ def score_models(
         rules=chosen,
         lineup=lineup,
         models=tuple(entrants),
-        sizes=sizes,
-        deals=deals,
+        cards=sizes,
+        deals_per_size=deals,
         conditioned=conditioned,
         **run.plan_fields,
     )
@@ -401,7 +401,7 @@ def match(
             )
     loaded = load_game(game)
     rules = rules_for(loaded)
-    sizes = hand_sizes(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
+    sizes = read_cards(f"1-{most_tricks(loaded)}" if every_size(cards) else cards, rules)
     Amount("--deals", deals, MOST_DEALS).check()
     by_openspiel = against.strip().partition(":")[0] in BOTS
     try:
@@ -437,7 +437,7 @@ def train(
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
-    plan = Training(rules=chosen, deals=deals, **run.plan_fields)
+    plan = Training(rules=chosen, deals_per_size=deals, **run.plan_fields)
     table = execute(plan, train_table, Asked(run, progress=progress, messages=messages))
     if table is None:
         return TrainingResult(None, None)

@@ -95,7 +95,7 @@ def small_table(tmp_path_factory):
     from pocha.engine.training import Training, train_table
 
     path = tmp_path_factory.mktemp("tables") / "four.npz"
-    table = train_table(Training(rules=make_rules(players=4), deals=300, seed=5))
+    table = train_table(Training(rules=make_rules(players=4), deals_per_size=300, seed=5))
     table.save(path)
     return table, path
 

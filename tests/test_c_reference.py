@@ -37,8 +37,8 @@ def test_the_c_reference_plays_pocha_s_deals(mode, cards, seed):
         Deals(
             rules=make_rules(players=4),
             lineup=Lineup((Entrant.of(bids),) * 4),
-            sizes=(cards,),
-            deals=deals,
+            cards=(cards,),
+            deals_per_size=deals,
             seed=seed,
             policy=parse_policy(play),
         )

@@ -88,13 +88,13 @@ def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
         spec: str | MonteCarlo = strategy
         if strategy in ("table", "montecarlo"):  # a small table for these rules and policy (montecarlo reads by it)
             path = tmp_path / f"{policy.name}.npz"
-            train_table(Training(rules=rules, deals=50, policy=policy)).save(path)
+            train_table(Training(rules=rules, deals_per_size=50, policy=policy)).save(path)
             read = TableStrategy(str(path))
             spec = f"table:path={path}" if strategy == "table" else MonteCarlo(samples=4, assume=read)
         seats = lineup(*[spec] * players)
         predicts = isinstance(seats.seats[0].strategy, Predicts)
         simulate(
-            Deals(rules=rules, lineup=seats, sizes=sizes, deals=25, seed=seed, policy=policy),
+            Deals(rules=rules, lineup=seats, cards=sizes, deals_per_size=25, seed=seed, policy=policy),
             Outputs(trace=stream, predictions=[] if predicts else None),
         )
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
@@ -110,7 +110,7 @@ def test_mixed_line_up_and_explicit_deck():
     seats = lineup("expected", "random", "zero", "fair-share", "aces-trumps", "zero", "random")
     stream = io.StringIO()
     simulate(
-        Deals(rules=rules, lineup=seats, sizes=list(range(1, rules.full_deal + 1)), deals=20, seed=1),
+        Deals(rules=rules, lineup=seats, cards=list(range(1, rules.full_deal + 1)), deals_per_size=20, seed=1),
         Outputs(trace=stream),
     )
     for line in stream.getvalue().splitlines()[1:]:
@@ -124,8 +124,8 @@ def traced_run(rules: Rules, play: str = "greedy") -> tuple[dict, list[dict]]:
         Deals(
             rules=rules,
             lineup=lineup("expected", "random", "zero", "aces-trumps"),
-            sizes=[3, 10],
-            deals=40,
+            cards=[3, 10],
+            deals_per_size=40,
             seed=2,
             policy=parse_policy(play),
         ),
@@ -152,8 +152,8 @@ def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
         Deals(
             rules=rules,
             lineup=lineup(*specs[:players]),
-            sizes=[rules.full_deal - 1, rules.full_deal],
-            deals=30,
+            cards=[rules.full_deal - 1, rules.full_deal],
+            deals_per_size=30,
             seed=players,
         ),
         Outputs(trace=stream),
@@ -201,8 +201,8 @@ def test_the_french_pack_conforms_at_every_player_count(players):
             Deals(
                 rules=rules,
                 lineup=lineup(*(["expected", "random", "aces-trumps"] * 3)[:players]),
-                sizes=[1, rules.full_deal],
-                deals=10,
+                cards=[1, rules.full_deal],
+                deals_per_size=10,
                 seed=players,
                 policy=parse_policy(play),
             ),

@@ -1,4 +1,5 @@
 import io
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from pocha.engine.runner import Outputs
 from pocha.engine.simulate import Comparison, Deals, simulate
 from pocha.errors import PochaError
 from pocha.game.presets import make_rules
+from pocha.reports.kinds.compare import CompareRun
 from pocha.reports.stats import pair_differences, summary
 from pocha.strategies.base import StrategyError
 
@@ -24,8 +26,8 @@ def run(chunk_size=1 << 14, trace_deals=None, seats=LINEUP, sizes=(1, 4, 10), de
         Comparison(
             rules=RULES,
             lineup=seats,
-            sizes=list(sizes),
-            deals=deals,
+            cards=list(sizes),
+            deals_per_size=deals,
             seed=7,
             policy=parse_policy("random"),
             duplicate=duplicate,
@@ -80,7 +82,9 @@ def test_more_strategies_than_seats_take_turns_each_bidding_every_seat_once(play
     strategies = ("expected", "aces-trumps", "fair-share", "zero", "random")
     cycle = compared_lineup(strategies, None, players)
     result = simulate(
-        Comparison(rules=make_rules(players=players), lineup=cycle, sizes=[2, 3], deals=40, seed=3, chunk_size=16)
+        Comparison(
+            rules=make_rules(players=players), lineup=cycle, cards=[2, 3], deals_per_size=40, seed=3, chunk_size=16
+        )
     )
     frame = summary(result.total)
     per_position = frame[(frame.position != "all") & (frame.cards != "all")]
@@ -130,22 +134,26 @@ def test_a_forbidden_bid_is_refused():
 
 def test_run_arguments_are_checked():
     with pytest.raises(PochaError, match="3 strategies for 4 seats"):
-        simulate(Deals(rules=RULES, lineup=lineup("zero", "zero", "zero"), sizes=[4], deals=10))
+        simulate(Deals(rules=RULES, lineup=lineup("zero", "zero", "zero"), cards=[4], deals_per_size=10))
     with pytest.raises(PochaError, match="deals"):
-        simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[4], deals=0))
+        simulate(Deals(rules=RULES, lineup=LINEUP, cards=[4], deals_per_size=0))
     with pytest.raises(PochaError, match="1..10"):
-        simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[11], deals=10))
+        simulate(Deals(rules=RULES, lineup=LINEUP, cards=[11], deals_per_size=10))
     with pytest.raises(PochaError, match="play: unknown 'clever'"):
         parse_policy("clever")
     with pytest.raises(PochaError, match="plain seating on the local backend only"):
         simulate(
-            Comparison(rules=RULES, lineup=LINEUP, sizes=[4], deals=10, duplicate=True), Outputs(trace=io.StringIO())
+            Comparison(rules=RULES, lineup=LINEUP, cards=[4], deals_per_size=10, duplicate=True),
+            Outputs(trace=io.StringIO()),
         )
 
 
 def test_progress_counts_every_deal():
     done = []
-    simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[2, 3], deals=250, chunk_size=100), Outputs(progress=done.append))
+    simulate(
+        Deals(rules=RULES, lineup=LINEUP, cards=[2, 3], deals_per_size=250, chunk_size=100),
+        Outputs(progress=done.append),
+    )
     assert done == [100, 100, 100, 100, 50, 50]  # hand sizes interleaved: 2, 3, 2, 3, 2, 3
 
 
@@ -156,11 +164,20 @@ def test_ctrl_c_keeps_the_finished_chunks():
             raise KeyboardInterrupt
 
     result = simulate(
-        Deals(rules=RULES, lineup=LINEUP, sizes=[3], deals=1000, chunk_size=100),
+        Deals(rules=RULES, lineup=LINEUP, cards=[3], deals_per_size=1000, chunk_size=100),
         Outputs(progress=stop_after_two),
     )
     assert not result.complete
     assert result.total.boards.tolist() == [200]
-    whole = simulate(Deals(rules=RULES, lineup=LINEUP, sizes=[3], deals=200, chunk_size=100))
+    whole = simulate(Deals(rules=RULES, lineup=LINEUP, cards=[3], deals_per_size=200, chunk_size=100))
     for name in ARRAYS:
         assert np.array_equal(getattr(result.total, name), getattr(whole.total, name)), name
+
+
+def test_a_plan_of_deals_holds_its_run_json_section_under_the_same_names():
+    """Issue 45: the plan held ``sizes`` and ``deals`` and wrote them as ``cards`` and ``deals_per_size``."""
+    plan = Comparison(rules=RULES, lineup=LINEUP, cards=[2, 3], deals_per_size=40, field="zero")
+    written = plan.to_dict()
+    for name in {item.name for item in fields(CompareRun)} - {"conditions"}:  # conditions: read from ``conditioned``
+        value = getattr(plan, name)
+        assert written[name] == (list(value) if isinstance(value, tuple) else value), name

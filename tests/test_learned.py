@@ -164,8 +164,8 @@ def test_learned_runs_do_not_depend_on_chunks_or_threads():
             Deals(
                 rules=rules,
                 lineup=seats,
-                sizes=[3, 8],
-                deals=60,
+                cards=[3, 8],
+                deals_per_size=60,
                 seed=4,
                 chunk_size=size,
                 policy=parse_policy("learned"),

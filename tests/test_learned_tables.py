@@ -184,7 +184,7 @@ def test_train_learns_under_pimc_play_and_the_table_says_so(tmp_path):
     assert table.policy == "pimc:samples=2" and table.counts.sum() == 2 * 12 * 3
     assert table.fits(make_rules(players=3), "pimc") and not table.fits(make_rules(players=3), "greedy")
     policy = parse_policy("pimc:samples=2")
-    again = train_table(Training(rules=make_rules(players=3), deals=2, policy=policy), backend=Threads(2))
+    again = train_table(Training(rules=make_rules(players=3), deals_per_size=2, policy=policy), backend=Threads(2))
     assert np.array_equal(again.counts, table.counts)  # whatever the thread count
     result = invoke(f"train -p 3 -n 2 --play pimc --out {tmp_path / 'cli.npz'}")
     assert result.exit_code == 0 and "under pimc play" in result.stdout

@@ -97,7 +97,7 @@ def test_a_family_scores_as_its_best_member():
 
 
 def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
-    plan = dict(rules=make_rules(players=3), sizes=[2, 5], deals=150, seed=4)
+    plan = dict(rules=make_rules(players=3), cards=[2, 5], deals_per_size=150, seed=4)
     models = (Entrant.of("expected"), Entrant.of("zero"))
     table = lineup(*["expected"] * 3)
     recorded = [

@@ -254,7 +254,7 @@ def test_montecarlo_runs_do_not_depend_on_the_chunk_size():
     rules = make_rules(players=4)
     seats = lineup("montecarlo:samples=4", "expected", "montecarlo:samples=4", "zero")
     one, two = (
-        simulate(Deals(rules=rules, lineup=seats, sizes=[3, 6], deals=40, seed=2, chunk_size=size)).total
+        simulate(Deals(rules=rules, lineup=seats, cards=[3, 6], deals_per_size=40, seed=2, chunk_size=size)).total
         for size in (7, 64)
     )
     assert summary(one).equals(summary(two))

@@ -190,7 +190,7 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
     interval clear of zero; measured at 1,000 deals: +4.8 +- 0.6 points per hand)."""
     seats = lineup("expected@greedy", "expected@pimc:samples=4", "expected@greedy", "expected@pimc:samples=4")
     tally = simulate(
-        Comparison(rules=make_rules(players=4), lineup=seats, sizes=[10], deals=200, seed=3, duplicate=True)
+        Comparison(rules=make_rules(players=4), lineup=seats, cards=[10], deals_per_size=200, seed=3, duplicate=True)
     ).total
     pair = pair_differences(tally).iloc[0]
     assert (pair.strategy_a, pair.strategy_b) == ("expected@greedy", "expected@pimc:samples=4")
@@ -207,7 +207,8 @@ def test_pimc_runs_do_not_depend_on_chunks_or_threads(play):
     seats = lineup(f"expected@{play}", "aces-trumps", f"expected@{play}", "zero")
     runs = [
         simulate(
-            Deals(rules=rules, lineup=seats, sizes=[3, 8], deals=40, seed=9, chunk_size=size), backend=Threads(threads)
+            Deals(rules=rules, lineup=seats, cards=[3, 8], deals_per_size=40, seed=9, chunk_size=size),
+            backend=Threads(threads),
         ).total.moments
         for size, threads in ((7, 1), (40, 2))
     ]
@@ -462,8 +463,8 @@ def test_pimc_that_reads_no_bids_plays_every_card_as_before(name):
     plan = Deals(
         rules=run["rules"],
         lineup=lineup(*run["specs"]),
-        sizes=run["sizes"],
-        deals=run["deals"],
+        cards=run["sizes"],
+        deals_per_size=run["deals"],
         seed=run["seed"],
         policy=parse_policy(run["play"]),
     )

@@ -43,7 +43,9 @@ def same(one, two):
 @pytest.mark.parametrize("duplicate", [False, True])
 def test_thread_count_does_not_change_the_results(duplicate):
     runs = [
-        run_deals(sizes=[2, 7], deals=900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)).total
+        run_deals(
+            cards=[2, 7], deals_per_size=900, seed=4, duplicate=duplicate, chunk_size=100, backend=Threads(n)
+        ).total
         for n in (1, 2)
     ]
     assert same(*runs)
@@ -62,9 +64,10 @@ def test_games_on_two_threads_match_one():
 def test_dask_local_cluster_matches_the_local_backend():
     """Worker processes build a strategy named by a file path again from its spec."""
     seats = lineup("expected", f"{Path(__file__).parent / 'sample_strategy.py'}:Noisy:salt=1", "aces-trumps", "zero")
-    local = simulate(Deals(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100)).total
+    local = simulate(Deals(rules=RULES, lineup=seats, cards=[3, 10], deals_per_size=600, seed=6, chunk_size=100)).total
     cluster = simulate(
-        Deals(rules=RULES, lineup=seats, sizes=[3, 10], deals=600, seed=6, chunk_size=100), backend=Dask(workers=2)
+        Deals(rules=RULES, lineup=seats, cards=[3, 10], deals_per_size=600, seed=6, chunk_size=100),
+        backend=Dask(workers=2),
     ).total
     assert same(local, cluster)
 
@@ -94,32 +97,34 @@ def test_backend_choice_is_checked():
 
 def test_a_checkpoint_resumes_to_the_same_numbers(tmp_path):
     path = tmp_path / "run.npz"
-    full = run_deals(sizes=[4], deals=1000, chunk_size=100).total
+    full = run_deals(cards=[4], deals_per_size=1000, chunk_size=100).total
 
     def stop_after_three(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
         calls.append(count)
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    first = run_deals(sizes=[4], deals=1000, chunk_size=100, progress=stop_after_three, checkpoint=Checkpoint(path))
+    first = run_deals(
+        cards=[4], deals_per_size=1000, chunk_size=100, progress=stop_after_three, checkpoint=Checkpoint(path)
+    )
     assert not first.complete and first.total.boards.tolist() == [300]
-    resumed = run_deals(sizes=[4], deals=1000, chunk_size=100, checkpoint=Checkpoint(path, resume=path))
+    resumed = run_deals(cards=[4], deals_per_size=1000, chunk_size=100, checkpoint=Checkpoint(path, resume=path))
     assert resumed.complete and same(resumed.total, full)
 
 
 def test_a_checkpoint_from_other_options_or_damaged_is_refused(tmp_path):
     path = tmp_path / "run.npz"
-    run_deals(sizes=[4], deals=300, chunk_size=100, checkpoint=Checkpoint(path))
+    run_deals(cards=[4], deals_per_size=300, chunk_size=100, checkpoint=Checkpoint(path))
     with pytest.raises(PochaError, match="other options .*deals_per_size: 300 there, 400 here"):
-        run_deals(sizes=[4], deals=400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+        run_deals(cards=[4], deals_per_size=400, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
     with pytest.raises(PochaError, match="seed: 0 there, 1 here"):
-        run_deals(sizes=[4], deals=300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
+        run_deals(cards=[4], deals_per_size=300, seed=1, chunk_size=100, checkpoint=Checkpoint(None, resume=path))
     data = path.read_bytes()
     for damaged in (data[: len(data) // 2], data[:100] + b"\0" * 50 + data[150:], b"not a checkpoint"):
         bad = tmp_path / "bad.npz"
         bad.write_bytes(damaged)
         with pytest.raises(PochaError, match="not a whole pocha checkpoint"):
-            run_deals(sizes=[4], deals=300, chunk_size=100, checkpoint=Checkpoint(None, resume=bad))
+            run_deals(cards=[4], deals_per_size=300, chunk_size=100, checkpoint=Checkpoint(None, resume=bad))
     with pytest.raises(PochaError, match="no checkpoint file"):
         Checkpoint(None, resume=tmp_path / "missing.npz")
 
@@ -205,16 +210,18 @@ def test_cli_refuses_a_damaged_checkpoint(tmp_path):
 def test_a_resume_keeps_the_chunks_of_the_run_it_continues(tmp_path):
     """Chunk sizes adapt to the workers; a resumed run takes the saved run's, whatever its own thread count."""
     path = tmp_path / "run.npz"
-    full = run_deals(sizes=[5], deals=3000).total
+    full = run_deals(cards=[5], deals_per_size=3000).total
 
     def stop_after_two(count, calls=[]):  # noqa: B006 - a counter shared by the calls of one run
         calls.append(count)
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    first = run_deals(sizes=[5], deals=3000, backend=Threads(2), progress=stop_after_two, checkpoint=Checkpoint(path))
+    first = run_deals(
+        cards=[5], deals_per_size=3000, backend=Threads(2), progress=stop_after_two, checkpoint=Checkpoint(path)
+    )
     assert not first.complete and 0 < first.total.boards[0] < 3000
-    resumed = run_deals(sizes=[5], deals=3000, backend=Threads(1), checkpoint=Checkpoint(path, resume=path))
+    resumed = run_deals(cards=[5], deals_per_size=3000, backend=Threads(1), checkpoint=Checkpoint(path, resume=path))
     assert same(resumed.total, full)
 
 
@@ -252,7 +259,7 @@ def run(threads, chunks=20):
     seats = lineup(*["random"] * 4)
     rules, backend = make_rules(players=4), Threads(threads)
     deals = chunks * 16384
-    simulate(Deals(rules=rules, lineup=seats, sizes=[10], deals=deals, chunk_size=16384), backend=backend)
+    simulate(Deals(rules=rules, lineup=seats, cards=[10], deals_per_size=deals, chunk_size=16384), backend=backend)
 run(2, chunks=6)  # glibc's malloc trims the main thread's heap after every chunk once worker threads have run
 run(1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

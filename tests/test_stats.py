@@ -72,8 +72,8 @@ def traced_run(seats, sizes, deals, **options):
         Deals(
             rules=rules,
             lineup=seats,
-            sizes=sizes,
-            deals=deals,
+            cards=sizes,
+            deals_per_size=deals,
             seed=3,
             policy=parse_policy("random"),
             chunk_size=33,
@@ -201,7 +201,7 @@ def test_compares_of_equal_strategies_call_few_adjusted_verdicts():
     equals = lineup(*(f"sample_strategy:Noisy:salt={salt}" for salt in range(4)))
     adjusted = raw = 0
     for seed in range(200):
-        tally = simulate(Deals(rules=rules, lineup=equals, sizes=[2, 3], deals=100, seed=seed)).total
+        tally = simulate(Deals(rules=rules, lineup=equals, cards=[2, 3], deals_per_size=100, seed=seed)).total
         overall = pair_differences(tally).query("cards == 'all'")
         adjusted += bool(((overall.holm_ci_low > 0) | (overall.holm_ci_high < 0)).any())
         raw += bool(((overall.ci_low > 0) | (overall.ci_high < 0)).any())
@@ -213,7 +213,7 @@ def test_a_strategy_against_itself_under_another_label_gets_no_verdict():
     """expected and expected:bias=0 bid alike: in duplicate every deal's difference is 0, p = 1, no verdict."""
     seats = lineup("expected", "expected:bias=0", "expected", "expected:bias=0")
     tally = simulate(
-        Comparison(rules=make_rules(players=4), lineup=seats, sizes=[2, 5], deals=200, seed=4, duplicate=True)
+        Comparison(rules=make_rules(players=4), lineup=seats, cards=[2, 5], deals_per_size=200, seed=4, duplicate=True)
     ).total
     pairs = pair_differences(tally)
     assert (pairs.mean_diff == 0).all() and (pairs.p_value == 1).all()
@@ -224,7 +224,7 @@ def test_a_strategy_against_itself_under_another_label_gets_no_verdict():
 def test_tallies_merge_exactly():
     rules = make_rules(players=4)
     seats = lineup(*["random"] * 4)
-    whole = simulate(Deals(rules=rules, lineup=seats, sizes=[3], deals=100, seed=1)).total
+    whole = simulate(Deals(rules=rules, lineup=seats, cards=[3], deals_per_size=100, seed=1)).total
     parts = []
     for start, count in ((0, 60), (60, 40)):
         part = Tally.empty(whole.strategies, 4, whole.sizes)
@@ -255,14 +255,14 @@ def test_position_intervals_cover_the_truth():
     seats = lineup(*["zero"] * 4)
     first = "position == '1'"
     truth = (
-        summary(simulate(Deals(rules=rules, lineup=seats, sizes=[1], deals=400_000, seed=12345)).total)
+        summary(simulate(Deals(rules=rules, lineup=seats, cards=[1], deals_per_size=400_000, seed=12345)).total)
         .query(first)
         .mean_points.iloc[0]
     )
 
     def interval(seed):
         row = (
-            summary(simulate(Deals(rules=rules, lineup=seats, sizes=[1], deals=400, seed=seed)).total)
+            summary(simulate(Deals(rules=rules, lineup=seats, cards=[1], deals_per_size=400, seed=seed)).total)
             .query(first)
             .iloc[0]
         )
@@ -283,7 +283,9 @@ def test_pair_intervals_cover_zero_between_equals(duplicate):
 
     def interval(seed):
         row = pair_differences(
-            simulate(Comparison(rules=rules, lineup=twins, sizes=[3], deals=300, seed=seed, duplicate=duplicate)).total
+            simulate(
+                Comparison(rules=rules, lineup=twins, cards=[3], deals_per_size=300, seed=seed, duplicate=duplicate)
+            ).total
         ).iloc[0]
         return row.ci_low, row.ci_high
 

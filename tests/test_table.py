@@ -101,7 +101,9 @@ def test_caps_and_bids_so_far():
 
 def test_training_on_two_threads_learns_the_same_table(small_table):
     table, _ = small_table
-    again = train_table(Training(rules=make_rules(players=4), deals=300, seed=5, chunk_size=64), backend=Threads(2))
+    again = train_table(
+        Training(rules=make_rules(players=4), deals_per_size=300, seed=5, chunk_size=64), backend=Threads(2)
+    )
     assert np.array_equal(again.counts, table.counts)
 
 
@@ -183,7 +185,7 @@ def test_a_table_for_other_rules_is_refused(small_table):
 def test_the_hook_matters_only_beyond_one_card_and_the_scoring_only_to_pimc(small_table):
     table, _ = small_table  # ludoteka: hook except-one-card
     portuguese = make_rules("portuguese", players=4)  # hook always, another tie-break: the same deals learned
-    assert np.array_equal(train_table(Training(rules=portuguese, deals=300, seed=5)).counts, table.counts)
+    assert np.array_equal(train_table(Training(rules=portuguese, deals_per_size=300, seed=5)).counts, table.counts)
     assert table.fits(portuguese) and not table.fits(make_rules(hook="never"))
     other_scoring = make_rules(scoring=Scoring(exact=10, per_trick=2, miss_per_trick=-10))
     assert table.fits(other_scoring) and not table.fits(LUDOTEKA, "pimc")
@@ -209,4 +211,4 @@ def test_the_table_strategies_inside_a_strategy_are_found():
 
 def test_training_checks_its_arguments():
     with pytest.raises(PochaError, match="deals"):
-        train_table(Training(rules=LUDOTEKA, deals=0))
+        train_table(Training(rules=LUDOTEKA, deals_per_size=0))

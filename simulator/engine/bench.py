@@ -128,9 +128,14 @@ def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int 
         games = Games(rules=rules, lineup=lineup, games=deals, seed=seed, policy=policy, chunk_size=chunk_size)
         complete = play_games(games, backend=backend).complete
     else:
-        sizes = (benchmark.cards,)
         plan = Deals(
-            rules=rules, lineup=lineup, sizes=sizes, deals=deals, seed=seed, policy=policy, chunk_size=chunk_size
+            rules=rules,
+            lineup=lineup,
+            cards=(benchmark.cards,),
+            deals_per_size=deals,
+            seed=seed,
+            policy=policy,
+            chunk_size=chunk_size,
         )
         complete = simulate(plan, backend=backend).complete
     if not complete:

@@ -70,7 +70,7 @@ def decision_times(
         stream = io.StringIO()
         lineup = Lineup(tuple(Entrant.of(spec) for _ in range(rules.players)))
         simulate(
-            Deals(rules=rules, lineup=lineup, sizes=(cards,), deals=deals, seed=1, policy=GREEDY),
+            Deals(rules=rules, lineup=lineup, cards=(cards,), deals_per_size=deals, seed=1, policy=GREEDY),
             Outputs(trace=stream),
         )
         player = Decider(spec, rules, seed=1)

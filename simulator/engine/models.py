@@ -5,7 +5,7 @@ depends only on the deal and the bids before it. At each bidding position every 
 same hand after the same real earlier bids, under the same hook rule, with random streams apart
 from the table's (the seed salted as montecarlo salts its assumed bidders').
 ``pocha.reports.models`` scores the models on these rows.
-Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
+Here ``deals_per_size`` is a count, ``cards`` the hand sizes and ``numbers`` deal numbers.
 """
 
 from dataclasses import dataclass, fields, replace
@@ -63,7 +63,7 @@ class BidRows:
 
 @dataclass(frozen=True, kw_only=True)
 class ModelBids(DealChunks):
-    """The bids of ``lineup`` on ``deals`` deals of each size in ``sizes``, and the ``models``' bids beside them.
+    """The bids of ``lineup`` on ``deals_per_size`` deals of each of its ``cards``, and the ``models``' bids beside.
 
     The plan of ``pocha models``; its total is the ``BidRows`` of every deal. policy: of the seats
     that name none, what the bidders bid for. conditioned: the deal conditions every deal meets (None:
@@ -84,12 +84,12 @@ class ModelBids(DealChunks):
         if not self.models:
             raise PochaError("model: give at least one model to score")
         super().check(backend, traced, predicted)
-        check_run(self.rules, self.lineup, self.sizes, self.chunk)
+        check_run(self.rules, self.lineup, self.cards, self.chunk)
 
     def run(self, index: int) -> Part[BidRows]:
         """Deal and bid chunk ``index``; ask every model for its bid at every position."""
         task = self.task(index)
-        rules, cards, players = self.rules, self.sizes[task.size_index], self.rules.players
+        rules, cards, players = self.rules, self.cards[task.size_index], self.rules.players
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         dealt = deal_chunk(rules, self.seed, cards, numbers, conditions_at(self.conditioned, cards))
         seating = np.broadcast_to(self.lineup.seating(), dealt.hands.shape)
@@ -127,8 +127,8 @@ class ModelBids(DealChunks):
             **seated(self.lineup, self.policy),
             **super().to_dict(),
             "models": [model.label for model in self.models],
-            "sizes": list(self.sizes),
-            "deals": self.deals,
+            "cards": list(self.cards),
+            "deals_per_size": self.deals_per_size,
             **conditions_entry(self.conditioned),
         }
 

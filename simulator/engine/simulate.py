@@ -2,8 +2,8 @@
 
 A ``Lineup`` seats the strategies; a ``Comparison`` in duplicate plays every deal once per rotation
 of the seating, so every strategy bids every seat's cards. ``Deals`` and ``Comparison`` are the
-plans (and workloads) the runner plays; a checkpoint may save and resume them. Here ``deals`` is
-always a count (deals per hand size) and ``numbers`` are deal numbers.
+plans (and workloads) the runner plays; a checkpoint may save and resume them. Here
+``deals_per_size`` is a count, ``cards`` the hand sizes and ``numbers`` deal numbers.
 """
 
 from dataclasses import dataclass, replace
@@ -26,7 +26,7 @@ from pocha.game.rules import Rules
 
 @dataclass(frozen=True)
 class Task:
-    """One chunk: ``count`` deals of hand size ``sizes[size_index]``, from deal number ``first``."""
+    """One chunk: ``count`` deals of hand size ``cards[size_index]``, from deal number ``first``."""
 
     size_index: int
     first: int
@@ -35,20 +35,23 @@ class Task:
 
 @dataclass(frozen=True, kw_only=True)
 class DealChunks(Plan):
-    """``deals`` deals of each hand size in ``sizes`` under ``rules``, cut into tasks: deals, model bids, training."""
+    """``deals_per_size`` deals of each hand size in ``cards`` under ``rules``, in tasks: deals, model bids, training.
+
+    The fields are named as run.json's section (``DealsRun``) names them, so the plan and its record agree.
+    """
 
     rules: Rules
-    sizes: tuple[int, ...]  # a list given is kept as a tuple
-    deals: int
+    cards: tuple[int, ...]  # the hand sizes; a list given is kept as a tuple
+    deals_per_size: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sizes", tuple(self.sizes))  # a list given is kept as the plan's own tuple
+        object.__setattr__(self, "cards", tuple(self.cards))  # a list given is kept as the plan's own tuple
         self.amount.check(least=False)
 
     @property
     def amount(self) -> Amount:
         """Deals of each hand size."""
-        return Amount("--deals", self.deals, MOST_DEALS, len(self.sizes))
+        return Amount("--deals", self.deals_per_size, MOST_DEALS, len(self.cards))
 
     @property
     def rule_sets(self) -> tuple[Rules, ...]:
@@ -63,7 +66,7 @@ class DealChunks(Plan):
     @property
     def task_count(self) -> int:
         """How many chunks the run has."""
-        return -(-self.deals // self.chunk) * len(self.sizes)
+        return -(-self.deals_per_size // self.chunk) * len(self.cards)
 
     def task(self, index: int) -> Task:
         """Chunk ``index``: every hand size's first chunk, then every size's second, and so on.
@@ -71,10 +74,10 @@ class DealChunks(Plan):
         So a run stopped early has played every hand size about equally. A traced run goes hand
         size by hand size instead, so its trace lists the deals in order (a stopped trace is dropped).
         """
-        per_size, sizes = -(-self.deals // self.chunk), len(self.sizes)
+        per_size, sizes = -(-self.deals_per_size // self.chunk), len(self.cards)
         size_index, chunk = divmod(index, per_size) if self.by_size else divmod(index, sizes)[::-1]
         first = chunk * self.chunk
-        return Task(size_index, first, min(self.chunk, self.deals - first))
+        return Task(size_index, first, min(self.chunk, self.deals_per_size - first))
 
     def count(self, index: int) -> int:
         """Deals chunk ``index`` plays."""
@@ -82,13 +85,13 @@ class DealChunks(Plan):
 
     def sample(self, amount: int) -> Self:
         """The run's first ``amount`` deals of each hand size, one chunk each."""
-        deals = min(amount, self.deals)
-        return replace(self, deals=deals, chunk_size=deals)
+        deals = min(amount, self.deals_per_size)
+        return replace(self, deals_per_size=deals, chunk_size=deals)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Deals(DealChunks):
-    """A run of ``deals`` deals of each hand size by a line-up in plain seating (``pocha simulate``).
+    """A run of ``deals_per_size`` deals of each hand size by a line-up in plain seating (``pocha simulate``).
 
     trace_deals: with a trace in the outputs, the first deals of the run it gets (all when None;
     ordered backends only); traced, the tasks go hand size by hand size. With predictions in the
@@ -120,7 +123,7 @@ class Deals(DealChunks):
 
     def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
         """Refuse a run the rules cannot deal, a trace off the local backend or in duplicate, or predictions in it."""
-        check_run(self.rules, self.lineup, self.sizes, self.chunk, in_turn=self.rotations > self.rules.players)
+        check_run(self.rules, self.lineup, self.cards, self.chunk, in_turn=self.rotations > self.rules.players)
         if traced and (self.rotations > 1 or not backend.ordered):
             raise PochaError("trace: deals are traced in plain seating on the local backend only")
         if predicted and self.rotations > 1:
@@ -142,9 +145,9 @@ class Deals(DealChunks):
         rules, lineup = self.rules, self.lineup
         strategies = lineup.competitors(self.policy)
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
-        number = task.size_index * self.deals + task.first  # run-wide number of the chunk's first deal
+        number = task.size_index * self.deals_per_size + task.first  # run-wide number of the chunk's first deal
         traced = number < (self.trace_deals or 0)  # the chunk keeps its plays for the trace
-        cards = self.sizes[task.size_index]
+        cards = self.cards[task.size_index]
         chunk = deal_chunk(rules, self.seed, cards, numbers, conditions_at(self.conditioned, cards))
         tally = self.empty()
         rotations: list[tuple[np.ndarray, ...]] = []  # each rotation's seating, bids, won and points
@@ -170,7 +173,7 @@ class Deals(DealChunks):
 
     def empty(self) -> Tally:
         """Zeroed accumulators for this run."""
-        return Tally.empty(self.lineup.labels, self.rules.players, self.sizes)
+        return Tally.empty(self.lineup.labels, self.rules.players, self.cards)
 
     def merge(self, total: Tally, part: Tally) -> Tally:
         """Both tallies' boards."""
@@ -182,8 +185,8 @@ class Deals(DealChunks):
             "rules": self.rules.to_dict(),
             **seated(self.lineup, self.policy),
             **super().to_dict(),
-            "cards": list(self.sizes),
-            "deals_per_size": self.deals,
+            "cards": list(self.cards),
+            "deals_per_size": self.deals_per_size,
             **conditions_entry(self.conditioned),
         }
 

@@ -2,7 +2,7 @@
 
 The deals are cut into chunks like a run's (``DealChunks``) and played by the runner; each chunk
 returns integer counts, so the table is the same for any backend, thread count or chunk size.
-Here ``deals`` is always a count (deals per hand size) and ``numbers`` are deal numbers.
+Here ``deals_per_size`` is a count, ``cards`` the hand sizes and ``numbers`` deal numbers.
 """
 
 from collections.abc import Callable
@@ -30,27 +30,27 @@ TRAINING_BIDDER = "expected"  # every seat bids so while the table learns
 
 @dataclass(frozen=True, kw_only=True)
 class Training(DealChunks):
-    """Learning a trick table from ``deals`` deals of every hand size 1..full deal, every seat bidding expected.
+    """A trick table learned from ``deals_per_size`` deals of each hand size 1..full deal, every seat bidding expected.
 
     Its total is int64[cell], hands per feature cell and tricks taken (flat).
     """
 
-    sizes: tuple[int, ...] = ()  # always every hand size 1..full deal
+    cards: tuple[int, ...] = ()  # always every hand size 1..full deal
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sizes", tuple(range(1, self.rules.full_deal + 1)))
+        object.__setattr__(self, "cards", tuple(range(1, self.rules.full_deal + 1)))
         super().__post_init__()
 
     def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
         """Refuse rules that cannot deal every hand size to a table of the training bidder."""
         super().check(backend, traced, predicted)
         lineup = Lineup((Entrant(TRAINING_BIDDER, Expected()),) * self.rules.players)
-        check_run(self.rules, lineup, self.sizes, self.chunk)
+        check_run(self.rules, lineup, self.cards, self.chunk)
 
     def run(self, index: int) -> Part[np.ndarray]:
         """Play chunk ``index`` and count its hands per cell."""
         task = self.task(index)
-        rules, seed, policy, cards = self.rules, self.seed, self.policy, self.sizes[task.size_index]
+        rules, seed, policy, cards = self.rules, self.seed, self.policy, self.cards[task.size_index]
         players = rules.players
         numbers = np.arange(task.first, task.first + task.count, dtype=np.int64)
         dealt = deal_chunk(rules, seed, cards, numbers)
@@ -76,7 +76,12 @@ class Training(DealChunks):
 
     def to_dict(self) -> dict[str, Any]:
         """The run as plain data."""
-        return {"rules": self.rules.to_dict(), **super().to_dict(), "sizes": list(self.sizes), "deals": self.deals}
+        return {
+            "rules": self.rules.to_dict(),
+            **super().to_dict(),
+            "cards": list(self.cards),
+            "deals_per_size": self.deals_per_size,
+        }
 
 
 def train_table(plan: Training, outputs: Outputs = Outputs(), backend: Backend = Threads(1)) -> TrickTable | None:
@@ -84,7 +89,9 @@ def train_table(plan: Training, outputs: Outputs = Outputs(), backend: Backend =
     counted = run(plan, backend, outputs)
     if not counted.complete:
         return None
-    return TrickTable(plan.rules, plan.policy.label, counted.total.reshape(table_shape(plan.rules)), plan.deals)
+    return TrickTable(
+        plan.rules, plan.policy.label, counted.total.reshape(table_shape(plan.rules)), plan.deals_per_size
+    )
 
 
 def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[int], None] | None) -> TrickTable | None:
@@ -99,7 +106,9 @@ def learn_default(default: DefaultTable, backend: Backend, progress: Callable[[i
         ) from None
     check_folder_writable(folder, "table cache (POCHA_CACHE_DIR)")
     prune(folder.parent)  # other versions' tables, unused for a month
-    plan = Training(rules=default.rules, deals=default.deals, seed=LEARN_SEED, policy=parse_policy(default.play))
+    plan = Training(
+        rules=default.rules, deals_per_size=default.deals, seed=LEARN_SEED, policy=parse_policy(default.play)
+    )
     table = train_table(plan, Outputs(progress=progress), backend)
     if table is not None:
         with atomic_path(default.path) as temporary:

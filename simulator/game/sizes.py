@@ -11,8 +11,11 @@ def every_size(cards: str | int | Sequence[int]) -> bool:
     return isinstance(cards, str) and cards.strip().lower() == "all"
 
 
-def hand_sizes(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
-    """Hand sizes of a ``cards`` option: ``"all"`` (1..full deal), one size, or a list or range: ``4,7,10``, ``1-5``."""
+def read_cards(cards: str | int | Sequence[int], rules: Rules) -> list[int]:
+    """Hand sizes of a ``cards`` option: ``"all"`` (1..full deal), one size, or a list or range: ``4,7,10``, ``1-5``.
+
+    Read, not named ``hand_sizes``: that is a game's schedule (``Rules.hand_sizes``, run.json's ``hand_sizes``).
+    """
     if isinstance(cards, str):
         sizes = list(range(1, rules.full_deal + 1)) if every_size(cards) else parse_sizes(cards, "cards")
     else:
