@@ -388,8 +388,9 @@ def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
             if group in accepted and given:
                 if group in kwargs:
                     raise PochaError(f"{group}: give {', '.join(given)} inside it, not beside it")
-                default: Any = parameters[group].default
-                kwargs[group] = replace(default, **given) if isinstance(default, kind) else kind(**given)
+                declared = parameters[group].default
+                options: Any = declared if isinstance(declared, kind) else kind()
+                kwargs[group] = replace(options, **given)
         unknown = set(flat) - {name for name in flat if GROUP_OF[name] in accepted}
         if unknown:
             raise TypeError(f"{function.__name__}() got unexpected keyword arguments: {', '.join(sorted(unknown))}")

@@ -127,7 +127,8 @@ def test_nothing_is_written_into_the_cache_unless_asked(tmp_path):
     with pytest.raises(PochaError, match=missing):
         pocha.Player("table:deals=23@greedy", rules)
     with pytest.raises(PochaError, match=missing):
-        pocha.advise("1O 3O", "7C", rules=pocha.RuleOptions(preset=rules), assume="table:deals=23", samples=10)
+        options = pocha.RuleOptions(preset=rules)
+        pocha.advise("1O 3O", "7C", rules=options, assume="table:deals=23", samples=10, play="greedy")
     refused = invoke("simulate -s table:deals=23@greedy --preset turkish -p 4 -k 2 -n 3 --no-learn-tables")
     assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: {missing}") and not default.path.exists()
     learned = invoke("simulate -s table:deals=23@greedy --preset turkish -p 4 -k 2 -n 3")
