@@ -134,10 +134,11 @@ def command(**settings: Any) -> Callable[[Callable[..., None]], Callable[..., No
 
 
 COMPILE_SECONDS = {  # a command's first run from an empty cache, seconds on 2 idle cores (docs/speed.md, Start-up)
-    "simulate": 26,
-    "compare": 26,
-    "game": 26,
-    "train": 26,
+    # simulate, compare, game, train: the learned play's kernels too (about 35 s at load 1.5, a fresh install)
+    "simulate": 40,
+    "compare": 40,
+    "game": 40,
+    "train": 40,
     "train-play": 60,  # the teacher's search and the labels: about 30 s of compile seen on a busy machine, and more
     "advise": 45,
     "play": 40,  # its players' (montecarlo@pimc: 36 s at load 6; expected@greedy 2 s); its first ? says its own
