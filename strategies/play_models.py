@@ -174,9 +174,15 @@ def first_use_path(rules: Rules) -> Path:
     return pocha_cache_root() / "models" / __version__ / f"players-{rules.players}-{digest}.npz"
 
 
+@lru_cache(maxsize=64)
+def nearest_serves(rules: Rules) -> bool:
+    """Whether the nearest shipped model serves the rules (no model need be learned for them)."""
+    return serves(load_model(nearest_model_path(rules)).rules, rules)
+
+
 def missing_model(rules: Rules) -> Path | None:
     """Where a model for the rules is to be learned on first use: no shipped one serves them, none is cached yet."""
-    if serves(load_model(nearest_model_path(rules)).rules, rules) or first_use_path(rules).is_file():
+    if nearest_serves(rules) or first_use_path(rules).is_file():
         return None
     return first_use_path(rules)
 
@@ -186,9 +192,8 @@ def default_model_path(rules: Rules) -> str:
 
     Until a model is learned for them (``missing_model``), the nearest shipped one plays.
     """
-    nearest = nearest_model_path(rules)
-    if serves(load_model(nearest).rules, rules) or not first_use_path(rules).is_file():
-        return nearest
+    if nearest_serves(rules) or not first_use_path(rules).is_file():
+        return nearest_model_path(rules)
     return str(first_use_path(rules))
 
 
