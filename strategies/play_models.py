@@ -63,6 +63,15 @@ class PlayModel:
         )
 
     @property
+    def reading(self) -> tuple[float, float]:
+        """How its scores read as chances: (temperature, floor), fitted to its held-out positions; nan when none was.
+
+        (``kernels.inference``, ``pocha.engine.play_training.fitted_reading``.)
+        """
+        fitted = self.meta.get("reading", {})
+        return float(fitted.get("temperature", float("nan"))), float(fitted.get("floor", float("nan")))
+
+    @property
     def rules(self) -> Rules:
         """The rules of the deals it learned from."""
         return Rules.from_dict(self.meta["rules"])
@@ -124,7 +133,8 @@ def pack_models(models: tuple[PlayModel, ...]) -> Model:
         flat = np.concatenate([np.ravel(layer) for layer in model.layers])
         parts.append(flat)
         offset += len(flat)
-    return Model(layout, np.concatenate(parts) if parts else np.zeros(0))
+    readings = np.array([model.reading for model in models], np.float64).reshape(-1, 2)
+    return Model(layout, np.concatenate(parts) if parts else np.zeros(0), readings)
 
 
 def shipped_models() -> dict[str, Path]:
@@ -202,6 +212,17 @@ def model_path(rules: Rules, spec: str) -> str:
     return spec or default_model_path(rules)
 
 
-def run_models(rules: Rules, specs: tuple[str, ...]) -> Model:
-    """The models of a run's learned seats (``PlayPolicy.model``, in the order of ``SeatPolicies.models``)."""
-    return pack_models(tuple(load_model(model_path(rules, spec)) for spec in specs))
+def run_models(rules: Rules, specs: tuple[str, ...], inferring: tuple[int, ...] = ()) -> Model:
+    """The models of a run's learned seats (``PlayPolicy.model``, in the order of ``SeatPolicies.models``).
+
+    inferring: the indices of those a pimc seat reads the play by (``infer=play``): each needs its fitted reading.
+    """
+    models = tuple(load_model(model_path(rules, spec)) for spec in specs)
+    for index in inferring:
+        if np.isnan(models[index].reading[0]):
+            raise PochaError(
+                f"play: pimc infer=play reads the play by '{model_path(rules, specs[index])}', a model without a "
+                "fitted reading of its scores as chances (learned by an older pocha): learn it again with "
+                "pocha train-play"
+            )
+    return pack_models(models)

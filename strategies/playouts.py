@@ -153,7 +153,7 @@ def rollout_policies(rollout: str, players: int) -> Policies:
     row = (1, players)
     none, model = np.zeros(row, np.int64), np.full(row, 0 if rollout == "learned" else -1)
     codes, exhaustive = np.full(row, POLICIES[rollout]), np.ones(row, np.int64)
-    return Policies(codes, np.full(row, samples), exhaustive, none, none, model, np.full(row, POLICIES["greedy"]))
+    return Policies(codes, np.full(row, samples), exhaustive, none, none, model, np.full(row, POLICIES["greedy"]), none)
 
 
 def systematic_resample(weights: np.ndarray, samples: int, uniform: np.ndarray) -> np.ndarray:

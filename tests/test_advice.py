@@ -81,7 +81,7 @@ def simulated(situation, assume: str, deals: int, seed: int) -> tuple[np.ndarray
         outcome = Outcome(np.zeros((len(hands), players), np.int64), np.zeros((len(hands), players), np.int64))
         none = np.zeros((1, players), np.int64)
         greedy = np.full((1, players), POLICY_GREEDY, np.int64)
-        policies = Policies(greedy, none, none, none, none, none - 1, greedy)
+        policies = Policies(greedy, none, none, none, none, none - 1, greedy, none)
         play_batch_plain(seed, chunk, DealRules.of(rules, k), policies, outcome)
         points[candidate] = outcome.points[:, position]
     return points.mean(axis=1), points.std(axis=1) / np.sqrt(len(hands)), len(hands)

@@ -82,7 +82,7 @@ def conforms(rules: Rules, strategy: str, seed: int, tmp_path) -> None:
     players = rules.players
     stream = io.StringIO()
     sizes = [1, 2, rules.full_deal - 1, rules.full_deal]
-    policies = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned")
+    policies = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned,infer=play")
     for name in policies:
         policy = parse_policy(name)
         spec: str | MonteCarlo = strategy
@@ -142,7 +142,7 @@ def test_every_play_rule_conforms_without_trump(preset, players, play_rule):
     specs = (
         "expected",
         "aces-trumps@random",
-        "zero@pimc:samples=2",
+        "zero@pimc:samples=2,infer=play",
         "fair-share@learned",
         "expected@pimc:samples=1,rollout=learned",
         "random",
@@ -195,7 +195,7 @@ def test_the_french_pack_conforms_at_every_player_count(players):
     """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack and is played without trump."""
     rules = make_rules("oh-hell", players)
     stream = io.StringIO()
-    plays = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned")
+    plays = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned,infer=play")
     for play in plays:
         simulate(
             Deals(

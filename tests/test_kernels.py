@@ -119,7 +119,7 @@ def test_plain_play_is_the_recorded_play(players, play_rule):
         for row in rows:
             none = np.zeros((1, players), np.int64)
             codes = row[None, :].astype(np.int64)
-            policies = SeatPolicies(codes, none, np.zeros((1, players)), none, none, none, none - 1, none + 1)
+            policies = SeatPolicies(codes, none, np.zeros((1, players)), none, none, none, none - 1, none + 1, none)
             plain = play_chunk(rules, 5, chunk, policies)[:2]
             recorded = play_chunk(rules, 5, chunk, policies, traced=True)[:2]
             assert all(np.array_equal(a, b) for a, b in zip(plain, recorded, strict=True))
@@ -131,7 +131,7 @@ def test_the_plain_play_refuses_a_pimc_or_learned_seat(policy):
     rules = make_rules()
     chunk = deal_chunk(rules, seed=1, cards=3, numbers=numbers(0, 4))
     codes = np.array([[POLICY_GREEDY, policy, POLICY_GREEDY, POLICY_RANDOM]])
-    policies = Policies(codes, np.full_like(codes, 10), *(np.zeros_like(codes) for _ in range(5)))
+    policies = Policies(codes, np.full_like(codes, 10), *(np.zeros_like(codes) for _ in range(6)))
     outcome = Outcome(*np.empty((2, 4, 4), np.int64))
     with pytest.raises(ValueError, match="pimc or learned seat needs play_batch"):
         play_batch_plain(1, chunk, DealRules.of(rules, 3), policies, outcome)

@@ -28,9 +28,9 @@ from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import recorded_position
 from pocha.kernels.learned import CARD_FEATURES, STATE_FEATURES, card_features, card_scores, learned_card
-from pocha.kernels.pimc import View
 from pocha.kernels.play import DealRules
 from pocha.kernels.trick import Trick, trump_masks
+from pocha.kernels.view import View
 from pocha.strategies.play_models import (
     FIRST_USE,
     PlayModel,
@@ -288,10 +288,10 @@ def test_a_model_with_no_positions_held_out_says_so_not_nan(shipped):
     assert shipped.held_out_text.split(" positions")[0].replace(",", "").isdigit()
 
 
-@pytest.mark.parametrize("teacher", ["greedy", "pimc:exhaustive=1", "pimc:rollout=learned"])
+@pytest.mark.parametrize("teacher", ["greedy", "pimc:exhaustive=1", "pimc:rollout=learned", "pimc:infer=play"])
 def test_a_teacher_other_than_pimc_with_greedy_play_outs_is_refused(teacher):
-    """A teacher labels with greedy play-outs: learned ones would learn the model from itself."""
+    """A teacher labels with greedy play-outs, reading the bids only: by the model, it would learn from itself."""
     with pytest.raises(
-        PochaError, match=f"^train-play: the teacher must be pimc .* played out greedily, not '{teacher}'$"
+        PochaError, match=f"^train-play: the teacher must be pimc .* read from the bids only, not '{teacher}'$"
     ):
         PlayTraining(rules=make_rules(players=4), teacher=teacher)

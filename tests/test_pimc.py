@@ -27,7 +27,6 @@ from pocha.kernels.decide import seat_position
 from pocha.kernels.learned import learned_card
 from pocha.kernels.pimc import (
     Reading,
-    View,
     bid_log_weights,
     bids_log_likelihood,
     contenders,
@@ -41,6 +40,7 @@ from pocha.kernels.pimc import (
 from pocha.kernels.play import DealRules
 from pocha.kernels.seats import seats_to_positions
 from pocha.kernels.trick import distinct_cards, revealed
+from pocha.kernels.view import View
 from pocha.reports.stats import pair_differences
 from pocha.reports.text import strategies_text
 from pocha.strategies.base import BidContext
@@ -198,7 +198,13 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
 
 
 @pytest.mark.parametrize(
-    "play", ["pimc:samples=3", "pimc:samples=2,rollout=learned", "pimc:samples=1,rollout=learned,solve=2"]
+    "play",
+    [
+        "pimc:samples=3",
+        "pimc:samples=2,rollout=learned",
+        "pimc:samples=1,rollout=learned,solve=2",
+        "pimc:samples=2,infer=play",
+    ],
 )
 def test_pimc_runs_do_not_depend_on_chunks_or_threads(play):
     from pocha.engine.backends import Threads
@@ -226,8 +232,8 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
         ("pimc:samples=0", "samples must be"),
         (
             "pimc:depth=2",
-            "pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1 and rollout=greedy or "
-            "learned, not 'depth=2'",
+            "pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1, rollout=greedy or "
+            "learned and infer=bids or play, not 'depth=2'",
         ),
         ("pimc:solve=21", "pimc solve must be a whole number of tricks from 0 to 20, not '21'"),
         ("pimc:paranoid=2", "not 'paranoid=2'"),

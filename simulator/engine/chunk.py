@@ -124,6 +124,7 @@ class SeatPolicies(NamedTuple):
     paranoid: np.ndarray  # int64: 1 when its solver plays the other seats against it
     model: np.ndarray  # int64: a learned seat's model, or a pimc seat's play-outs', an index of ``models`` (-1: none)
     rollout: np.ndarray  # int64: how a pimc seat's worlds are played out (a policy code: greedy or learned)
+    infer: np.ndarray  # int64: 1 when a pimc seat reads the play by its model (``kernels.inference``)
     models: tuple[str, ...] = ()  # the models' specs (``PlayPolicy.model``; "": the table's default)
 
     def rows(self, rows: np.ndarray | slice) -> "SeatPolicies":
@@ -157,6 +158,7 @@ def policies_table(policies: Sequence[PlayPolicy]) -> SeatPolicies:
         paranoid=np.array([policy.paranoid for policy in policies], np.int64),
         model=np.array([models.index(p.model) if p.uses_model else -1 for p in policies], np.int64),
         rollout=np.array([policy.rollout_code for policy in policies], np.int64),
+        infer=np.array([policy.infer == "play" for policy in policies], np.int64),
         models=models,
     )
 
@@ -174,12 +176,12 @@ def play_chunk(
     outcome = Outcome(np.empty((size, players), np.int64), np.empty((size, players), np.int64))
     logged = size if traced else 0
     log = PlayLog(np.empty((logged, chunk.cards, players), np.int64), np.empty((logged, chunk.cards + 1), np.int64))
-    codes, samples, sharpness, exhaustive, solve, paranoid, model, rollout, models = policies
+    codes, samples, sharpness, exhaustive, solve, paranoid, model, rollout, infer, models = policies
     reading = Reading(sharpness, *expected_tables(rules, chunk.cards))
     deal_rules = DealRules.of(rules, chunk.cards, reading)
-    kernel_policies = Policies(codes, samples, exhaustive, solve, paranoid, model, rollout)
+    kernel_policies = Policies(codes, samples, exhaustive, solve, paranoid, model, rollout, infer)
     if traced or (codes >= POLICY_PIMC).any():
-        learned = run_models(rules, models)
+        learned = run_models(rules, models, tuple(int(i) for i in np.unique(model[infer == 1])))
         play_batch(seed, chunk, deal_rules, kernel_policies, outcome, log, learned, no_record())
     else:
         play_batch_plain(seed, chunk, deal_rules, kernel_policies, outcome)

@@ -68,10 +68,10 @@ class PlayTraining:
         if self.deals < 1 or self.rounds < 1 or self.chunk < 1:
             raise PochaError("train-play: deals, rounds and chunk size must each be at least 1")
         policy = self.teacher_policy
-        if policy.name != "pimc" or policy.exhaustive or policy.rollout != "greedy":
+        if policy.name != "pimc" or policy.exhaustive or policy.rollout != "greedy" or policy.infer != "bids":
             raise PochaError(
                 "train-play: the teacher must be pimc weighing one card of each run, its worlds played out "
-                f"greedily, not '{self.teacher}'"
+                f"greedily and read from the bids only, not '{self.teacher}'"
             )
 
     @property
@@ -112,7 +112,7 @@ def label_chunk(plan: PlayTraining, cards: int, first: int, count: int, student:
     seating = (numbers[:, None] + np.arange(rules.players)[None, :]) % len(bidders)
     collect_bids(rules, bidders, seating, plan.seed, chunk)
     table = policies_table([plan.teacher_policy])
-    codes, samples, sharpness, exhaustive, solve, paranoid, _, rollout, _ = table.rows(
+    codes, samples, sharpness, exhaustive, solve, paranoid, _, rollout, infer, _ = table.rows(
         np.zeros((1, rules.players), np.int64)
     )
     model = np.full((1, rules.players), 0 if student else -1, np.int64)
@@ -124,7 +124,7 @@ def label_chunk(plan: PlayTraining, cards: int, first: int, count: int, student:
         plan.seed,
         chunk,
         deal_rules,
-        Policies(codes, samples, exhaustive, solve, paranoid, model, rollout),
+        Policies(codes, samples, exhaustive, solve, paranoid, model, rollout, infer),
         outcome,
         no_log(),
         models,
@@ -265,6 +265,58 @@ def agreement(layers: Sequence[np.ndarray], features: Features) -> Agreement:
     return Agreement(len(first), float(np.mean(chosen >= best - 1e-9)), float(np.mean(best - chosen)), loss)
 
 
+def fitted_reading(layers: Sequence[np.ndarray], features: Features) -> dict[str, float]:
+    """How to read the model's scores as a player's chances: the temperature and floor that fit held-out ``features``.
+
+    A seat reading the play (``kernels.inference``) gives each of n distinct cards the chance
+    (1 - floor) softmax(score / temperature) + floor / n: too low a temperature and one unexpected card
+    rules a world out, too high and the play says nothing; the floor keeps a card the model would not
+    play possible (another player is not the model). Both are chosen to give the teacher's best cards
+    the most chance (golden-section searches); ``log_likelihood`` is the mean log of that chance a position.
+    """
+    if not len(features.values):
+        return {"temperature": float("nan"), "floor": float("nan"), "log_likelihood": float("nan")}
+    position, count = features.position, int(features.position.max()) + 1
+    scores = network_scores(layers, features.inputs)
+    top_value, top_score = np.full(count, -np.inf), np.full(count, -np.inf)
+    np.maximum.at(top_value, position, features.values)
+    np.maximum.at(top_score, position, scores)
+    best = features.values >= top_value[position] - 1e-9
+    shifted = scores - top_score[position]
+    cards = np.bincount(position, minlength=count)
+    seen = cards > 0
+    best_share = np.bincount(position, best, minlength=count)[seen] / cards[seen]
+
+    def log_likelihood(log_temperature: float, floor: float) -> float:
+        weights = np.exp(shifted / np.exp(log_temperature))
+        chosen = np.bincount(position, weights * best, minlength=count)[seen]
+        chance = chosen / np.bincount(position, weights, minlength=count)[seen]
+        return float(np.mean(np.log((1.0 - floor) * chance + floor * best_share)))
+
+    def temperature(floor: float) -> float:
+        return golden_maximum(lambda t: log_likelihood(t, floor), np.log(0.05), np.log(200.0))
+
+    floor = golden_maximum(lambda f: log_likelihood(temperature(f), f), 0.0, 0.95)
+    log_temperature = temperature(floor)
+    return {
+        "temperature": float(np.exp(log_temperature)),
+        "floor": floor,
+        "log_likelihood": log_likelihood(log_temperature, floor),
+    }
+
+
+def golden_maximum(function: Callable[[float], float], low: float, high: float, steps: int = 40) -> float:
+    """Where ``function`` (one peak) is highest between ``low`` and ``high``: a golden-section search."""
+    ratio = (np.sqrt(5.0) - 1.0) / 2.0
+    for _ in range(steps):
+        left, right = high - ratio * (high - low), low + ratio * (high - low)
+        if function(left) < function(right):
+            low = left
+        else:
+            high = right
+    return float((low + high) / 2.0)
+
+
 def label_task(
     plan: PlayTraining, tasks: Sequence[tuple[int, int, int]], student: PlayModel | None, index: int
 ) -> tuple[int, Record]:
@@ -352,6 +404,7 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
         "rounds": rounds,
         "positions": int(training.position.max() + 1) if len(training.position) else 0,
         "held_out": agreement(layers, testing).to_dict(),
+        "reading": fitted_reading(layers, testing),
         "pocha": __version__,
     }
     return PlayModel(layers, meta)

@@ -309,9 +309,11 @@ class Decider:
             policy.solve,
             int(policy.paranoid),
             policy.rollout_code,
+            int(policy.infer == "play"),
         )
         deal_rules = deal_rules_of(self.rules, s.cards, policy.sharpness)
-        models = run_models(self.rules, (policy.model,)) if policy.uses_model else no_model()
+        inferring = (0,) if policy.infer == "play" else ()
+        models = run_models(self.rules, (policy.model,), inferring) if policy.uses_model else no_model()
         card = seat_card(self.seed, number, deal_rules, setting, models, *seat_arguments(s))
         sharpness = policy.sharpness if policy.name == "pimc" else PIMC_SHARPNESS
         rollout = models if policy.rollout == "learned" else no_model()

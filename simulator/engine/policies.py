@@ -15,6 +15,8 @@ from its own view of the world (``finish_learned``), before the last N tricks ar
 It reads the bids as evidence about the hands: it deals twice as many worlds as it plays, and plays those
 drawn without replacement by how likely they make the others' bids were the others bidding like the
 ``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
+With ``infer=play`` it reads every card the others have played too: four times as many worlds dealt,
+each as likely as well as it makes their cards the learned play's choices (``kernels.inference``).
 ``learned`` plays a network learned from pimc (``kernels.learned``, ``strategies.play_models``).
 """
 
@@ -30,6 +32,7 @@ PIMC_SHARPNESS = 5.0  # how sharply pimc reads the bids: measured (README, Stron
 MOST_PIMC_SHARPNESS = 1_000.0
 DEFAULT_SOLVE = 0  # tricks left from which pimc solves its worlds: 0, greedy play-outs (docs/card-play.md)
 ROLLOUTS = ("greedy", "learned")  # how a pimc seat finishes its worlds (``pimc:rollout=``)
+INFERENCES = ("bids", "play")  # what a pimc seat reads the hidden hands from (``pimc:infer=``): bids, or play too
 DEFAULT_PLAY = "learned"  # seats that name no play: the strongest play fast enough for millions of deals
 DEFAULT_PLAY_WHY = (  # why, as pocha rules and pocha strategies say it
     "learned by default: which bidding earns the most depends on the play it meets, and learned is the "
@@ -53,6 +56,7 @@ class PlayPolicy:
     paranoid: bool = False  # pimc: the solver plays every other seat against this one, not each for itself
     model: str = ""  # learned: the model file ("": the table's default, ``strategies.play_models``)
     rollout: str = "greedy"  # pimc: how every seat finishes its worlds, greedy or by the table's learned model
+    infer: str = "bids"  # pimc: "play" reads the cards played as well as the bids, by the table's learned model
 
     @property
     def code(self) -> int:
@@ -66,8 +70,8 @@ class PlayPolicy:
 
     @property
     def uses_model(self) -> bool:
-        """Whether the seat plays a learned model: a learned seat, or a pimc seat whose play-outs play it."""
-        return self.code == POLICY_LEARNED or self.rollout_code == POLICY_LEARNED
+        """Whether the seat reads a learned model: learned, or pimc playing its worlds out or reading the play by it."""
+        return self.code == POLICY_LEARNED or self.rollout_code == POLICY_LEARNED or self.infer == "play"
 
     @property
     def label(self) -> str:
@@ -85,6 +89,8 @@ class PlayPolicy:
             given.append("paranoid=1")
         if self.rollout != "greedy":
             given.append(f"rollout={self.rollout}")
+        if self.infer != "bids":
+            given.append(f"infer={self.infer}")
         if self.model:
             given.append(f"model={self.model}")
         return f"{self.name}:{','.join(given)}" if given else self.name
@@ -118,6 +124,7 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
             ("solve", "int", str(DEFAULT_SOLVE), "the last tricks of each world solved exactly, every hand known"),
             ("paranoid", "0 or 1", "0", "1: the solver plays the other seats against this one, not for themselves"),
             ("rollout", "greedy or learned", "greedy", "how every seat plays each world out before the solved tricks"),
+            ("infer", "bids or play", "bids", "play: the worlds weighed by the cards played too, as the learned play"),
         ),
     ),
 }
@@ -135,7 +142,7 @@ def parse_policy(spec: str) -> PlayPolicy:
             raise PochaError(f"play: {name} takes no parameters, not '{parameters}'")
         return PlayPolicy(name)
     samples, sharpness, exhaustive, solve, paranoid = PIMC_SAMPLES, PIMC_SHARPNESS, False, DEFAULT_SOLVE, False
-    rollout = "greedy"
+    rollout, infer = "greedy", "bids"
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
         if key == "samples":
@@ -150,12 +157,14 @@ def parse_policy(spec: str) -> PlayPolicy:
             paranoid = value == "1"
         elif key == "rollout":
             rollout = pimc_rollout(value)
+        elif key == "infer" and value in INFERENCES:
+            infer = value
         else:
             raise PochaError(
-                "play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1 and "
-                f"rollout=greedy or learned, not '{item}'"
+                "play: pimc takes samples=N, sharpness=S, exhaustive=0 or 1, solve=N, paranoid=0 or 1, "
+                f"rollout=greedy or learned and infer=bids or play, not '{item}'"
             )
-    return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid, rollout=rollout)
+    return PlayPolicy("pimc", samples, sharpness, exhaustive, solve, paranoid, rollout=rollout, infer=infer)
 
 
 def learned_policy(spec: str, parameters: str) -> PlayPolicy:

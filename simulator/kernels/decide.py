@@ -2,7 +2,8 @@
 
 ``pocha.Player`` and ``pocha advise --played`` ask through here: the cards played are replayed from
 the first lead as the play loop keeps its public view (``play_deal``), then the seat chooses. An
-outside searcher (OpenSpiel's IS-MCTS at ``pocha match``) draws its worlds with ``seat_worlds``.
+outside searcher (OpenSpiel's IS-MCTS at ``pocha match``) draws its worlds with ``seat_worlds``; how
+much the play tells of the hands is measured with ``play_evidence``.
 """
 
 import numpy as np
@@ -17,6 +18,7 @@ from pocha.kernels.codes import (
     STREAM_CARD_ADVICE,
     STREAM_PLAY,
 )
+from pocha.kernels.inference import play_log_likelihood
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import no_record
 from pocha.kernels.learned import learned_card
@@ -27,19 +29,21 @@ from pocha.kernels.pimc import (
     play_out,
     read_worlds,
     scratch,
-    seat_view,
     world_limits,
+    worlds_pool,
 )
 from pocha.kernels.play import pimc_choice
 from pocha.kernels.streams import decision_state, stream_state
 from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
+from pocha.kernels.view import seat_view
 
 
 @jit
 def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work):
     """``(view, trick, legal)``: what ``seat``, dealt ``dealt`` (uint64), sees after ``played_cards`` (int64[n]).
 
-    bids int64[seat]; work: a ``scratch`` whose masks rows 4 and 5 take the view's may_hold and played.
+    bids int64[seat]; work: a ``scratch`` whose masks rows 4 and 5 take the view's may_hold and played, and
+    whose ``moves`` the cards played.
     """
     players = bids.shape[0]
     trumps, trump_bit = trump_masks(trump_card)
@@ -61,6 +65,7 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
         bit = ONE << np.uint64(card)
         if other == seat:
             hand ^= bit
+        work.moves[i] = card
         gone |= bit
         played[other] |= bit
         may_hold[other] &= ~revealed(card, led, trumps, beat, deal_rules.play_rule)
@@ -80,15 +85,15 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
 def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, dealer, bids, played_cards):
     """The card ``seat`` plays next in deal number ``deal`` (``seat_position``'s arguments; setting: the policy).
 
-    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid, rollout); models: the model
-    of a learned seat or of a pimc seat's learned play-outs (rollout POLICY_LEARNED), the first of a
-    ``kernels.learned.Model``. A pimc seat draws from the choice's own
+    setting: (policy code, samples, exhaustive, sharpness, solve, paranoid, rollout, infer); models: the model
+    of a learned seat or of a pimc seat's learned play-outs (rollout POLICY_LEARNED) or play reading
+    (infer 1), the first of a ``kernels.learned.Model``. A pimc seat draws from the choice's own
     stream (``decision_state`` of the deal's play stream), so the card is the batch's. A random seat
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
-    policy, samples, exhaustive, sharpness, depth, paranoid, rollout = setting
+    policy, samples, exhaustive, sharpness, depth, paranoid, rollout, infer = setting
     solved = min(depth, popcount(dealt)) if policy == POLICY_PIMC else 0
-    work = scratch(samples * CANDIDATES if sharpness > 0 else 0, bids.shape[0], solved)
+    work = scratch(worlds_pool(samples, sharpness, 0 if infer else -1), bids.shape[0], solved)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_PLAY), played_cards.shape[0])
     if not legal & (legal - ONE):
@@ -99,7 +104,8 @@ def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, 
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
     if policy == POLICY_LEARNED:
         return learned_card(view, legal, trick, deal_rules, models, 0, work.scores, work.layers)
-    setting = (samples, exhaustive, sharpness, depth, paranoid, 0 if rollout == POLICY_LEARNED else -1)
+    playout = 0 if rollout == POLICY_LEARNED else -1
+    setting = (samples, exhaustive, sharpness, depth, paranoid, playout, 0 if infer else -1)
     card, _ = pimc_choice(
         view, legal, trick, deal_rules, setting, True, state, work, record=no_record(), row=0, models=models
     )
@@ -146,7 +152,7 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
     world_limits(view, trick, work.ints[6][:players], work.masks[1][:players])
     if sharpness > 0:
         bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[seat])
-        state = read_worlds(view, deal_rules, worlds, sharpness, state, work)
+        state = read_worlds(view, deal_rules, worlds, (sharpness, models, -1), state, work)
     else:
         need, allowed = work.ints[6][:players], work.masks[1][:players]
         for i in range(worlds):
@@ -164,3 +170,31 @@ def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, deal
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2
     return legal
+
+
+@jit
+def play_evidence(deal_rules, seat, hands, trump_card, dealer, bids, played_cards, model, state, work):
+    """How much more likely than a world drawn blind the true deal is, read from the play: ``(true, drawn)``.
+
+    hands uint64[seat]: every seat's hand as dealt (the truth); ``seat_position``'s other arguments;
+    model: (models, index, reading) as ``play_log_likelihood`` takes it. true: the log-likelihood of
+    the others' plays were the true hands the deal; drawn: the log of its mean over the worlds of
+    ``work.worlds``, drawn as pimc draws them. Their difference is the log of how much more chance the
+    true hands get among worlds weighed by the play than among worlds unweighed: above 0 on average
+    when the play tells something true. Returns ``(true, drawn, state)``.
+    """
+    players = bids.shape[0]
+    view, trick, _ = seat_position(deal_rules, seat, hands[seat], trump_card, dealer, bids, played_cards, work)
+    truth = work.masks[2][:players]
+    for other in range(players):
+        truth[other] = hands[other] & ~view.played[other]
+    true = play_log_likelihood(truth, view, deal_rules, model, work.moves, work)
+    need, allowed = work.ints[6][:players], work.masks[1][:players]
+    world_limits(view, trick, need, allowed)
+    count = work.worlds.shape[0]
+    for i in range(count):
+        state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, work.masks[0])
+        work.keys[i] = play_log_likelihood(work.worlds[i], view, deal_rules, model, work.moves, work)
+    top = work.keys.max()
+    drawn = top + np.log(np.mean(np.exp(work.keys - top)))
+    return true, drawn, state

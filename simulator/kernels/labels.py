@@ -11,8 +11,8 @@ import numpy as np
 from pocha.kernels.bits import ONE, lowest_bit
 from pocha.kernels.jit import jit
 from pocha.kernels.learned import STATE_WIDTH, card_features, state_features
-from pocha.kernels.pimc import View
 from pocha.kernels.trick import Trick
+from pocha.kernels.view import View
 
 
 class Record(NamedTuple):

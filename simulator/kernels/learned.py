@@ -77,17 +77,20 @@ class Model(NamedTuple):
 
     layout int64[model, 4]: where model m's weights start in ``weights`` and its hidden widths (offset,
     inputs, first, second); weights float64: per model, the first layer [inputs, first] (a row per
-    input), its biases, the second [first, second], its biases, the output weights [second], its bias.
+    input), its biases, the second [first, second], its biases, the output weights [second], its bias;
+    readings float64[model, 2]: how a seat that infers the hands from the play reads its scores as chances
+    (``kernels.inference``): the softmax's temperature (points) and the floor (nan when the file has none).
     """
 
     layout: np.ndarray
     weights: np.ndarray
+    readings: np.ndarray
 
 
 @jit
 def no_model():
     """The ``Model`` of a run where no seat plays learned."""
-    return Model(np.zeros((0, 4), np.int64), np.zeros(0))
+    return Model(np.zeros((0, 4), np.int64), np.zeros(0), np.zeros((0, 2)))
 
 
 @jit

@@ -14,11 +14,13 @@ from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import best_card, greedy_card
 from pocha.kernels.codes import POLICY_PIMC
 from pocha.kernels.expected import expected_sum
+from pocha.kernels.inference import play_log_likelihood
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.learned import MOST_WIDTH, learned_card
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed
+from pocha.kernels.view import seat_view
 
 
 @jit
@@ -131,9 +133,11 @@ def finish_greedy(hands, trick, won, bids, play_rule, stop):
 class Work(NamedTuple):
     """Work arrays a batch of deals lends its pimc seats (``scratch``): no allocation per card."""
 
-    ints: np.ndarray  # int64[8, 64]: rows 0-4 for ``sample_world``, 5-7 for ``pimc_card``
-    masks: np.ndarray  # uint64[8, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``), 6-7
-    # that view carried through a learned play-out (``finish_learned``)
+    ints: np.ndarray  # int64[9, 64]: rows 0-4 for ``sample_world``, 5-7 ``pimc_card``, 8 ``play_log_likelihood``
+    masks: np.ndarray  # uint64[11, 64]: rows 0-3 for ``pimc_card``, 4-5 the deal's public view (``play_deal``), 6-7
+    # that view carried through a learned play-out (``finish_learned``), 8-10 the deal replayed
+    # (``play_log_likelihood``)
+    moves: np.ndarray  # int64[64]: the deal's cards in the order played so far (``play_deal``, ``seat_position``)
     worlds: np.ndarray  # uint64[world, seat]: the worlds a seat that reads the bids draws for one card
     keys: np.ndarray  # float64[world]: what each world is drawn by (``likeliest_first``)
     decay: np.ndarray  # float64[65]: scratch of ``bid_log_weights``
@@ -150,8 +154,9 @@ def scratch(worlds=0, players=0, depth=0):
     depth: the most tricks a seat solves (``solve``, no more than the hand size; 0: none), which sizes the table.
     """
     return Work(
-        np.empty((8, 64), np.int64),
-        np.empty((8, 64), np.uint64),
+        np.empty((9, 64), np.int64),
+        np.empty((11, 64), np.uint64),
+        np.empty(64, np.int64),
         np.empty((worlds, players), np.uint64),
         np.empty(worlds),
         np.empty(65),
@@ -163,6 +168,18 @@ def scratch(worlds=0, players=0, depth=0):
 
 
 CANDIDATES = 2  # worlds drawn per world played by a seat that reads the bids (README: Strong card play)
+PLAY_CANDIDATES = 4  # and by a seat that reads the play too (``infer=play``, docs/card-play.md)
+
+
+@jit_inline
+def worlds_pool(samples, sharpness, infer):
+    """The worlds a pimc seat playing ``samples`` draws first to pick them from: 0 when it reads neither bids nor play.
+
+    infer: the model it reads the play by (-1: it does not).
+    """
+    if infer >= 0:
+        return samples * PLAY_CANDIDATES
+    return samples * CANDIDATES if sharpness > 0 else 0
 
 
 class Reading(NamedTuple):
@@ -176,47 +193,6 @@ class Reading(NamedTuple):
     sharpness: np.ndarray  # float64[deal or 1, seat], rows as ``Policies``: 0 reads nothing (pimc as it was)
     survive: np.ndarray  # float64: the expected strategy's tables at this hand size (``expected_sum``)
     not_ruffed: np.ndarray
-
-
-class View(NamedTuple):
-    """What a seat about to play knows of the deal besides the trick.
-
-    seat, hand uint64: the seat and its cards; unseen uint64: the cards it has not seen (not in its
-    hand, not played, not the turned-up trump); shown: the dealer's shown trump card in a full deal
-    while the dealer (``holder``) still holds it, else 0 (holder -1); may_hold uint64[seat]: per
-    seat the cards its plays have not ruled out; won, bids int64[seat]; dealer; trump_card: the
-    turned card (the dealer's last in a full deal; NO_TRUMP in a deal without trump); played uint64[seat]:
-    per seat the cards it has played.
-    """
-
-    seat: int
-    hand: np.uint64
-    unseen: np.uint64
-    shown: np.uint64
-    holder: int
-    may_hold: np.ndarray
-    won: np.ndarray
-    bids: np.ndarray
-    dealer: int
-    trump_card: int
-    played: np.ndarray
-
-
-@jit_inline
-def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
-    """The ``View`` of ``seat`` holding ``hand`` when the cards ``gone`` are played or turned up (a pimc seat's).
-
-    deal: (the deck as a mask, the trump card, the dealer). In a deal of the whole deck the dealer's
-    trump card is shown to the others until it is played.
-    """
-    deck, trump_card, dealer = deal
-    _, trump_bit = trump_masks(trump_card)
-    shown = trump_bit if seat != dealer and not gone & trump_bit else ZERO
-    unseen = deck & ~(hand | gone | shown)
-    holder = dealer if shown else -1
-    return View(
-        seat, hand, unseen, shown, holder, may_hold, won, bids, dealer=dealer, trump_card=trump_card, played=played
-    )
 
 
 @jit
@@ -314,7 +290,7 @@ def likeliest_first(worlds, keys, samples, state):
 
 
 @jit
-def pimc_card(view, legal, trick, deal_rules, samples, sharpness, playout, state, work, prune=True):
+def pimc_card(view, legal, trick, deal_rules, samples, sharpness, playout, state, work, prune=True, infer=-1):
     """The legal card with the most expected points for ``view.seat`` over ``samples`` worlds consistent with its view.
 
     view: a ``View``; trick: the ``Trick`` it plays to; deal_rules: ``DealRules``. Each world deals the
@@ -324,7 +300,10 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, playout, state
     sharpness above 0 reads the bids: ``CANDIDATES`` times as many worlds are drawn, and the
     ``samples`` played are drawn among them by how likely they make the others' bids
     (``bids_log_likelihood``, ``likeliest_first``; the log weights of the bids are the deal's, in
-    ``work.log_weights[seat]``). Ties go to the lowest card id. A card stops being played out once
+    ``work.log_weights[seat]``). infer, a model of ``playout``'s models (-1: none), reads the play too:
+    ``PLAY_CANDIDATES`` times as many worlds, each as likely as it makes the others' cards played
+    under that model as well (``play_log_likelihood``; the cards in ``work.moves``). Ties go to the
+    lowest card id. A card stops being played out once
     it cannot reach the best total with the worlds left (``contenders``): the same card, fewer
     play-outs; ``prune=False`` plays every card in every world, so that ``work.ints[5]`` holds each
     legal card's total (a teacher's labels). work: ``scratch``'s. Returns ``(card, state)``.
@@ -340,9 +319,9 @@ def pimc_card(view, legal, trick, deal_rules, samples, sharpness, playout, state
         totals[lowest_bit(rest)] = 0
         rest &= rest - ONE
     world_limits(view, trick, need[:players], allowed[:players])
-    reads = sharpness > 0
+    reads = sharpness > 0 or infer >= 0
     if reads:  # every world drawn first, then the likeliest moved to the front
-        state = read_worlds(view, deal_rules, samples, sharpness, state, work)
+        state = read_worlds(view, deal_rules, samples, (sharpness, playout[2], infer), state, work)
     points = deal_rules.score[bids[seat]]
     low = high = points[won[seat]]  # the seat's points over the tricks it may still end with
     for end in range(won[seat] + 1, won[seat] + tricks_left + 1):
@@ -378,18 +357,27 @@ def world_limits(view, trick, need, allowed):
 
 
 @jit
-def read_worlds(view, deal_rules, samples, sharpness, state, work):
-    """Draw ``samples`` worlds into ``work.worlds`` by how likely they make the bids (``likeliest_first``).
+def read_worlds(view, deal_rules, samples, reading, state, work):
+    """Draw ``samples`` worlds into ``work.worlds`` by how likely they make the bids and the play (``likeliest_first``).
 
-    ``CANDIDATES`` times as many are dealt; ``world_limits`` fills work.ints[6] and work.masks[1] first.
+    reading: (sharpness, models, infer): the bids are read when sharpness is above 0, the play when
+    infer is a model of ``models`` (``play_log_likelihood``); ``worlds_pool`` says how many are
+    dealt. ``world_limits`` fills work.ints[6] and work.masks[1] first.
     """
+    sharpness, models, infer = reading
     players = view.won.shape[0]
     need, allowed, held = work.ints[6][:players], work.masks[1][:players], work.masks[0]
-    drawn = samples * CANDIDATES
+    drawn = worlds_pool(samples, sharpness, infer)
     for i in range(drawn):
         state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, held)
     for i in range(drawn):
-        work.keys[i] = bids_log_likelihood(work.worlds[i], view, deal_rules, work.log_weights[view.seat])
+        key = 0.0
+        if sharpness > 0:
+            key = bids_log_likelihood(work.worlds[i], view, deal_rules, work.log_weights[view.seat])
+        if infer >= 0:
+            model = (models, infer, models.readings[infer])
+            key += play_log_likelihood(work.worlds[i], view, deal_rules, model, work.moves, work)
+        work.keys[i] = key
     return likeliest_first(work.worlds[:drawn], work.keys[:drawn], samples, state)
 
 
@@ -502,13 +490,14 @@ def contenders(cards, totals, margin):
 
 @jit
 def worlds_drawn(policies, reading):
-    """The most worlds a pimc seat of these ``Policies`` draws before it plays one (a seat that reads the bids)."""
+    """The most worlds a pimc seat of these ``Policies`` draws before it plays any (one that reads bids or play)."""
     codes, samples = policies.codes, policies.samples
     most = 0
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):
-            if codes[row, seat] == POLICY_PIMC and reading.sharpness[row, seat] > 0:
-                most = max(most, samples[row, seat] * CANDIDATES)
+            if codes[row, seat] == POLICY_PIMC:
+                infer = policies.model[row, seat] if policies.infer[row, seat] else -1
+                most = max(most, worlds_pool(samples[row, seat], reading.sharpness[row, seat], infer))
     return most
 
 

@@ -11,9 +11,10 @@ from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_LEARNED, POLIC
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.labels import label, no_record
 from pocha.kernels.learned import learned_card, no_model
-from pocha.kernels.pimc import Reading, bid_log_weights, pimc_card, scratch, seat_view, solve_depth, worlds_drawn
+from pocha.kernels.pimc import Reading, bid_log_weights, pimc_card, scratch, solve_depth, worlds_drawn
 from pocha.kernels.streams import decision_state, next_state, stream_state
 from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
+from pocha.kernels.view import seat_view
 
 
 class Chunk(NamedTuple):
@@ -57,6 +58,7 @@ class Policies(NamedTuple):
     model: np.ndarray  # learned: the seat's model in the batch's ``Model`` (-1: none); a pimc seat's play-outs'
     # model (``rollout``) or, labelling, its student
     rollout: np.ndarray  # pimc: how every seat plays its worlds out, POLICY_GREEDY or POLICY_LEARNED (``model``)
+    infer: np.ndarray  # pimc: 1 reads the play as evidence about the hands, under ``model`` (``kernels.inference``)
 
 
 class Outcome(NamedTuple):
@@ -96,13 +98,14 @@ def no_log():
 def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, record, row, models):
     """The card pimc plays from ``view`` to ``trick``, and whether it worked out the bids' log weights (0 or 1).
 
-    setting: the seat's (samples, exhaustive, sharpness, solve, paranoid, model): model, the index in
-    ``models`` (a ``kernels.learned.Model``) its worlds are played out by, -1 greedy. weigh: the
+    setting: the seat's (samples, exhaustive, sharpness, solve, paranoid, model, infer): model, the index in
+    ``models`` (a ``kernels.learned.Model``) its worlds are played out by, -1 greedy; infer, the one it reads
+    the others' play by (-1: none; the deal's cards so far in ``work.moves``). weigh: the
     weights are not yet worked out (they are the same all deal: once is enough). state: the choice's
     own (``decision_state``). A ``record`` with room keeps the position and the value of every card
     weighed (``kernels.labels``).
     """
-    samples, exhaustive, sharpness, depth, paranoid, model = setting
+    samples, exhaustive, sharpness, depth, paranoid, model, infer = setting
     if not exhaustive:  # one card of each run of equivalent ones
         legal = distinct_cards(legal, view.unseen | view.shown, trick.beat)
     if not legal & (legal - ONE):  # every legal card plays the same
@@ -122,6 +125,7 @@ def pimc_choice(view, legal, trick, deal_rules, setting, weigh, state, work, rec
         state=state,
         work=work,
         prune=not labelling,
+        infer=infer,
     )
     if labelling:
         label(record, view, trick, legal, work.ints[5], samples, row)
@@ -148,7 +152,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
     drops the pimc seats' bookkeeping from the loop (random play 11% faster without it).
     """
     deal_rules, bids, won, work = batch.deal_rules, batch.bids, batch.won, batch.work
-    codes, samples, exhaustive, solve, paranoid, model, rollout = batch.policies
+    codes, samples, exhaustive, solve, paranoid, model, rollout, infer = batch.policies
     plays, leaders = batch.log
     full, play_rule = deal_rules.full, deal_rules.play_rule
     start = state  # a pimc seat's choices draw from streams of their own (``decision_state``)
@@ -201,6 +205,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                                 solve[row, seat],
                                 paranoid[row, seat],
                                 student if rollout[row, seat] == POLICY_LEARNED else -1,
+                                student if infer[row, seat] else -1,
                             ),
                             not weighed >> seat & 1,
                             decision_state(start, t * players + j),
@@ -219,6 +224,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
             bit = ONE << np.uint64(card)
             hands[seat] = hand ^ bit
             if watched:
+                work.moves[t * players + j] = card
                 gone |= bit
                 played[seat] |= bit
                 may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
