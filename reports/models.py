@@ -52,8 +52,8 @@ class ModelsRun:
     preset: str | None  # None: a Rules object
     strategies: tuple[str, ...]  # the table, seat by seat
     policy: str  # the card play the table bids for
-    sizes: tuple[int, ...]
-    deals: int  # per hand size
+    cards: tuple[int, ...]  # the hand sizes
+    deals_per_size: int  # deals per hand size
     seed: int
     complete: bool = True  # False: Ctrl-C stopped it; the scores cover the deals finished
     conditions: dict[str, Any] | None = None  # the deal conditions (``Conditioned.to_dict``), None: any deal

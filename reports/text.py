@@ -286,7 +286,7 @@ def training_text(table: TrickTable, path: str) -> str:
 
 def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
     """``pocha models``: what was played, the models over every hand size, then each size's scores."""
-    rules, sizes = played.rules, played.sizes
+    rules, sizes = played.rules, played.cards
     contiguous = list(sizes) == list(range(sizes[0], sizes[-1] + 1))
     dealt = f"hand sizes {sizes[0]}..{sizes[-1]}" if contiguous else f"hand sizes {', '.join(map(str, sizes))}"
     table = (
@@ -296,7 +296,7 @@ def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
     )
     lines = [
         f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules, played.preset)}), "
-        f"{counted(played.deals, 'deal')} per hand size, "
+        f"{counted(played.deals_per_size, 'deal')} per hand size, "
         f"{dealt if len(sizes) > 1 else counted(sizes[0], 'card')}, seed {played.seed}",
         f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
         *([f"deals: {conditions_text(played.conditions)}"] if played.conditions else []),
