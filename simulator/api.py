@@ -173,7 +173,7 @@ def simulate(
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
-    ran = record_run(
+    return record_run(
         kinds.simulate.SIMULATE_KIND,
         plan,
         asked,
@@ -182,7 +182,6 @@ def simulate(
         trace=trace,
         predictions=predictions,
     )
-    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
@@ -236,8 +235,7 @@ def compare(
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
-    ran = record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
-    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
+    return record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
 
 
 @recorded
@@ -279,8 +277,7 @@ def play_games(
         **run.plan_fields,
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    ran = record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
-    return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
+    return record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
 
 
 @recorded
@@ -319,8 +316,7 @@ def variants(
         variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games, **run.plan_fields
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    ran = record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
-    return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
+    return record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
 
 
 @with_flat_options

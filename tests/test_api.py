@@ -5,6 +5,7 @@ import json
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -76,6 +77,26 @@ def test_compare_pairs_and_the_record():
     record = result.record.to_dict()
     assert record["duplicate"] is True and record["strategies"] == ["expected", "zero", "expected", "zero"]
     assert pocha.reports.kinds.record_from(json.loads(json.dumps(record))) == result.record
+
+
+def test_each_recorded_command_s_kind_builds_the_result_pocha_results_names():
+    """Issue 45: the kind builds the result the API returns (``Kind.result``), not the API function."""
+    from pocha import results
+    from pocha.engine.games import GameTotals
+    from pocha.reports.kinds import KINDS
+
+    run, total, tables, files = object(), object(), {"main": pd.DataFrame()}, (Path("main.csv"),)
+    built = {command: kind.result(run, total, tables, files) for command, kind in KINDS.items() if command != "game"}
+    assert {command: type(result) for command, result in built.items()} == {
+        "simulate": results.SimulationResult,
+        "compare": results.SimulationResult,
+        "variants": results.VariantsResult,
+    }
+    for result in built.values():
+        assert (result.record, result.tally, result.tables, result.files) == (run, total, tables, files)
+    hands, games = object(), object()
+    game = KINDS["game"].result(run, GameTotals(hands, games), tables, files)
+    assert type(game) is results.GamesResult and (game.hand_tally, game.game_tally) == (hands, games)
 
 
 def test_rules_as_an_object_or_a_preset_name():

@@ -13,13 +13,13 @@ from pocha.reports.kinds import compare, game, simulate, variants
 from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
 
-KINDS: dict[str, Kind[Any, Any]] = {
+KINDS: dict[str, Kind[Any, Any, Any]] = {
     kind.command: kind
     for kind in (simulate.SIMULATE_KIND, compare.COMPARE_KIND, game.GAME_KIND, variants.VARIANTS_KIND)
 }
 
 
-def kind_of(command: str) -> Kind[Any, Any]:
+def kind_of(command: str) -> Kind[Any, Any, Any]:
     """The kind of a command's runs; one line for a command no run records."""
     if command not in KINDS:
         raise PochaError(f"run.json: unknown command '{command}'; known: {', '.join(KINDS)}")
