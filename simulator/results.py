@@ -5,20 +5,16 @@ A recorded command's result is its kind's (``pocha.reports.kinds``), which build
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pocha.game.presets import PRESETS
 from pocha.game.rules import Rules
 from pocha.game.scoring import SCORINGS
 from pocha.reports.kinds.game import GamesResult as GamesResult
+from pocha.reports.kinds.models import ModelsResult as ModelsResult
 from pocha.reports.kinds.simulate import SimulationResult as SimulationResult
 from pocha.reports.kinds.variants import VariantsResult as VariantsResult
 from pocha.strategies.table import TrickTable
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from pocha.reports.models import ModelsRun
 
 
 @dataclass(frozen=True)
@@ -32,23 +28,6 @@ class TrainingResult:
     def complete(self) -> bool:
         """Whether the training ran to the end (and the table was written)."""
         return self.table is not None
-
-
-@dataclass(frozen=True, eq=False)
-class ModelsResult:
-    """A ``score_models`` run: what it played, and how well each model predicts the table's bids."""
-
-    played: "ModelsRun"
-    scores: "pd.DataFrame"  # one row per model and hand size, with ``all`` (see ``pocha.reports.models``)
-
-    @property
-    def complete(self) -> bool:
-        """Whether the run played every deal (else Ctrl-C stopped it, and the scores cover the deals finished)."""
-        return self.played.complete
-
-    def to_frame(self) -> "pd.DataFrame":
-        """The scores: one row per model and hand size, with ``all``."""
-        return self.scores
 
 
 @dataclass(frozen=True)

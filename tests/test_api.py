@@ -86,17 +86,19 @@ def test_each_recorded_command_s_kind_builds_the_result_pocha_results_names():
     from pocha.reports.kinds import KINDS
 
     run, total, tables, files = object(), object(), {"main": pd.DataFrame()}, (Path("main.csv"),)
-    built = {command: kind.result(run, total, tables, files) for command, kind in KINDS.items() if command != "game"}
-    assert {command: type(result) for command, result in built.items()} == {
-        "simulate": results.SimulationResult,
-        "compare": results.SimulationResult,
-        "variants": results.VariantsResult,
-    }
-    for result in built.values():
-        assert (result.record, result.tally, result.tables, result.files) == (run, total, tables, files)
     hands, games = object(), object()
-    game = KINDS["game"].result(run, GameTotals(hands, games), tables, files)
-    assert type(game) is results.GamesResult and (game.hand_tally, game.game_tally) == (hands, games)
+    expected = {  # each command's result type, and what it holds of the total
+        "simulate": (results.SimulationResult, {"tally": total}),
+        "compare": (results.SimulationResult, {"tally": total}),
+        "game": (results.GamesResult, {"hand_tally": hands, "game_tally": games}),
+        "variants": (results.VariantsResult, {"tally": total}),
+        "models": (results.ModelsResult, {"rows": total}),
+    }
+    assert set(KINDS) == set(expected)
+    for command, (kind, held) in expected.items():
+        result = KINDS[command].result(run, GameTotals(hands, games) if command == "game" else total, tables, files)
+        assert type(result) is kind, command
+        assert vars(result) == {"record": run, **held, "tables": tables, "files": files}, command
 
 
 def test_rules_as_an_object_or_a_preset_name():

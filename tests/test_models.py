@@ -15,7 +15,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelBids, record_bids
 from pocha.engine.seating import Entrant
 from pocha.game.presets import make_rules
-from pocha.reports.models import MOST_FITTED_SHARPNESS, ModelsRun, fit, log_scores, model_table
+from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
 
 
 def rows_of(*rows: tuple[int, int, int, int, int, list[int]]) -> BidRows:
@@ -118,21 +118,15 @@ def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     assert (rows.forbidden[~dealer] == -1).all()
 
 
-def test_what_models_records_names_its_plan_s_fields_as_the_plan_does():
-    """Issue 45: ``pocha models`` recorded its plan's ``cards`` and ``deals_per_size`` as ``sizes`` and ``deals``."""
-    plan = ModelBids(
-        rules=make_rules(players=3),
-        lineup=lineup(*["expected"] * 3),
-        models=(Entrant.of("zero"),),
-        cards=(2, 5),
-        deals_per_size=150,
-        seed=4,
+def test_a_models_run_is_recorded_as_every_run_is():
+    """Issue 45: ``pocha models`` is a kind, its record made of its plan's fields (it held ``sizes`` and ``deals``)."""
+    result = pocha.score_models(
+        "expected", models={"fitted": ["expected:bias=0.5", "expected"]}, cards=2, deals=40, players=3, threads=1
     )
-    written = plan.to_dict()
-    recorded = json.loads(json.dumps(ModelsRun.of(plan, "ludoteka", complete=True).to_dict()))
-    shared = set(written) & set(recorded)
-    assert {"rules", "strategies", "policy", "cards", "deals_per_size", "seed"} <= shared
-    assert {name: recorded[name] for name in shared} == {name: written[name] for name in shared}
+    assert result.complete and result.record.command == "models" and result.record.played == 40
+    assert result.record.section.families == ("fitted", "fitted") and result.record.section.cards == (2,)
+    assert result.scores[["model", "spec", "cards"]].values.tolist() == [["fitted", "expected", "2"]]
+    assert pocha.reports.kinds.record_from(json.loads(json.dumps(result.record.to_dict()))) == result.record
 
 
 @pytest.mark.slow
@@ -155,7 +149,9 @@ def test_the_command_prints_the_scores_and_a_model_that_is_the_table_is_certain(
     assert scores.loc["expected", "sharpness"] == pytest.approx(MOST_FITTED_SHARPNESS, abs=1e-3)
     assert scores.loc["fair-share", "diff_ci_high"] < 0
     data = json.loads(invoke("models -p 3 -k 3 -n 60 -s expected -m expected -m fair-share --format json").stdout)
-    assert data["run"]["rules"]["players"] == 3 and data["run"]["cards"] == [3] and data["run"]["complete"]
+    run = data["run"]
+    assert run["rules"]["players"] == 3 and run["cards"] == [3] and run["complete"] and run["command"] == "models"
+    assert run["models"] == run["families"] == ["expected", "fair-share"] and run["played"] == 60
     assert [row["cards"] for row in data["scores"]] == [3, 3] and data["scores"][0]["model"] == "expected"
 
 

@@ -57,6 +57,15 @@ class SimulationResult(RecordedResult):
         return self.tables["errors"]
 
 
+def per_size(section: DealsRun, replayed: str = "") -> str:
+    """Deals per hand size (each played as ``replayed`` says, when more than once), and the sizes."""
+    sizes = section.cards
+    contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
+    listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
+    size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
+    return f"{counted(section.deals_per_size, 'deal')} per hand size{replayed}, {size_text}"
+
+
 class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
     """Deals of each hand size: results, errors and the predictions recorded; each size as often."""
 
@@ -96,11 +105,7 @@ class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
 
     def amount(self, run: RunRecord) -> str:
         """Deals per hand size, and the sizes."""
-        sizes = run.section.cards
-        contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
-        listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
-        size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
-        return f"{counted(run.section.deals_per_size, 'deal')} per hand size{self.replayed(run)}, {size_text}"
+        return per_size(run.section, self.replayed(run))
 
     def replayed(self, run: RunRecord) -> str:
         """How often every deal was played, when more than once."""
