@@ -118,8 +118,11 @@ def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     assert (rows.forbidden[~dealer] == -1).all()
 
 
-def test_a_models_run_is_recorded_as_every_run_is():
-    """Issue 45: ``pocha models`` is a kind, its record made of its plan's fields (it held ``sizes`` and ``deals``)."""
+def test_a_models_run_is_recorded_as_every_run_is(tmp_path):
+    """Issue 45: ``pocha models`` is a kind, its record made of its plan's fields (it held ``sizes`` and ``deals``).
+
+    It writes no run folder: ``pocha report`` refuses a run.json of one in a line.
+    """
     result = pocha.score_models(
         "expected", models={"fitted": ["expected:bias=0.5", "expected"]}, cards=2, deals=40, players=3, threads=1
     )
@@ -127,6 +130,10 @@ def test_a_models_run_is_recorded_as_every_run_is():
     assert result.record.section.families == ("fitted", "fitted") and result.record.section.cards == (2,)
     assert result.scores[["model", "spec", "cards"]].values.tolist() == [["fitted", "expected", "2"]]
     assert pocha.reports.kinds.record_from(json.loads(json.dumps(result.record.to_dict()))) == result.record
+    (tmp_path / "run.json").write_text(json.dumps(result.record.to_dict() | {"files": {"scores.csv": 1}}))
+    report = invoke(f"report {tmp_path}")
+    assert report.exit_code == 1 and report.stderr.count("\n") == 1
+    assert f"report: '{tmp_path}' holds a models run, which writes no run folder to report on" in report.stderr
 
 
 @pytest.mark.slow

@@ -45,7 +45,9 @@ class Kind(Generic[P, T, R]):
     section of run.json (a frozen dataclass with ``planned``); unit: what it counts (``deal``,
     ``game``); needed: the tables its run folder must hold; figures: the names of the figures it
     draws (``pocha.reports.plots.FIGURES``); names_others: whether ``--format csv`` says which of
-    its tables the CSV leaves out (those that answer its question: compare's pairs).
+    its tables the CSV leaves out (those that answer its question: compare's pairs); writes_folder:
+    whether its runs write a run folder (``--out``), the figures and report.html of which
+    ``pocha report`` draws (``models``' do not: it has neither).
     """
 
     command: ClassVar[str]
@@ -54,6 +56,7 @@ class Kind(Generic[P, T, R]):
     needed: ClassVar[tuple[str, ...]]
     figures: ClassVar[tuple[str, ...]]
     names_others: ClassVar[bool] = False
+    writes_folder: ClassVar[bool] = True
 
     def play(self, plan: P, outputs: "Outputs", backend: "Backend") -> "RunTotal[T]":
         """The plan played by the engine's entry for it, on ``backend``, feeding ``outputs``."""

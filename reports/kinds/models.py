@@ -50,6 +50,7 @@ class ModelsKind(Kind[ModelBids, BidRows, ModelsResult]):
     section = ModelsRun
     needed = ("scores",)
     figures = ()
+    writes_folder = False
 
     def play(self, plan: ModelBids, outputs: Outputs, backend: Backend) -> RunTotal[BidRows]:
         """The table's bids and the models' beside them (``engine.models``)."""
