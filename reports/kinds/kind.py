@@ -39,7 +39,7 @@ class RecordedResult:
 
 
 class Kind(Generic[P, T, R]):
-    """A recorded command: how it plays its plan ``P`` into a total ``T`` and result ``R``, its section, its show.
+    """A recorded command: its plan ``P`` played into a total ``T``, its section, its result ``R``, how it is shown.
 
     command: its name (run.json's ``command``); section: its
     section of run.json (a frozen dataclass with ``planned``); unit: what it counts (``deal``,
