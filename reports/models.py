@@ -12,15 +12,13 @@ stratified. The difference to the best model is paired by deal.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from pocha.engine.confidence import Z95
-from pocha.engine.models import BidRows, ModelBids
-from pocha.game.rules import Rules
+from pocha.engine.models import BidRows
 from pocha.reports.stats import stratified
 from pocha.strategies.playouts import bid_likelihood
 
@@ -42,43 +40,6 @@ MODEL_COLUMNS = (
     "diff_ci_low",
     "diff_ci_high",
 )
-
-
-@dataclass(frozen=True)
-class ModelsRun:
-    """What a ``pocha models`` run played: the rules, the table whose bids it predicts, the deals."""
-
-    rules: Rules
-    preset: str | None  # None: a Rules object
-    strategies: tuple[str, ...]  # the table, seat by seat
-    policy: str  # the card play the table bids for
-    sizes: tuple[int, ...]
-    deals: int  # per hand size
-    seed: int
-    complete: bool = True  # False: Ctrl-C stopped it; the scores cover the deals finished
-    conditions: dict[str, Any] | None = None  # the deal conditions (``Conditioned.to_dict``), None: any deal
-
-    @classmethod
-    def of(cls, plan: ModelBids, preset: str | None, complete: bool) -> "ModelsRun":
-        """What a run of ``plan`` played (its preset: the rules' name), and whether it ran to the end."""
-        played = plan.to_dict()
-        strategies, policy = tuple(played["strategies"]), plan.policy.label
-        return cls(
-            plan.rules,
-            preset,
-            strategies,
-            policy,
-            plan.cards,
-            plan.deals_per_size,
-            plan.seed,
-            complete=complete,
-            conditions=played.get("conditions"),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (``conditions`` only for a run that has them)."""
-        data = asdict(self) | {"rules": self.rules.to_dict()}
-        return {name: value for name, value in data.items() if name != "conditions" or value is not None}
 
 
 @dataclass(frozen=True)

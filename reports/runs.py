@@ -172,6 +172,8 @@ def load_run(path: str | Path) -> tuple[RunRecord, dict[str, pd.DataFrame]]:
         run = read_record(folder)
     except PochaError as error:
         raise PochaError(f"report: {error}") from None
+    if not kind_of(run.command).writes_folder:
+        raise PochaError(f"report: '{folder}' holds a {run.command} run, which writes no run folder to report on")
     files = run.files or {}
     missing = [name for name in files if not (folder / name).is_file() and not drawn(name)]
     if missing:

@@ -6,7 +6,6 @@ from typing import Any
 import pandas as pd
 
 from pocha.engine.confidence import CONFIDENCE, percent
-from pocha.reports.models import ModelsRun
 from pocha.reports.record import RunRecord
 from pocha.reports.stats import error_rate, headline_size, verdict
 
@@ -170,7 +169,7 @@ def game_table(games: pd.DataFrame, level: str = "95%") -> str:
     return shown.to_string(index=False, justify="right")
 
 
-def to_json(run: RunRecord | ModelsRun, tables: dict[str, pd.DataFrame]) -> str:
+def to_json(run: RunRecord, tables: dict[str, pd.DataFrame]) -> str:
     """The run's record and its tables as one JSON document; hand sizes and positions are numbers (or "all")."""
     data = {name: [plain(row) for row in json.loads(frame.to_json(orient="records"))] for name, frame in tables.items()}
     return json.dumps({"run": run.to_dict(), **data}, indent=2)

@@ -22,12 +22,11 @@ from pocha.game.rules import CLIMBING, FULL_DEAL_TRUMPS, FULL_DEALS, PLAY_RULES,
 from pocha.game.scoring import SCORINGS
 from pocha.reports.kinds import hands, kind_of
 from pocha.reports.match import Match
-from pocha.reports.models import ModelsRun
-from pocha.reports.record import RunRecord, conditions_text, rules_brief, schedule_text, scoring_note
+from pocha.reports.record import RunRecord, schedule_text, scoring_note
 from pocha.reports.tables import match_table
 from pocha.strategies.registry import StrategyInfo
 from pocha.strategies.table import TrickTable, describe
-from pocha.words import counted, give_or_take
+from pocha.words import counted
 
 Tables = dict[str, pd.DataFrame]
 
@@ -282,66 +281,6 @@ def training_text(table: TrickTable, path: str) -> str:
         f"play ({counted(table.deals_per_size, 'deal')} per hand size), {counted(facts['cells_used'], 'feature cell')} "
         f"seen, {facts['cells_with_min_hands']:,} with enough hands to stand alone"
     )
-
-
-def models_text(played: ModelsRun, scores: pd.DataFrame) -> str:
-    """``pocha models``: what was played, the models over every hand size, then each size's scores."""
-    rules, sizes = played.rules, played.sizes
-    contiguous = list(sizes) == list(range(sizes[0], sizes[-1] + 1))
-    dealt = f"hand sizes {sizes[0]}..{sizes[-1]}" if contiguous else f"hand sizes {', '.join(map(str, sizes))}"
-    table = (
-        f"{played.strategies[0]} at every seat"
-        if len(set(played.strategies)) == 1
-        else ", ".join(f"{seat}: {label}" for seat, label in enumerate(played.strategies))
-    )
-    lines = [
-        f"{rules.players} players, {played.preset or 'custom'} rules ({rules_brief(rules, played.preset)}), "
-        f"{counted(played.deals, 'deal')} per hand size, "
-        f"{dealt if len(sizes) > 1 else counted(sizes[0], 'card')}, seed {played.seed}",
-        f"table: {table}, bidding for {played.policy} play; each model bids every hand after the same earlier bids",
-        *([f"deals: {conditions_text(played.conditions)}"] if played.conditions else []),
-    ]
-    scored = list(dict.fromkeys(scores.cards))  # the hand sizes with a deal finished, then "all"
-    headline = "all" if "all" in scored else scored[0] if scored else None
-    overall = scores[scores.cards == headline].sort_values("log_score", ascending=False)
-    if not played.complete:
-        finished = int(overall.deals.iloc[0]) if len(overall) else 0
-        lines.append(f"stopped: the scores cover the {counted(finished, 'deal')} finished")
-    if headline is None:
-        return "\n".join(lines)
-    shown = pd.DataFrame(
-        {
-            "model": overall.model,
-            "spec": overall.spec,
-            "sharpness": overall.sharpness.map("{:.2f}".format),
-            "log score": [
-                give_or_take(s, h - s, "{:.3f}") for s, h in zip(overall.log_score, overall.ci_high, strict=True)
-            ],
-            "vs best": [
-                give_or_take(d, h - d, "{:+.3f}")
-                for d, h in zip(overall.diff_to_best, overall.diff_ci_high, strict=True)
-            ],
-        }
-    )
-    where = "all hand sizes, one sharpness per model" if headline == "all" else counted(int(headline), "card")
-    lines += [f"\nHow well each model predicts the bids made ({where}):", shown.to_string(index=False, justify="right")]
-    if headline == "all":
-        each = scores[scores.cards != "all"]
-        cells = each.log_score.map("{:.3f}".format) + " (" + each.sharpness.map("{:.2f}".format) + ")"
-        by_size = each.assign(cell=cells).pivot(index="model", columns="cards", values="cell")
-        lines += [
-            "\nBy hand size: log score (sharpness), each fitted to that size:",
-            by_size.reindex(index=overall.model, columns=scored[:-1]).to_string(index_names=False),
-        ]
-        for model, rows in each[each.model != each.spec].groupby("model", sort=False):
-            fitted = ", ".join(f"{cards}: {spec}" for cards, spec in zip(rows.cards, rows.spec, strict=True))
-            lines.append(f"{model} by hand size: {fitted}")
-    lines.append(
-        "\nlog score: the mean over the hands of log P(the bid made), 0 if certain; each model is read as montecarlo "
-        "reads its assume\nstrategy (a bid d away from the model's weighs e^(-sharpness d), the hook's forbidden bid "
-        "none) at the sharpness that fits best.\nvs best: paired by deal. ±: half-width of the 95% interval."
-    )
-    return "\n".join(lines)
 
 
 def match_text(match: Match) -> str:

@@ -5,8 +5,8 @@ plan, short of the seed, policy and chunk size every run takes from its options)
 ``execute`` the plan and the engine's call; ``execute`` makes the checks every run shares, the
 backend and the outputs the runner feeds (progress, the estimate's word, the trace). A recorded
 command (``record_run``) then asks its kind (``pocha.reports.kinds``) for the record and the tables,
-and writes them. The lines for the person running pocha (a table learned, a long run's time) go to
-the caller's ``messages``: the library prints nothing itself.
+writes them, and returns the result its kind builds. The lines for the person running pocha (a
+table learned, a long run's time) go to the caller's ``messages``: the library prints nothing itself.
 """
 
 import contextlib
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Generic, ParamSpec, TypeVar
+from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 
 from pocha.engine.atomic import atomic_open, check_writable
 from pocha.engine.backends import Backend, Threads, default_threads
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Plan)
+R = TypeVar("R")  # a recorded command's result
 Params = ParamSpec("Params")  # a recorded run's parameters, kept for type checkers
 Progress = Callable[[int, int], None]  # called with (work done so far, all the work): deals or games
 Messages = Callable[[str], None]  # told each line for the person running pocha (the CLI prints them on stderr)
@@ -108,18 +109,8 @@ def execute(
     return played
 
 
-@dataclass(frozen=True)
-class Recorded(Generic[T]):
-    """A recorded run that has ended: its record, the engine's total, its tables and the files written."""
-
-    record: RunRecord
-    total: T
-    tables: dict[str, "pd.DataFrame"]
-    files: tuple[Path, ...]
-
-
 def record_run(
-    kind: Kind[P, T],
+    kind: Kind[P, T, R],
     plan: P,
     asked: Asked,
     *,
@@ -127,10 +118,11 @@ def record_run(
     command_line: str | None,
     trace: str | Path | None = None,
     predictions: bool = False,
-) -> Recorded[T]:
+) -> R:
     """Run a recorded command's plan by its kind's engine entry (``execute``), then its record and tables; write them.
 
     preset: the one the rules came from; command_line: the command line (or Python call) that made the run.
+    Returns the result the kind builds of them.
     """
     rows: list[Rows] | None = [] if predictions else None
     played = execute(plan, kind.play, asked, trace=trace, predictions=rows)
@@ -145,7 +137,7 @@ def record_run(
     }
     record = kind.record(plan, played.total, header)
     tables = kind.tables(record, plan, played.total, rows)
-    return Recorded(record, played.total, tables, write_outputs(record, tables, asked.output))
+    return kind.result(record, played.total, tables, write_outputs(record, tables, asked.output))
 
 
 def condition_deals(

@@ -48,7 +48,7 @@ from pocha.engine.lineups import (
     lineup_from,
     model_entrants,
 )
-from pocha.engine.models import ModelBids, record_bids
+from pocha.engine.models import ModelBids
 from pocha.engine.play_training import PlayTraining, TrainingProgress
 from pocha.engine.play_training import train_play as train_play_rounds
 from pocha.engine.player import DealView as DealView
@@ -173,7 +173,7 @@ def simulate(
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
-    ran = record_run(
+    return record_run(
         kinds.simulate.SIMULATE_KIND,
         plan,
         asked,
@@ -182,7 +182,6 @@ def simulate(
         trace=trace,
         predictions=predictions,
     )
-    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
 
 
 def check_predictions(lineup: Lineup, saving: CheckpointOptions) -> None:
@@ -236,8 +235,7 @@ def compare(
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
-    ran = record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
-    return SimulationResult(ran.record, ran.total, ran.tables, ran.files)
+    return record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
 
 
 @recorded
@@ -279,8 +277,7 @@ def play_games(
         **run.plan_fields,
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    ran = record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
-    return GamesResult(ran.record, ran.total.hand_tally, ran.total.game_tally, ran.tables, ran.files)
+    return record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
 
 
 @recorded
@@ -319,10 +316,10 @@ def variants(
         variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games, **run.plan_fields
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    ran = record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
-    return VariantsResult(ran.record, ran.total, ran.tables, ran.files)
+    return record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
 
 
+@recorded
 @with_flat_options
 def score_models(
     strategies: Spec | Sequence[Spec] | None = None,
@@ -335,6 +332,7 @@ def score_models(
     dealing: DealOptions = DealOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
+    command_line: str | None = None,
 ) -> ModelsResult:
     """Which model of a bidder predicts a table's bids best: the mean log score of the bids made, under each model.
 
@@ -344,8 +342,6 @@ def score_models(
     after the same earlier bids and is read as montecarlo reads its ``assume`` strategy
     (``bid_likelihood``), at the sharpness that fits best (``pocha.reports.models``).
     """
-    from pocha.reports.models import ModelsRun, model_table
-
     run.at_95_only("models")
     preset, chosen = rules.resolve()
     sizes = tuple(read_cards(cards, chosen))
@@ -356,16 +352,14 @@ def score_models(
         rules=chosen,
         lineup=lineup,
         models=tuple(entrants),
+        families=tuple(families),
         cards=sizes,
         deals_per_size=deals,
         conditioned=conditioned,
         **run.plan_fields,
     )
-    recorded = execute(plan, record_bids, Asked(run, progress=progress, messages=messages))
-    played = ModelsRun.of(plan, preset, recorded.complete)
-    return ModelsResult(
-        played, model_table(recorded.total, [entrant.label for entrant in entrants], families, chosen.players)
-    )
+    asked = Asked(run, progress=progress, messages=messages)
+    return record_run(kinds.models.MODELS_KIND, plan, asked, preset=preset, command_line=command_line)
 
 
 def match(

@@ -5,6 +5,7 @@ import json
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -76,6 +77,28 @@ def test_compare_pairs_and_the_record():
     record = result.record.to_dict()
     assert record["duplicate"] is True and record["strategies"] == ["expected", "zero", "expected", "zero"]
     assert pocha.reports.kinds.record_from(json.loads(json.dumps(record))) == result.record
+
+
+def test_each_recorded_command_s_kind_builds_the_result_pocha_results_names():
+    """Issue 45: the kind builds the result the API returns (``Kind.result``), not the API function."""
+    from pocha import results
+    from pocha.engine.games import GameTotals
+    from pocha.reports.kinds import KINDS
+
+    run, total, tables, files = object(), object(), {"main": pd.DataFrame()}, (Path("main.csv"),)
+    hands, games = object(), object()
+    expected = {  # each command's result type, and what it holds of the total
+        "simulate": (results.SimulationResult, {"tally": total}),
+        "compare": (results.SimulationResult, {"tally": total}),
+        "game": (results.GamesResult, {"hand_tally": hands, "game_tally": games}),
+        "variants": (results.VariantsResult, {"tally": total}),
+        "models": (results.ModelsResult, {"rows": total}),
+    }
+    assert set(KINDS) == set(expected)
+    for command, (kind, held) in expected.items():
+        result = KINDS[command].result(run, GameTotals(hands, games) if command == "game" else total, tables, files)
+        assert type(result) is kind, command
+        assert vars(result) == {"record": run, **held, "tables": tables, "files": files}, command
 
 
 def test_rules_as_an_object_or_a_preset_name():

@@ -118,6 +118,24 @@ def test_the_rows_are_the_table_s_bids_and_each_model_s_in_the_same_place():
     assert (rows.forbidden[~dealer] == -1).all()
 
 
+def test_a_models_run_is_recorded_as_every_run_is(tmp_path):
+    """Issue 45: ``pocha models`` is a kind, its record made of its plan's fields (it held ``sizes`` and ``deals``).
+
+    It writes no run folder: ``pocha report`` refuses a run.json of one in a line.
+    """
+    result = pocha.score_models(
+        "expected", models={"fitted": ["expected:bias=0.5", "expected"]}, cards=2, deals=40, players=3, threads=1
+    )
+    assert result.complete and result.record.command == "models" and result.record.played == 40
+    assert result.record.section.families == ("fitted", "fitted") and result.record.section.cards == (2,)
+    assert result.scores[["model", "spec", "cards"]].values.tolist() == [["fitted", "expected", "2"]]
+    assert pocha.reports.kinds.record_from(json.loads(json.dumps(result.record.to_dict()))) == result.record
+    (tmp_path / "run.json").write_text(json.dumps(result.record.to_dict() | {"files": {"scores.csv": 1}}))
+    report = invoke(f"report {tmp_path}")
+    assert report.exit_code == 1 and report.stderr.count("\n") == 1
+    assert f"report: '{tmp_path}' holds a models run, which writes no run folder to report on" in report.stderr
+
+
 @pytest.mark.slow
 def test_the_default_models_score_a_montecarlo_table():
     result = pocha.score_models(cards=[1, 2], deals=64, players=3, threads=1)
@@ -138,7 +156,9 @@ def test_the_command_prints_the_scores_and_a_model_that_is_the_table_is_certain(
     assert scores.loc["expected", "sharpness"] == pytest.approx(MOST_FITTED_SHARPNESS, abs=1e-3)
     assert scores.loc["fair-share", "diff_ci_high"] < 0
     data = json.loads(invoke("models -p 3 -k 3 -n 60 -s expected -m expected -m fair-share --format json").stdout)
-    assert data["run"]["rules"]["players"] == 3 and data["run"]["sizes"] == [3] and data["run"]["complete"]
+    run = data["run"]
+    assert run["rules"]["players"] == 3 and run["cards"] == [3] and run["complete"] and run["command"] == "models"
+    assert run["models"] == run["families"] == ["expected", "fair-share"] and run["played"] == 60
     assert [row["cards"] for row in data["scores"]] == [3, 3] and data["scores"][0]["model"] == "expected"
 
 

@@ -1,17 +1,21 @@
 """``pocha game``: whole games by the rules' schedule, each strategy's chance of winning, and how ties were parted."""
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from pocha.engine.backends import Backend
 from pocha.engine.confidence import percent
 from pocha.engine.games import Games, GameTotals, play_games
 from pocha.engine.predictions import Rows
 from pocha.engine.runner import Outputs, RunTotal
+from pocha.engine.tally import GameTally, Tally
 from pocha.game.rules import CLIMBING, FULL_DEALS, TIE_BREAKS
 from pocha.reports.game_stats import game_summary
 from pocha.reports.kinds.hands import HandsKind
-from pocha.reports.kinds.kind import Tables
+from pocha.reports.kinds.kind import RecordedResult, Tables
 from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, schedule_text
 from pocha.reports.stats import error_distribution, summary
@@ -57,7 +61,22 @@ def games_table(games: Any, level: str) -> str:
     )
 
 
-class GameKind(HandsKind[Games, GameTotals]):
+@dataclass(frozen=True, eq=False)
+class GamesResult(RecordedResult):
+    """A ``game`` run: its record, the per-hand and whole-game accumulators, its tables and the files it wrote."""
+
+    record: RunRecord
+    hand_tally: Tally  # every hand of the games
+    game_tally: GameTally  # the games' final results
+    tables: dict[str, pd.DataFrame]  # by CSV file name: games, results (per hand) and errors
+    files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
+
+    def to_frame(self) -> pd.DataFrame:
+        """``games.csv``: one row per strategy: win rate and final score with intervals, score quantiles."""
+        return self.tables["games"]
+
+
+class GameKind(HandsKind[Games, GameTotals, GamesResult]):
     """Whole games: the games' table, then every hand of them as a run of deals shows them."""
 
     command = "game"
@@ -79,6 +98,10 @@ class GameKind(HandsKind[Games, GameTotals]):
             "shared_games": tally.shared_games,
             "unresolved_games": tally.unresolved,
         }
+
+    def result(self, run: RunRecord, total: GameTotals, tables: Tables, files: tuple[Path, ...]) -> GamesResult:
+        """The record, the tallies of the hands and of the games, the tables and the files."""
+        return GamesResult(run, total.hand_tally, total.game_tally, tables, files)
 
     def played(self, total: GameTotals) -> int:
         """The games played to the end."""

@@ -9,7 +9,7 @@ import pandas as pd
 from pocha.engine.confidence import percent
 from pocha.game.presets import PRESETS
 from pocha.game.rules import FULL_DEAL_TRUMPS
-from pocha.reports.kinds.kind import Kind, P, T, Tables
+from pocha.reports.kinds.kind import Kind, P, R, T, Tables
 from pocha.reports.markup import points, share, table, text
 from pocha.reports.record import RunRecord, play_text, scoring_note
 from pocha.reports.stats import error_rate
@@ -110,7 +110,7 @@ def intervals_key(confidence: float) -> str:
     )
 
 
-class HandsKind(Kind[P, T]):
+class HandsKind(Kind[P, T, R]):
     """A command whose runs tally hands: its results by strategy, position and hand size, and its facts."""
 
     def subtitle(self, run: RunRecord) -> str:

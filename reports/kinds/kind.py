@@ -1,11 +1,13 @@
 """What a recorded command is besides its play: the kind every command's module defines once.
 
 A kind plays its command's plan (the engine's entry for it), names the section run.json holds of it,
-and says how the run is shown: its tables, its text, its figures and its part of report.html. The
-renderers (``pocha.reports.text``, ``plots``, ``html``, ``runs``) ask a run's kind, found by its
-command (``pocha.reports.kinds.kind_of``), and never test which command it is.
+builds the result the API returns, and says how the run is shown: its tables, its text, its figures
+and its part of report.html. The renderers (``pocha.reports.text``, ``plots``, ``html``, ``runs``)
+ask a run's kind, found by its command (``pocha.reports.kinds.kind_of``), and never test which
+command it is.
 """
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pocha.reports.record import RunRecord, conditions_text, play_text, rules_brief, scoring_note
@@ -22,16 +24,30 @@ if TYPE_CHECKING:
 Tables = dict[str, "pd.DataFrame"]
 P = TypeVar("P", bound="Plan")  # the engine's plan a kind plays
 T = TypeVar("T")  # the total its play merges
+R = TypeVar("R")  # the result the API returns of its run
 
 
-class Kind(Generic[P, T]):
-    """A recorded command: how it plays its plan ``P`` into a total ``T``, its section, and how its runs are shown.
+class RecordedResult:
+    """What the results of recorded runs share: their record says whether they ran to the end."""
+
+    record: RunRecord
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run played everything it was asked to (else Ctrl-C stopped it, and nothing was written)."""
+        return self.record.complete
+
+
+class Kind(Generic[P, T, R]):
+    """A recorded command: its plan ``P`` played into a total ``T``, its section, its result ``R``, how it is shown.
 
     command: its name (run.json's ``command``); section: its
     section of run.json (a frozen dataclass with ``planned``); unit: what it counts (``deal``,
     ``game``); needed: the tables its run folder must hold; figures: the names of the figures it
     draws (``pocha.reports.plots.FIGURES``); names_others: whether ``--format csv`` says which of
-    its tables the CSV leaves out (those that answer its question: compare's pairs).
+    its tables the CSV leaves out (those that answer its question: compare's pairs); writes_folder:
+    whether its runs write a run folder (``--out``), the figures and report.html of which
+    ``pocha report`` draws (``models``' do not: it has neither).
     """
 
     command: ClassVar[str]
@@ -40,6 +56,7 @@ class Kind(Generic[P, T]):
     needed: ClassVar[tuple[str, ...]]
     figures: ClassVar[tuple[str, ...]]
     names_others: ClassVar[bool] = False
+    writes_folder: ClassVar[bool] = True
 
     def play(self, plan: P, outputs: "Outputs", backend: "Backend") -> "RunTotal[T]":
         """The plan played by the engine's entry for it, on ``backend``, feeding ``outputs``."""
@@ -52,6 +69,10 @@ class Kind(Generic[P, T]):
     def results(self, plan: P, total: T) -> dict[str, Any]:
         """The section's fields the plan does not hold: read from the run's total, or from the plan."""
         return {}
+
+    def result(self, run: RunRecord, total: T, tables: Tables, files: tuple[Path, ...]) -> R:
+        """What the API returns of a finished run: its record, its total, its tables and the files written."""
+        raise NotImplementedError
 
     def played(self, total: T) -> int:
         """Deals (all hand sizes together) or games the total holds."""

@@ -1,7 +1,10 @@
 """``pocha simulate``: deals of each hand size dealt to a line-up, points per hand by strategy, position and size."""
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
+
+import pandas as pd
 
 from pocha.engine.backends import Backend
 from pocha.engine.predictions import Rows
@@ -9,11 +12,11 @@ from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.simulate import Deals, simulate
 from pocha.engine.tally import Tally
 from pocha.reports.kinds.hands import HandsKind, per_strategy, played_per_size, position_and_size_tables, sizes_text
-from pocha.reports.kinds.kind import Tables
+from pocha.reports.kinds.kind import RecordedResult, Tables
 from pocha.reports.markup import points, table
 from pocha.reports.predictions import prediction_bias, prediction_table
 from pocha.reports.record import RunRecord
-from pocha.reports.stats import error_distribution, summary
+from pocha.reports.stats import error_distribution, pair_differences, summary
 from pocha.reports.tables import bias_table
 from pocha.words import counted
 
@@ -32,7 +35,38 @@ class DealsRun:
         return self.deals_per_size * len(self.cards)
 
 
-class SimulateKind(HandsKind[Deals, Tally]):
+@dataclass(frozen=True, eq=False)
+class SimulationResult(RecordedResult):
+    """A ``simulate`` or ``compare`` run: its record, its accumulators, its tables and the files it wrote."""
+
+    record: RunRecord
+    tally: Tally
+    tables: dict[str, pd.DataFrame]  # by CSV file name: results, pairs (compare), errors, predictions (if recorded)
+    files: tuple[Path, ...] = ()  # what ``out`` wrote, main table first
+
+    def to_frame(self) -> pd.DataFrame:
+        """``results.csv``: one row per strategy, hand size and bidding position, with ``all`` margins."""
+        return self.tables["results"]
+
+    def pairs(self) -> pd.DataFrame:
+        """``pairs.csv``: the paired difference of every pair of strategies, by hand size."""
+        return self.tables["pairs"] if "pairs" in self.tables else pair_differences(self.tally)
+
+    def errors(self) -> pd.DataFrame:
+        """``errors.csv``: hands per value of tricks won minus tricks bid."""
+        return self.tables["errors"]
+
+
+def per_size(section: DealsRun, replayed: str = "") -> str:
+    """Deals per hand size (each played as ``replayed`` says, when more than once), and the sizes."""
+    sizes = section.cards
+    contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
+    listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
+    size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
+    return f"{counted(section.deals_per_size, 'deal')} per hand size{replayed}, {size_text}"
+
+
+class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
     """Deals of each hand size: results, errors and the predictions recorded; each size as often."""
 
     command = "simulate"
@@ -49,6 +83,10 @@ class SimulateKind(HandsKind[Deals, Tally]):
     def play(self, plan: Deals, outputs: Outputs, backend: Backend) -> RunTotal[Tally]:
         """Deals dealt, bid, played and tallied (``engine.simulate``)."""
         return simulate(plan, outputs, backend)
+
+    def result(self, run: RunRecord, total: Tally, tables: Tables, files: tuple[Path, ...]) -> SimulationResult:
+        """The record, the tally, the tables and the files."""
+        return SimulationResult(run, total, tables, files)
 
     def played(self, total: Tally) -> int:
         """The deals (boards) tallied."""
@@ -67,11 +105,7 @@ class SimulateKind(HandsKind[Deals, Tally]):
 
     def amount(self, run: RunRecord) -> str:
         """Deals per hand size, and the sizes."""
-        sizes = run.section.cards
-        contiguous = list(sizes) == list(range(sizes[0], sizes[0] + len(sizes)))
-        listed = f"{sizes[0]}..{sizes[-1]}" if contiguous else ", ".join(map(str, sizes))
-        size_text = f"hand sizes {listed}" if len(sizes) > 1 else counted(sizes[0], "card")
-        return f"{counted(run.section.deals_per_size, 'deal')} per hand size{self.replayed(run)}, {size_text}"
+        return per_size(run.section, self.replayed(run))
 
     def replayed(self, run: RunRecord) -> str:
         """How often every deal was played, when more than once."""

@@ -2,6 +2,7 @@
 
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -12,7 +13,7 @@ from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.variants import Study, VariantTally, play_variants
 from pocha.game.conditions import conditions_in_words
 from pocha.game.rules import Rules
-from pocha.reports.kinds.kind import Kind, Tables
+from pocha.reports.kinds.kind import Kind, RecordedResult, Tables
 from pocha.reports.markup import table, text
 from pocha.reports.record import RunRecord, conditions_notes, play_text
 from pocha.reports.variants import INTERVALS, LUCK, figure, question_tables, same_deals, variant_table
@@ -116,7 +117,21 @@ def alike(rows: pd.DataFrame, a: str, b: str) -> bool:
     return a != b and rows.loc[a, columns].tolist() == rows.loc[b, columns].tolist()
 
 
-class VariantsKind(Kind[Study, VariantTally]):
+@dataclass(frozen=True, eq=False)
+class VariantsResult(RecordedResult):
+    """A ``variants`` study: its record, its sums by group of games, its table and the files it wrote."""
+
+    record: RunRecord
+    tally: VariantTally
+    tables: dict[str, pd.DataFrame]  # by CSV file name: variants
+    files: tuple[Path, ...] = ()  # what ``out`` wrote, the table first
+
+    def to_frame(self) -> pd.DataFrame:
+        """``variants.csv``: every figure of every variant with its interval and its difference to the first."""
+        return self.tables["variants"]
+
+
+class VariantsKind(Kind[Study, VariantTally, VariantsResult]):
     """A study: its variants table, shown by question (the variants, seat advantage, skill, luck, the game)."""
 
     command = "variants"
@@ -132,6 +147,10 @@ class VariantsKind(Kind[Study, VariantTally]):
     def results(self, plan: Study, total: VariantTally) -> dict[str, Any]:
         """The hands each variant deals alike with the first."""
         return {"same_deals": [same_deals(plan.variants[0], variant) for variant in plan.variants]}
+
+    def result(self, run: RunRecord, total: VariantTally, tables: Tables, files: tuple[Path, ...]) -> VariantsResult:
+        """The record, the study's sums, its table and the files."""
+        return VariantsResult(run, total, tables, files)
 
     def played(self, total: VariantTally) -> int:
         """The games played, every variant's counted."""

@@ -503,6 +503,7 @@ def shows_suit_symbols() -> bool:
 )
 def models(
     *,
+    ctx: typer.Context,
     strategy: flags.PredictedTable = None,
     model: flags.Models = None,
     cards: flags.Cards = "all",
@@ -536,7 +537,7 @@ def models(
     montecarlo:assume=SPEC.
     """
     from pocha.reports.tables import csv_text, to_json
-    from pocha.reports.text import models_text
+    from pocha.reports.text import run_text
 
     with running("models") as progress:
         rules = group(options.RuleOptions, locals(), GAME_RULES)
@@ -555,13 +556,14 @@ def models(
             dealing=dealing,
             progress=progress,
             messages=say,
+            command_line=command_line(ctx),
         )
     if output_format == "csv":
         typer.echo(csv_text(result.scores), nl=False)
     elif output_format == "json":
-        typer.echo(to_json(result.played, {"scores": result.scores}))
+        typer.echo(to_json(result.record, result.tables))
     else:
-        typer.echo(models_text(result.played, result.scores))
+        typer.echo(run_text(result.record, result.tables))
     if not result.complete:
         interrupted("the scores above cover the finished deals only")
 

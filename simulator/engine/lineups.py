@@ -91,8 +91,8 @@ def bidder(spec: Spec, option: str, why: str) -> Entrant:
     return entrant
 
 
-def model_entrants(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple[list[Entrant], dict[str, list[str]]]:
-    """The candidate models of ``score_models`` as bidders, and their families by name (a spec alone is its own)."""
+def model_entrants(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple[list[Entrant], list[str]]:
+    """The candidate models of ``score_models`` as bidders, and each one's family (a spec alone is its own)."""
     given = (
         [(name, spec) for name, members in models.items() for spec in members]
         if isinstance(models, dict)
@@ -103,7 +103,4 @@ def model_entrants(models: Sequence[Spec] | dict[str, tuple[str, ...]]) -> tuple
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
         raise PochaError(f"model: {', '.join(repeated)} given more than once")
-    families: dict[str, list[str]] = {}
-    for (name, _), label in zip(given, labels, strict=True):
-        families.setdefault(name or label, []).append(label)
-    return entrants, families
+    return entrants, [name or label for (name, _), label in zip(given, labels, strict=True)]

@@ -66,12 +66,14 @@ class ModelBids(DealChunks):
     """The bids of ``lineup`` on ``deals_per_size`` deals of each of its ``cards``, and the ``models``' bids beside.
 
     The plan of ``pocha models``; its total is the ``BidRows`` of every deal. policy: of the seats
-    that name none, what the bidders bid for. conditioned: the deal conditions every deal meets (None:
-    any deal).
+    that name none, what the bidders bid for. families: each model's family, by model, scored as its
+    best member (none given: each model its own). conditioned: the deal conditions every deal meets
+    (None: any deal).
     """
 
     lineup: Lineup
     models: tuple[Entrant, ...]
+    families: tuple[str, ...] = ()
     conditioned: Conditioned | None = None
 
     @property
@@ -127,6 +129,7 @@ class ModelBids(DealChunks):
             **seated(self.lineup, self.policy),
             **super().to_dict(),
             "models": [model.label for model in self.models],
+            "families": list(self.families) or [model.label for model in self.models],
             "cards": list(self.cards),
             "deals_per_size": self.deals_per_size,
             **conditions_entry(self.conditioned),
