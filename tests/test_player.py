@@ -22,7 +22,12 @@ RUNS = [
     ("oh-hell", 4, ("expected@pimc", "montecarlo:assume=expected", "fair-share", "zero@pimc"), "2,13"),
     ("ludoteka", 5, ("expected@learned", "fair-share@pimc", "zero@learned", "aces-trumps", "expected@learned"), "2,7"),
     ("ludoteka", 4, ("expected@pimc:samples=2,rollout=learned", "zero@learned", SOLVED_LEARNED, "fair-share"), "3,10"),
-    ("oh-hell", 3, ("expected@pimc:samples=2,infer=play", "zero@learned", "fair-share@pimc:infer=play,sharpness=0"), "4,9"),
+    (
+        "oh-hell",
+        3,
+        ("expected@pimc:samples=2,infer=play", "zero@learned", "fair-share@pimc:infer=play,sharpness=0"),
+        "4,9",
+    ),
 ]
 
 

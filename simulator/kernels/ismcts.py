@@ -207,7 +207,7 @@ def uct_action(tree, node, legal, uct_c, state):
 
 @jit
 def search_action(view, trick, root, deal, setting, state, work, tree, leak):
-    """``(action, state)``: the bid or card IS-MCTS plays for ``view.seat`` (a ``kernels.view.View``) after its simulations.
+    """``(action, state)``: the bid or card IS-MCTS plays for ``view.seat`` (a ``View``) after its simulations.
 
     trick: the ``Trick`` in play (the first trick's while the seats bid); root: the ``Position``
     (the bids not made are -1 in ``view.bids``); deal: a ``Deal``; setting: (simulations, uct_c);
