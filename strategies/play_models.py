@@ -2,7 +2,8 @@
 
 A model file (npz) holds the network's layers (``kernels.learned``) and ``meta``, a JSON text: the
 format version, the features it reads (by name: a model whose features differ from this pocha's is
-refused), the rules and teacher it learned from, its seed and its held-out agreement with the teacher.
+refused), the rules and teacher it learned from, its seed, its held-out agreement with the teacher and
+its ``reading`` (how its scores read as chances, ``kernels.inference``).
 """
 
 import hashlib
