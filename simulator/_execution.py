@@ -90,6 +90,7 @@ def execute(
     plan.amount.check()
     if asked.output is not None:
         asked.output.check()
+    checkpoint = asked.saving.make_checkpoint()  # a bad one refused before any work or progress line
     backend = run.make_backend()
     bidders = bidders_of(plan.bidders, plan.policy)
     learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)
@@ -101,7 +102,7 @@ def execute(
             estimate=telling_cost(run, plan.amount, asked.messages),
             trace=stream,
             predictions=predictions,
-            checkpoint=asked.saving.make_checkpoint(),
+            checkpoint=checkpoint,
         )
         played = play(plan, outputs, backend)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:

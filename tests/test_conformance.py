@@ -195,7 +195,13 @@ def test_the_french_pack_conforms_at_every_player_count(players):
     """The oh-hell preset's 52 cards: at 4 players the full deal takes the whole pack and is played without trump."""
     rules = make_rules("oh-hell", players)
     stream = io.StringIO()
-    plays = ("random", "greedy", "pimc:samples=2", "learned", "pimc:samples=1,rollout=learned,infer=play")
+    plays = (
+        "random",
+        "greedy",
+        "pimc:samples=2",
+        "learned:solve=2,samples=2",
+        "pimc:samples=1,rollout=learned,infer=play",
+    )
     for play in plays:
         simulate(
             Deals(

@@ -189,8 +189,25 @@ def test_a_model_file_is_checked_when_read(tmp_path, shipped):
         with pytest.raises(PochaError, match=message):
             PlayModel.load(path)
     assert is_play_model_file(default_model_path(LUDOTEKA)) and not is_play_model_file(tmp_path / "text.npz")
-    with pytest.raises(PochaError, match="learned takes model=PATH"):
-        parse_policy("learned:samples=3")
+    with pytest.raises(PochaError, match=r"learned takes model=PATH \(a file of pocha train-play\), solve=N and "):
+        parse_policy("learned:depth=3")
+
+
+def test_learned_with_its_last_tricks_solved_is_named_by_what_differs():
+    """``learned:solve=N`` plays its last N tricks as pimc of ``samples`` worlds (8 unless said), reading the bids."""
+    assert parse_policy("learned:solve=0").label == "learned"
+    assert parse_policy("learned:solve=3").label == "learned:solve=3"
+    solving = parse_policy("learned:samples=32,solve=4,model=m.npz")
+    assert solving.label == "learned:samples=32,solve=4,model=m.npz" and (solving.samples, solving.solve) == (32, 4)
+    assert solving.sharpness == parse_policy("pimc").sharpness and solving.uses_model
+    with pytest.raises(
+        PochaError, match="^play: learned solve must be a whole number of tricks from 0 to 20, not 'x'$"
+    ):
+        parse_policy("learned:solve=x")
+    with pytest.raises(PochaError, match="^play: learned samples must be a whole number from 1 to 10,000, not '0'$"):
+        parse_policy("learned:solve=2,samples=0")
+    with pytest.raises(PochaError, match="^play: learned samples=N are the worlds of its solved last tricks: give solve"):
+        parse_policy("learned:samples=16")
 
 
 def test_a_bad_model_is_one_line_at_the_command_line(tmp_path):
@@ -276,6 +293,8 @@ def test_a_run_learns_on_first_use_the_model_no_shipped_one_serves(tmp_path, mon
     assert first.exit_code == 0 and "learning one for these rules from pimc:samples=2,solve=1" in first.output
     assert is_play_model_file(first_use_path(rules)) and default_model_path(rules) == str(first_use_path(rules))
     assert [path.name for path in first_use_path(rules).parent.iterdir()] == [first_use_path(rules).name]
+    reading = load_model(str(first_use_path(rules))).reading  # none held out: read on the positions it was fitted to
+    assert np.isfinite(reading).all() and runner.invoke(app, [*run, "--play", "pimc:infer=play"]).exit_code == 0
     again = runner.invoke(app, run)
     assert "learning" not in again.output and again.stdout == first.stdout
 

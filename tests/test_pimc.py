@@ -204,6 +204,7 @@ def test_pimc_plays_better_than_greedy_on_the_same_deals():
         "pimc:samples=2,rollout=learned",
         "pimc:samples=1,rollout=learned,solve=2",
         "pimc:samples=2,infer=play",
+        "learned:solve=3,samples=2",
     ],
 )
 def test_pimc_runs_do_not_depend_on_chunks_or_threads(play):

@@ -25,7 +25,11 @@ RUNS = [
     (
         "oh-hell",
         3,
-        ("expected@pimc:samples=2,infer=play", "zero@learned", "fair-share@pimc:infer=play,sharpness=0"),
+        (
+            "expected@pimc:samples=2,infer=play",
+            "zero@learned:solve=3,samples=2",
+            "fair-share@pimc:infer=play,sharpness=0",
+        ),
         "4,9",
     ),
 ]

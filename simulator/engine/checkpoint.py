@@ -43,6 +43,8 @@ class Checkpoint:
             check_writable(self.path, "checkpoint", is_checkpoint, "pocha checkpoint")
         if self.resume is not None and not Path(self.resume).is_file():
             raise PochaError(f"resume: no checkpoint file '{self.resume}'")
+        if self.resume is not None:
+            read(Path(self.resume))  # a damaged file is refused before any work, not after a first progress line
         if self.every <= 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.every}")
 

@@ -389,7 +389,7 @@ def train_play(
 
 
 def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
-    """The model fitted on the first ``rounds`` rounds' chunks (held-out chunks measure it)."""
+    """The model fitted on the first ``rounds`` rounds' chunks (held-out chunks measure it and fit its reading)."""
     files = [(chunk_file(folder, r, i), held_out(plan, i)) for r in range(rounds) for i in range(len(plan.tasks(r)))]
     training = record_features(plan.rules, [path for path, out in files if not out])
     testing = record_features(plan.rules, [path for path, out in files if out])
@@ -404,7 +404,8 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
         "rounds": rounds,
         "positions": int(training.position.max() + 1) if len(training.position) else 0,
         "held_out": agreement(layers, testing).to_dict(),
-        "reading": fitted_reading(layers, testing),
+        "reading": fitted_reading(layers, testing if len(testing.values) else training),  # too few deals to keep
+        # any out (a small model learned on first use): read on the positions it was fitted to
         "pocha": __version__,
     }
     return PlayModel(layers, meta)

@@ -17,7 +17,9 @@ drawn without replacement by how likely they make the others' bids were the othe
 ``expected`` strategy, read with ``sharpness`` (``kernels.pimc.Reading``); ``sharpness=0`` reads nothing.
 With ``infer=play`` it reads every card the others have played too: four times as many worlds dealt,
 each as likely as well as it makes their cards the learned play's choices (``kernels.inference``).
-``learned`` plays a network learned from pimc (``kernels.learned``, ``strategies.play_models``).
+``learned`` plays a network learned from pimc (``kernels.learned``, ``strategies.play_models``); with
+``solve=N`` it plays its last N tricks as pimc does with the whole rest solved (``samples`` worlds, the
+bids read), where the network is weakest.
 """
 
 from dataclasses import dataclass
@@ -77,13 +79,13 @@ class PlayPolicy:
     def label(self) -> str:
         """The spec in canonical form: the parameters that are not the defaults (``pimc``, ``pimc:sharpness=0.0``)."""
         given = []
-        if self.name == "pimc" and self.samples != PIMC_SAMPLES:
+        if (self.name == "pimc" or self.solve) and self.samples != PIMC_SAMPLES:
             given.append(f"samples={self.samples}")
         if self.name == "pimc" and self.sharpness != PIMC_SHARPNESS:
             given.append(f"sharpness={self.sharpness}")
         if self.name == "pimc" and self.exhaustive:
             given.append("exhaustive=1")
-        if self.name == "pimc" and self.solve != DEFAULT_SOLVE:
+        if self.solve != DEFAULT_SOLVE:
             given.append(f"solve={self.solve}")
         if self.name == "pimc" and self.paranoid:
             given.append("paranoid=1")
@@ -107,7 +109,11 @@ ABOUT = {  # policy -> what it does and its parameters (name, type, default, mea
     "learned": (
         "A small network learned from pimc with the exact solver (pocha train-play) scores each legal card from "
         "what the seat has seen, and plays the best: ahead of pimc at about nine times its speed; the default.",
-        (("model", "path", "the table's", "a model file of pocha train-play, instead of the shipped one"),),
+        (
+            ("model", "path", "the table's", "a model file of pocha train-play, instead of the shipped one"),
+            ("solve", "int", "0", "the last tricks played as pimc, the rest of each world solved exactly"),
+            ("samples", "int", str(PIMC_SAMPLES), "worlds a card in those last tricks"),
+        ),
     ),
     "pimc": (
         "Deals the hidden cards as what the seat has seen allows, the likeliest under the bids, plays every legal "
@@ -168,28 +174,41 @@ def parse_policy(spec: str) -> PlayPolicy:
 
 
 def learned_policy(spec: str, parameters: str) -> PlayPolicy:
-    """``learned`` or ``learned:model=PATH``; the file is read (and checked) when the run plays it."""
-    key, _, value = (part.strip() for part in parameters.partition("="))
-    if not parameters.strip():
-        return PlayPolicy("learned")
-    if key != "model" or not value:
-        raise PochaError(f"play: learned takes model=PATH (a file of pocha train-play), not '{parameters}'")
-    return PlayPolicy("learned", model=value)
+    """``learned`` or ``learned:model=PATH,solve=N,samples=N``; the file is read (and checked) when the run plays it."""
+    model, solve, samples = "", DEFAULT_SOLVE, PIMC_SAMPLES
+    for item in filter(None, (p.strip() for p in parameters.split(","))):
+        key, _, value = (part.strip() for part in item.partition("="))
+        if key == "model" and value:
+            model = value
+        elif key == "solve":
+            solve = pimc_solve(value, "learned")
+        elif key == "samples":
+            samples = pimc_samples(value, "learned")
+        else:
+            raise PochaError(
+                f"play: learned takes model=PATH (a file of pocha train-play), solve=N and samples=N, not '{item}'"
+            )
+    if not solve:
+        if samples != PIMC_SAMPLES:
+            raise PochaError("play: learned samples=N are the worlds of its solved last tricks: give solve=N too")
+        return PlayPolicy("learned", model=model)
+    return PlayPolicy("learned", samples, PIMC_SHARPNESS, solve=solve, model=model)
 
 
-def pimc_samples(value: str) -> int:
+def pimc_samples(value: str, policy: str = "pimc") -> int:
     """The worlds of ``samples=N``: a whole number from 1 to MOST_PIMC_SAMPLES."""
     if not value.isdigit() or not 1 <= int(value) <= MOST_PIMC_SAMPLES:
-        raise PochaError(f"play: pimc samples must be a whole number from 1 to {MOST_PIMC_SAMPLES:,}, not '{value}'")
+        most = f"{MOST_PIMC_SAMPLES:,}"
+        raise PochaError(f"play: {policy} samples must be a whole number from 1 to {most}, not '{value}'")
     return int(value)
 
 
-def pimc_solve(value: str) -> int:
+def pimc_solve(value: str, policy: str = "pimc") -> int:
     """The tricks of ``solve=N``: a whole number from 0 (none solved) to MOST_SOLVE."""
     from pocha.kernels.solve import MOST_SOLVE  # loads numba: not before a policy asks to solve (--help stays quick)
 
     if not value.isdigit() or not 0 <= int(value) <= MOST_SOLVE:
-        raise PochaError(f"play: pimc solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not '{value}'")
+        raise PochaError(f"play: {policy} solve must be a whole number of tricks from 0 to {MOST_SOLVE}, not '{value}'")
     return int(value)
 
 

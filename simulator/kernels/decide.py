@@ -13,7 +13,6 @@ from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import (
     POLICY_GREEDY,
     POLICY_LEARNED,
-    POLICY_PIMC,
     POLICY_RANDOM,
     STREAM_CARD_ADVICE,
     STREAM_PLAY,
@@ -29,6 +28,7 @@ from pocha.kernels.pimc import (
     play_out,
     read_worlds,
     scratch,
+    searches,
     world_limits,
     worlds_pool,
 )
@@ -92,7 +92,7 @@ def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, 
     draws from it too (in the batch a random seat shares the deal's stream: its card is another, as likely).
     """
     policy, samples, exhaustive, sharpness, depth, paranoid, rollout, infer = setting
-    solved = min(depth, popcount(dealt)) if policy == POLICY_PIMC else 0
+    solved = min(depth, popcount(dealt)) if searches(policy, depth) else 0
     work = scratch(worlds_pool(samples, sharpness, 0 if infer else -1), bids.shape[0], solved)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_PLAY), played_cards.shape[0])
@@ -102,7 +102,7 @@ def seat_card(seed, deal, deal_rules, setting, models, seat, dealt, trump_card, 
         return random_card(legal, state)
     if policy == POLICY_GREEDY:
         return greedy_card(legal, trick.led, trick.trumps, trick.beat, view.won[seat] < view.bids[seat])
-    if policy == POLICY_LEARNED:
+    if policy == POLICY_LEARNED and popcount(view.hand) > depth:  # its last ``depth`` tricks played as pimc
         return learned_card(view, legal, trick, deal_rules, models, 0, work.scores, work.layers)
     playout = 0 if rollout == POLICY_LEARNED else -1
     setting = (samples, exhaustive, sharpness, depth, paranoid, playout, 0 if infer else -1)

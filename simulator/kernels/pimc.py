@@ -12,7 +12,7 @@ import numpy as np
 from pocha.kernels.bidding import nearest_legal_bid
 from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import best_card, greedy_card
-from pocha.kernels.codes import POLICY_PIMC
+from pocha.kernels.codes import POLICY_LEARNED, POLICY_PIMC
 from pocha.kernels.expected import expected_sum
 from pocha.kernels.inference import play_log_likelihood
 from pocha.kernels.jit import jit, jit_inline
@@ -488,6 +488,12 @@ def contenders(cards, totals, margin):
     return kept
 
 
+@jit_inline
+def searches(code, solve):
+    """Whether a seat of policy ``code`` chooses as pimc does: pimc, or learned in its last ``solve`` tricks."""
+    return code == POLICY_PIMC or (code == POLICY_LEARNED and solve > 0)
+
+
 @jit
 def worlds_drawn(policies, reading):
     """The most worlds a pimc seat of these ``Policies`` draws before it plays any (one that reads bids or play)."""
@@ -495,7 +501,7 @@ def worlds_drawn(policies, reading):
     most = 0
     for row in range(codes.shape[0]):
         for seat in range(codes.shape[1]):
-            if codes[row, seat] == POLICY_PIMC:
+            if searches(codes[row, seat], policies.solve[row, seat]):
                 infer = policies.model[row, seat] if policies.infer[row, seat] else -1
                 most = max(most, worlds_pool(samples[row, seat], reading.sharpness[row, seat], infer))
     return most
@@ -507,6 +513,6 @@ def solve_depth(policies, cards):
     most = 0
     for row in range(policies.codes.shape[0]):
         for seat in range(policies.codes.shape[1]):
-            if policies.codes[row, seat] == POLICY_PIMC:
+            if searches(policies.codes[row, seat], policies.solve[row, seat]):
                 most = max(most, min(policies.solve[row, seat], cards))
     return most

@@ -5,7 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pocha.game.rules import Rules
-from pocha.kernels.bits import ONE, ZERO, lowest_bit
+from pocha.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from pocha.kernels.choice import greedy_card, random_card
 from pocha.kernels.codes import PLAY_CODES, POLICY_GREEDY, POLICY_LEARNED, POLICY_PIMC, POLICY_RANDOM, STREAM_PLAY
 from pocha.kernels.jit import jit, jit_inline
@@ -192,7 +192,8 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                     view = seat_view(seat, hand, gone, deal, may_hold, won[d], bids[d], played)
                     trick = Trick(trumps, leader, j, led, beat, winner)
                     student = model[row, seat]
-                    if policy == POLICY_PIMC:
+                    ending = policy == POLICY_LEARNED and popcount(hand) <= solve[row, seat]  # its last tricks as pimc
+                    if policy == POLICY_PIMC or ending:
                         card, weighs = pimc_choice(
                             view,
                             legal,
@@ -215,7 +216,7 @@ def play_deal(d, hands, trump_card, leader, tricks, state, batch, plain):
                             models=batch.models,
                         )
                         weighed |= weighs << seat
-                    if policy == POLICY_LEARNED or (student >= 0 and batch.record.ints.shape[0] > 0):
+                    if (policy == POLICY_LEARNED and not ending) or (student >= 0 and batch.record.ints.shape[0] > 0):
                         card = learned_card(
                             view, legal, trick, deal_rules, batch.models, student, work.scores, work.layers
                         )
