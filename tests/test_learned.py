@@ -206,7 +206,9 @@ def test_learned_with_its_last_tricks_solved_is_named_by_what_differs():
         parse_policy("learned:solve=x")
     with pytest.raises(PochaError, match="^play: learned samples must be a whole number from 1 to 10,000, not '0'$"):
         parse_policy("learned:solve=2,samples=0")
-    with pytest.raises(PochaError, match="^play: learned samples=N are the worlds of its solved last tricks: give solve"):
+    with pytest.raises(
+        PochaError, match="^play: learned samples=N are the worlds of its solved last tricks: give solve"
+    ):
         parse_policy("learned:samples=16")
 
 
