@@ -34,8 +34,8 @@ from pocha.kernels.pimc import (
 )
 from pocha.kernels.play import pimc_choice
 from pocha.kernels.streams import decision_state, stream_state
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed, trump_masks
-from pocha.kernels.view import seat_view
+from pocha.kernels.trick import Trick, duties, legal_cards, trump_masks
+from pocha.kernels.view import play_in_view, seat_view
 
 
 @jit
@@ -62,14 +62,11 @@ def seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_card
             led, beat, winner = ZERO, ~ZERO, leader
         other = (leader + j) % players
         card = played_cards[i]
-        bit = ONE << np.uint64(card)
         if other == seat:
-            hand ^= bit
+            hand ^= ONE << np.uint64(card)
         work.moves[i] = card
-        gone |= bit
-        played[other] |= bit
-        may_hold[other] &= ~revealed(card, led, trumps, beat, deal_rules.play_rule)
-        led, beat, winner = place_card(bit, other, led, beat, winner, trumps)
+        public = (gone, played, may_hold)
+        gone, led, beat, winner = play_in_view(card, other, (trumps, led, beat, winner), public, deal_rules.play_rule)
         if j == players - 1:
             won[winner] += 1
             leader = winner

@@ -15,8 +15,8 @@ import numpy as np
 from pocha.kernels.bits import ONE, ZERO, highest_bit, lowest_bit, popcount
 from pocha.kernels.jit import jit
 from pocha.kernels.learned import card_scores
-from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, place_card, revealed, trump_masks
-from pocha.kernels.view import seat_view
+from pocha.kernels.trick import Trick, distinct_cards, duties, legal_cards, trump_masks
+from pocha.kernels.view import play_in_view, seat_view
 
 
 @jit
@@ -78,10 +78,8 @@ def play_log_likelihood(world, view, deal_rules, model, moves, work):
                 softmax = np.exp((scores[chosen] - top) / temperature) / spread
                 total += np.log((1.0 - floor) * softmax + floor / popcount(candidates))
         hands[seat] = hand ^ bit
-        gone |= bit
-        played[seat] |= bit
-        may_hold[seat] &= ~revealed(card, led, trumps, beat, deal_rules.play_rule)
-        led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+        public = (gone, played, may_hold)
+        gone, led, beat, winner = play_in_view(card, seat, (trumps, led, beat, winner), public, deal_rules.play_rule)
         if j == players - 1:
             won[winner] += 1
             leader = winner

@@ -4,9 +4,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pocha.kernels.bits import ZERO
+from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.jit import jit_inline
-from pocha.kernels.trick import trump_masks
+from pocha.kernels.trick import place_card, revealed, trump_masks
 
 
 class View(NamedTuple):
@@ -48,3 +48,19 @@ def seat_view(seat, hand, gone, deal, may_hold, won, bids, played):
     return View(
         seat, hand, unseen, shown, holder, may_hold, won, bids, dealer=dealer, trump_card=trump_card, played=played
     )
+
+
+@jit_inline
+def play_in_view(card, seat, trick, public, play_rule):
+    """``seat`` plays ``card`` to ``trick`` (trumps, led, beat, winner) as all see it: ``(gone, led, beat, winner)``.
+
+    public: (gone, played, may_hold): the cards gone (uint64), and per seat the cards it played and
+    those its plays have not ruled out (uint64[seat], updated in place), as the play loop keeps them.
+    """
+    trumps, led, beat, winner = trick
+    gone, played, may_hold = public
+    bit = ONE << np.uint64(card)
+    played[seat] |= bit
+    may_hold[seat] &= ~revealed(card, led, trumps, beat, play_rule)
+    led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+    return gone | bit, led, beat, winner
