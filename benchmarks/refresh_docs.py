@@ -51,8 +51,11 @@ def commandless(page: Path) -> list[str]:
     ]
 
 
+CHATTER = ("compiling the kernels ", "progress: ", "this run will take ")  # stderr's word on a run, not its output
+
+
 def rerun(page: Path, command: str) -> list[str]:
-    """What the command prints now (stdout, then stderr), run as written beside the page's files."""
+    """What the command prints now (stdout, then stderr less CHATTER), run as written beside the page's files."""
     with tempfile.TemporaryDirectory() as scratch:
         for name, text in docs.files(page).items():
             (Path(scratch) / name).write_text(text, encoding="utf-8")
@@ -66,8 +69,11 @@ def rerun(page: Path, command: str) -> list[str]:
         )
     if done.returncode != 0:
         raise SystemExit(f"{page.name}: `{command}` failed: {done.stderr.strip().splitlines()[-1:]}")
-    lines = (done.stdout + done.stderr).splitlines()
-    return [line.rstrip() for line in lines if not line.startswith("compiling what pocha")]  # a cold cache's word
+    said = [line for line in done.stderr.splitlines() if not line.startswith(CHATTER)]
+    lines = [line.rstrip() for line in [*done.stdout.splitlines(), *said]]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> None:
@@ -99,12 +105,13 @@ def main() -> None:
             if options.list:
                 print(where)
                 continue
-            printed = [line for line in rerun(page, command) if line]
+            lines = rerun(page, command)  # blank lines kept for the page, left out of the comparison
+            printed = [line for line in lines if line]
             wanted = [line.rstrip() for line in shown if line.strip()]
             if printed == wanted:
                 print(f"same     {where}")
             elif options.write and not any(docs.noted(line) for line in wanted):
-                rewrite(page, command, shown, printed)
+                rewrite(page, command, shown, lines)
                 print(f"written  {where}")
             else:
                 print(f"differs  {where}")

@@ -164,7 +164,10 @@ def parse_variant(text: str, players: int) -> tuple[str, RuleOptions]:
         name, equals, value = (word.strip() for word in part.partition("="))
         option = name.lower()
         if equals and option not in VARIANT_OPTIONS:
-            raise PochaError(f"variant '{text}': unknown option '{name}'; accepted: {', '.join(VARIANT_OPTIONS)}")
+            known = ", ".join(VARIANT_OPTIONS)
+            raise PochaError(
+                f"variant '{text}': unknown option '{name}'; {did_you_mean(name, VARIANT_OPTIONS)}accepted: {known}"
+            )
         if equals and option in given:
             raise PochaError(f"variant '{text}': {option} given twice")
         if equals and not value:

@@ -605,6 +605,18 @@ def test_schedule_is_offered_only_where_it_does_something():
         assert flag in invoke("rules", "--help").stdout
 
 
+def test_another_commands_amount_is_answered_with_this_ones():
+    """Issue 46's walk: `game --deals 500` offered --full-deals (a rule), and `game -n 500` said nothing more."""
+    for command, hint in (
+        ("game --deals 500", "No such option: --deals (this command counts whole games: -g/--games N)"),
+        ("variants -n 500", "No such option: -n (this command counts whole games: -g/--games N)"),
+        ("simulate -g 5", "No such option: -g (this command counts deals: -n/--deals N; whole games: pocha game)"),
+    ):
+        result = invoke(command)
+        assert result.exit_code == 2 and hint in result.output, result.output
+    assert "(Possible options: --force, --format, --hook)" in invoke("game --foo").output  # others as click says
+
+
 def test_the_readings_of_the_texts_are_options():
     shown = invoke("rules", "--full-deals", "n+1", "--play-rule", "pocha-always-beat").stdout
     assert "schedule   full: 1 2 3 4 5 6 7 8 9 10 10 10 10 10 9 8 7 6 5 4 3 2 1 (23 hands)\n" in shown

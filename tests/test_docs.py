@@ -182,3 +182,19 @@ def test_a_link_to_a_missing_file_or_heading_is_caught(tmp_path):
         "#nowhere: no such heading in page.md",
         "there.md#other: no such heading in there.md",
     ]
+
+
+def test_refresh_docs_keeps_a_runs_output_and_leaves_its_chatter_out(monkeypatch, tmp_path):
+    """Issue 46's walk: `refresh_docs.py --write` put a run's `progress:` line into strong-bidding.md and dropped
+    its blank lines (it filtered an old wording of the compile notice, and wrote the lines it compared)."""
+    import importlib.util
+    import subprocess
+
+    spec = importlib.util.spec_from_file_location("refresh_docs", ROOT / "benchmarks" / "refresh_docs.py")
+    refresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh)
+    said = "compiling the kernels this pocha models run needs\nprogress: 50% (8 of 16) after 2 s\nwhere: 12.0%\n"
+    ran = subprocess.CompletedProcess([], 0, stdout="heading\n\ntable  \n", stderr=said)
+    monkeypatch.setattr(refresh.subprocess, "run", lambda *args, **kwargs: ran)
+    (tmp_path / "page.md").write_text("# A page\n", encoding="utf-8")
+    assert refresh.rerun(tmp_path / "page.md", "pocha models") == ["heading", "", "table", "where: 12.0%"]

@@ -245,6 +245,21 @@ def test_chunks_are_equal_and_shared_evenly_among_workers():
             assert deals - (tasks - 1) * chunk > chunk - tasks  # the last task is as long as the others, near enough
 
 
+def test_a_task_of_whole_games_holds_a_few_seconds_of_deals_not_minutes():
+    """Issue 46's walk: Ctrl-C on `pocha game -g 1000000` waited 2 min for tasks of 16,129 games (355,000 deals)."""
+    from pocha.engine.variants import Study
+    from pocha.options import STUDY, parse_study
+
+    most = 1 << 16  # deals: a few seconds of learned play on a busy thread
+    games = Games(rules=RULES, lineup=SEATS, games=1_000_000).cut(Threads(2))
+    assert games.chunk * len(RULES.hand_sizes()) <= most and games.task_count % 2 == 0
+    variants = tuple(parse_study(STUDY, 4))
+    study = Study(variants=variants, lineup=SEATS, strong=SEATS.seats[0], weak=SEATS.seats[1], games=10_000)
+    hands = sum(len(variant.rules.hand_sizes()) for variant in variants)
+    assert study.cut(Threads(2)).chunk * 3 * hands <= most
+    assert Games(rules=RULES, lineup=SEATS, games=1_000).cut(Threads(2)).chunk == 125  # small runs: as before
+
+
 FAULTS_PER_CHUNK = """
 import resource, sys
 import pocha.engine.runner

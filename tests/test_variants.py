@@ -45,6 +45,7 @@ def test_a_variant_is_a_preset_with_overrides():
     ("written", "message"),
     [
         ("ludoteka:colour=red", "variant 'ludoteka:colour=red': unknown option 'colour'; accepted: deck, "),
+        ("ludoteka:hok=never", "unknown option 'hok'; did you mean 'hook'\\? accepted: deck, "),  # issue 46's walk
         ("ludoteka:never", "'never' is not OPTION=VALUE"),
         ("bridge", "preset: unknown preset 'bridge'"),
         ("ludoteka:hook=sometimes", "variant 'ludoteka:hook=sometimes': hook: unknown rule 'sometimes'"),

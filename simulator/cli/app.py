@@ -8,6 +8,7 @@ word of a first compile, progress (``pocha.cli.progress``), and the command line
 
 import contextlib
 import shlex
+import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -74,6 +75,26 @@ def argument_name(argument: TyperArgument) -> str:
     return name + ("..." if argument.nargs != 1 else "")
 
 
+AMOUNTS = ("-n", "--deals", "-g", "--games")  # how much a command plays, as one command or another names it
+COUNTED = {"--deals": "deals", "--games": "whole games"}
+NoSuchOption = sys.modules[typer.BadParameter.__module__].NoSuchOption  # click's, as typer raises it (its own copy)
+
+
+def amount_hint(error: Any, params: list[Any]) -> Any:
+    """Typer's error for an unknown option; for another command's amount (``game -n``), the one this command takes.
+
+    click's "Possible options" offered ``--full-deals`` for ``game --deals``: a rule, not an amount.
+    """
+    own = next((param for param in params if set(getattr(param, "opts", ())) & COUNTED.keys()), None)
+    if error.option_name not in AMOUNTS or own is None:
+        return error
+    amount = next(opt for opt in own.opts if opt in COUNTED)
+    opts = "/".join(sorted(own.opts, key=len))
+    elsewhere = "; whole games: pocha game" if amount == "--deals" else ""
+    message = f"No such option: {error.option_name} (this command counts {COUNTED[amount]}: {opts} N{elsewhere})"
+    return NoSuchOption(error.option_name, message, ctx=error.ctx)
+
+
 class Command(TyperCommand):
     """A command whose help names its arguments as people write them: ``SPEC...`` (typer: ``SPEC <list[str]>``)."""
 
@@ -93,6 +114,8 @@ class Command(TyperCommand):
         given = list(args)  # parsing takes from the list
         try:
             return list(super().parse_args(ctx, args))
+        except NoSuchOption as error:
+            raise amount_hint(error, self.get_params(ctx)) from None
         except typer.BadParameter as error:
             if error.param is None or not error.message.startswith(NOT_A_NUMBER):
                 raise

@@ -20,6 +20,7 @@ from pocha.words import counted, did_you_mean
 STARTUP = {"distributed.comm.timeouts.connect": "120s", "distributed.comm.timeouts.tcp": "120s"}
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep it busy, few enough to keep memory flat
 DEFAULT_CHUNK = 1 << 14  # deals (or games) per task, at most
+TASK_DEALS = 1 << 16  # deals a task of whole games plays, at most: Ctrl-C waits for the tasks in flight
 MIN_CHUNK = 64
 PER_CORE = 8  # threads (or LocalCluster processes) a core may be asked to run: more only wait their turn
 BACKENDS = ("local", "dask")  # where the chunks run: threads of this process, or Dask
@@ -188,16 +189,19 @@ def import_distributed() -> Any:
     return distributed
 
 
-def auto_chunk(deals: int, backend: Backend, sizes: int = 1) -> int:
+def auto_chunk(deals: int, backend: Backend, sizes: int = 1, weight: int = 1) -> int:
     """Deals per task for a run of ``deals`` deals of each of ``sizes`` hand sizes.
 
     At most DEFAULT_CHUNK; less on small runs, so every worker gets tasks (slow strategies such as
     montecarlo need that to use all cores). Each hand size is cut into equal tasks, as many as a
     multiple of the workers, so no worker idles while another plays the last one. Results do not
-    depend on it.
+    depend on it. weight: the deals each counted item plays (a whole game's hands); a task then
+    holds at most TASK_DEALS deals (MIN_CHUNK items at least), so a stopped run of long games
+    waits seconds for its tasks in flight, not minutes, and its progress moves.
     """
     workers = backend.workers
-    tasks = max(-(-deals // DEFAULT_CHUNK), -(-2 * IN_FLIGHT * workers // sizes))  # per hand size
+    most = min(DEFAULT_CHUNK, max(MIN_CHUNK, TASK_DEALS // weight))
+    tasks = max(-(-deals // most), -(-2 * IN_FLIGHT * workers // sizes))  # per hand size
     tasks = -(-tasks // workers) * workers
     return max(MIN_CHUNK, -(-deals // tasks))
 

@@ -93,6 +93,11 @@ class Games(Plan):
         """Games chunk ``index`` plays."""
         return min(self.chunk, self.games - index * self.chunk)
 
+    @property
+    def deals_each(self) -> int:
+        """A game deals the schedule's hands (tie-break hands are few)."""
+        return len(self.rules.hand_sizes())
+
     def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
         """Refuse a run the rules cannot deal, or a trace but on the local backend."""
         check_run(self.rules, self.lineup, self.rules.hand_sizes(), self.chunk)

@@ -195,6 +195,11 @@ class Study(Plan):
         """Games: each task plays its games under every variant."""
         return self.games, 1
 
+    @property
+    def deals_each(self) -> int:
+        """A game of the study deals every variant's schedule at its three tables (two when the line-up is weak)."""
+        return 3 * sum(len(variant.rules.hand_sizes()) for variant in self.variants)
+
     def check(self, backend: Backend, traced: bool, predicted: bool) -> None:
         """Refuse a study whose rules cannot deal its line-up's games."""
         super().check(backend, traced, predicted)

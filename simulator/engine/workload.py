@@ -155,12 +155,17 @@ class Plan:
         if self.chunk_size is not None:
             return self
         amount, parts = self.cut_by
-        return replace(self, chunk_size=saved or auto_chunk(amount, backend, parts))
+        return replace(self, chunk_size=saved or auto_chunk(amount, backend, parts, self.deals_each))
 
     @property
     def cut_by(self) -> tuple[int, int]:
         """What a chunk size is chosen for: deals (games) of each part of the run, and its parts (hand sizes)."""
         return self.amount.value, self.amount.per
+
+    @property
+    def deals_each(self) -> int:
+        """The deals each item of the amount plays: 1 for a deal (a whole game's hands: ``auto_chunk``'s weight)."""
+        return 1
 
     def ready(self, backend: Backend, saved: int | None, traced: bool, predicted: bool) -> Self:
         """The plan cut (``cut``) and checked (``check``): what the runner plays."""

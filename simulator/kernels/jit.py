@@ -46,6 +46,28 @@ class FirstCompile(event.Listener):
         """A compile ends: nothing to say."""
 
 
+class CompileCount(event.Listener):
+    """Counts the compiles that start while it listens (a kernel loaded from the cache is none)."""
+
+    def __init__(self) -> None:
+        self.started = 0
+
+    def on_start(self, _: event.Event) -> None:
+        """A compile starts."""
+        self.started += 1
+
+    def on_end(self, _: event.Event) -> None:
+        """A compile ends: counted at its start."""
+
+
+@contextmanager
+def counting_compiles() -> Iterator[CompileCount]:
+    """Inside, the compiles that start, counted (``CompileCount.started``)."""
+    counter = CompileCount()
+    with event.install_listener("numba:compile", counter):
+        yield counter
+
+
 @contextmanager
 def announcing_first_compile(announce: Callable[[], None]) -> Iterator[None]:
     """Inside, call ``announce`` just before the first kernel compiles: a cold cache, worth a word to a user.
