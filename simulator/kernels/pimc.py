@@ -19,8 +19,8 @@ from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.learned import MOST_WIDTH, learned_card
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
 from pocha.kernels.streams import below, next_state, uniform
-from pocha.kernels.trick import Trick, duties, legal_cards, place_card, revealed
-from pocha.kernels.view import seat_view
+from pocha.kernels.trick import Trick, duties, legal_cards, place_card
+from pocha.kernels.view import play_in_view, seat_view
 
 
 @jit
@@ -453,10 +453,10 @@ def finish_learned(hands, trick, won, view, card, deal_rules, stop, model, work)
                     chosen = learned_card(seen, legal, at, deal_rules, models, index, work.scores, work.layers)
             bit = ONE << np.uint64(chosen)
             hands[seat] = hand ^ bit
-            gone |= bit
-            played[seat] |= bit
-            may_hold[seat] &= ~revealed(chosen, led, trumps, beat, deal_rules.play_rule)
-            led, beat, winner = place_card(bit, seat, led, beat, winner, trumps)
+            public = (gone, played, may_hold)
+            gone, led, beat, winner = play_in_view(
+                chosen, seat, (trumps, led, beat, winner), public, deal_rules.play_rule
+            )
             seat = seat + 1 if seat + 1 < players else 0
             chosen = -1
         won[winner] += 1
