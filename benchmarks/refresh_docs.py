@@ -6,10 +6,12 @@ samples than CUT allows) is run, its output left unchecked. This script reruns t
 written, in a scratch folder holding the page's files, and says which shown outputs differ;
 ``--write`` puts what they print now in place of the shown lines (a block with a note line,
 ``...`` or ``(...)``, is reported, not rewritten: its notes are the page author's). The commands
-are slow (that is why they are cut): choose some with ``--match``.
+are slow (that is why they are cut): choose some with ``--match``. ``--all`` takes the checked
+commands too, after a change that moves every output (a new default model).
 
     python benchmarks/refresh_docs.py --list
     python benchmarks/refresh_docs.py --match "rules" --write
+    python benchmarks/refresh_docs.py --all --write
 """
 
 import argparse
@@ -27,10 +29,12 @@ docs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(docs)  # the docs test's own reading of the pages: one parser for both
 
 
-def unchecked(page: Path) -> list[tuple[str, list[str]]]:
-    """The page's commands that show output the docs test does not check: it runs them cut."""
+def showing(page: Path, checked: bool) -> list[tuple[str, list[str]]]:
+    """The page's commands that show output: those the docs test does not check (it runs them cut), or all."""
     return [
-        (command, shown) for command, shown in docs.commands(page) if shown and docs.cut(argv(command)) != argv(command)
+        (command, shown)
+        for command, shown in docs.commands(page)
+        if shown and (checked or docs.cut(argv(command)) != argv(command))
     ]
 
 
@@ -88,17 +92,18 @@ def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> N
 
 
 def main() -> None:
-    """List, rerun or rewrite the unchecked outputs, as the options say."""
+    """List, rerun or rewrite the unchecked outputs (or all), as the options say."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="list the unchecked commands, run nothing")
     parser.add_argument("--match", default="", help="only the commands containing this text")
     parser.add_argument("--write", action="store_true", help="rewrite the shown outputs that differ")
+    parser.add_argument("--all", action="store_true", help="the commands the docs test checks too")
     options = parser.parse_args()
     for page in docs.PAGES:
         if options.list:
             for first in commandless(page):
                 print(f"{page.relative_to(ROOT)}: no command, a block starting {first[:60]!r}")
-        for command, shown in unchecked(page):
+        for command, shown in showing(page, options.all):
             if options.match not in command:
                 continue
             where = f"{page.relative_to(ROOT)}: {command}"

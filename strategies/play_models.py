@@ -179,8 +179,9 @@ def nearest_model_path(rules: Rules) -> str:
 
 
 def first_use_path(rules: Rules) -> Path:
-    """Where the model learned on first use for the rules is kept in pocha's cache: by version, named by its fit."""
-    key = json.dumps({**conditions(rules, "learned"), **FIRST_USE}, sort_keys=True)
+    """Where pocha keeps the model learned on first use for the rules: by version, named by its fit and features."""
+    features = {"features": [*STATE_FEATURES, *CARD_FEATURES]}  # a model of other features is not this one
+    key = json.dumps({**conditions(rules, "learned"), **FIRST_USE, **features}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
     return pocha_cache_root() / "models" / __version__ / f"players-{rules.players}-{digest}.npz"
 

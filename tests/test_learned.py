@@ -27,10 +27,18 @@ from pocha.game.scoring import SCORINGS
 from pocha.kernels.bits import ONE, ZERO
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import recorded_position
-from pocha.kernels.learned import CARD_FEATURES, STATE_FEATURES, card_features, card_scores, learned_card
+from pocha.kernels.learned import (
+    CARD_FEATURES,
+    STATE_FEATURES,
+    card_features,
+    card_scores,
+    learned_card,
+    suit_counts,
+)
 from pocha.kernels.play import DealRules
 from pocha.kernels.trick import Trick, trump_masks
 from pocha.kernels.view import View
+from pocha.strategies import play_models
 from pocha.strategies.play_models import (
     FIRST_USE,
     PlayModel,
@@ -122,6 +130,17 @@ def test_a_card_s_features_on_a_hand_built_position():
     # seats 2 and 3 play after: seat 2 is void in oros but may trump; seat 3 may hold a trump too
     assert named["later seats in the trick that may beat it"] == 2 / 3
     assert named["other seats void in its suit"] == 1 / 3
+    assert named["later seats in the trick needing tricks that may beat it"] == 1 / 3  # seat 2 bid 0: it needs none
+
+
+def test_a_hand_s_masters_bottoms_and_suits_to_trump_in():
+    """Copas trump, the king of oros gone: the ace and 3 of oros and the ace of copas are masters, the 2 a bottom."""
+    rules = LUDOTEKA
+    trumps, turned = (np.uint64(m) for m in trump_masks(rules.notation.parse("4C")))
+    hand = mask("1O 3O 2O 1C", rules)
+    out_cards = rules.deck_mask & ~(hand | mask("12O", rules) | turned)
+    assert suit_counts(hand, out_cards, trumps) == (3, 1, 2)  # void in espadas and bastos, holding a trump
+    assert suit_counts(hand & ~mask("1C", rules), out_cards, trumps) == (2, 1, 0)  # no trump: nothing to trump with
 
 
 def test_forced_and_equivalent_cards_cost_no_evaluation(shipped):
@@ -272,6 +291,14 @@ def test_a_model_serves_the_tables_of_its_play_rule_and_scoring(tmp_path, monkey
     for other in (make_rules("turkish", 4), make_rules(players=4, scoring=SCORINGS["exact-only"][0])):
         assert not serves(learned_at, other)
         assert missing_model(other) == first_use_path(other) and default_model_path(other) == nearest_model_path(other)
+
+
+def test_a_model_learned_on_first_use_is_kept_by_its_features(monkeypatch):
+    """One learned by a pocha that read other features is not found again (it would be refused)."""
+    rules = make_rules("turkish", 4)
+    kept = first_use_path(rules)
+    monkeypatch.setattr(play_models, "CARD_FEATURES", CARD_FEATURES[:-1])
+    assert first_use_path(rules) != kept
 
 
 def test_a_run_learns_on_first_use_the_model_no_shipped_one_serves(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pocha.kernels.bits import LANE_MASK, ONE, ZERO, lowest_bit, popcount
+from pocha.kernels.bits import LANE_MASK, ONE, ZERO, highest_bit, lane, lowest_bit, popcount
 from pocha.kernels.choice import best_card
 from pocha.kernels.codes import PLAY_CODES
 from pocha.kernels.jit import jit, jit_inline
@@ -48,6 +48,9 @@ STATE_FEATURES = (
     "deal of the whole deck",
     "own bid",
     "own tricks won",
+    "own cards above every unseen card of their suit, over tricks left",
+    "own cards below every unseen card of their suit, over tricks left",
+    "own plain suits void while holding trumps",
 )
 CARD_FEATURES = (
     "trump",
@@ -65,6 +68,7 @@ CARD_FEATURES = (
     "takes the trick now and no later seat may beat it",
     "other seats void in its suit",
     "other seats void in its suit that may trump it",
+    "later seats in the trick needing tricks that may beat it",
 )
 STATE_WIDTH, CARD_WIDTH = len(STATE_FEATURES), len(CARD_FEATURES)
 RULES = len(PLAY_CODES)
@@ -91,6 +95,26 @@ class Model(NamedTuple):
 def no_model():
     """The ``Model`` of a run where no seat plays learned."""
     return Model(np.zeros((0, 4), np.int64), np.zeros(0), np.zeros((0, 2)))
+
+
+@jit_inline
+def suit_counts(hand, out_cards, trumps):
+    """What a hand counts suit by suit, as a player does: masters, bottoms and suits it may trump in.
+
+    Masters are its cards above every card of their suit still out (they win if their suit is
+    followed), bottoms its cards below every one (they lose if followed).
+    """
+    masters, bottoms, ruffing = 0, 0, 0
+    for suit in range(4):
+        mine, theirs = lane(hand, suit), lane(out_cards, suit)
+        if theirs == ZERO:
+            masters += popcount(mine)
+        elif mine != ZERO:
+            masters += popcount(mine >> np.uint64(highest_bit(theirs) + 1))
+            bottoms += popcount(mine & ((theirs & (~theirs + ONE)) - ONE))
+        plain = (LANE_MASK << np.uint64(16 * suit)) & trumps == ZERO
+        ruffing += plain and mine == ZERO and hand & trumps != ZERO
+    return masters, bottoms, ruffing
 
 
 @jit
@@ -135,6 +159,10 @@ def state_features(view, trick, deal_rules, out):
     out[21 + RULES] = deal_rules.full
     out[22 + RULES] = bids[seat] / SCALE
     out[23 + RULES] = won[seat] / SCALE
+    masters, bottoms, ruffing = suit_counts(hand, view.unseen | view.shown, trick.trumps)
+    out[24 + RULES] = masters / max(left, 1)
+    out[25 + RULES] = bottoms / max(left, 1)
+    out[26 + RULES] = ruffing / 3.0
 
 
 @jit
@@ -150,11 +178,12 @@ def card_features(card, view, trick, deal_rules, out):
     wins = trick.beat & bit != ZERO
     led = ZERO if trick.placed == 0 else trick.led
     beaten_by = beat_mask(bit, led_lane(led) if led else suit, trick.trumps) if wins else trick.beat
-    later_beat = 0
+    later_beat, later_beat_needing = 0, 0
     for k in range(trick.placed + 1, players):
         other = (trick.leader + k) % players
         if view.may_hold[other] & out_cards & beaten_by:
             later_beat += 1
+            later_beat_needing += view.bids[other] > view.won[other]
     void, void_trumping = 0, 0
     for other in range(players):
         if other != seat and not view.may_hold[other] & suit & out_cards:
@@ -176,6 +205,7 @@ def card_features(card, view, trick, deal_rules, out):
     out[12] = wins and later_beat == 0
     out[13] = void / (players - 1)
     out[14] = void_trumping / (players - 1)
+    out[15] = later_beat_needing / (players - 1)
 
 
 @jit_inline
