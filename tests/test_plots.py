@@ -97,10 +97,10 @@ def test_each_chance_of_winning_is_written_clear_of_its_error_bar_and_inside_the
     cap_tops += upper.get_markeredgewidth() / 2 * figure.dpi / 72
     frame = axes.get_window_extent()
     labels = [text.get_window_extent() for text in axes.texts]
+    gap = 2 * figure.dpi / 72  # at least 2 points of white
     assert len(labels) == len(cap_tops) == 4
     for box, cap_top in zip(labels, cap_tops, strict=True):
-        assert box.y0 - cap_top >= 2 * figure.dpi / 72, (box, cap_top)  # at least 2 points of white between them
-        assert box.y1 <= frame.y1
+        assert box.y0 - cap_top >= gap and frame.y1 - box.y1 >= gap, (box, cap_top, frame)
 
 
 EXAMPLES = Path(__file__).parents[1] / "reports" / "examples"  # the README's and docs/output.md's figures
