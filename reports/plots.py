@@ -304,8 +304,11 @@ def win_probability(run: RunRecord, tables: Tables) -> Figure | None:
             alpha=0.35,
             label="first place shared",
         )
-    for i, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):
-        axes.annotate(f"{100 * rate:.1f}%", (i, 100 * high), xytext=(0, 4), textcoords="offset points", ha="center")
+    for i, (rate, high) in enumerate(zip(games.win_rate, games.win_ci_high, strict=True)):  # clear of the upper cap
+        axes.annotate(
+            f"{100 * rate:.1f}%", (i, 100 * high), xytext=(0, 5), textcoords="offset points", ha="center", va="bottom"
+        )
+    axes.margins(y=0.12)  # room above the highest cap for its label, inside the frame
     fair = 100 / run.rules.players
     axes.axhline(fair, color="tab:red", linestyle="--", linewidth=1, label=f"fair share ({fair:.0f}%)")
     axes.set_xticks(x, [label(name) for name in games.strategy])

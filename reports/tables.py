@@ -103,7 +103,7 @@ def pair_size_table(pairs: pd.DataFrame, level: str = "95%") -> str:
             "cards": pairs.cards,
             "difference": pairs.mean_diff.map(_number("{:+.2f}")),
             f"±{level}": (pairs.ci_high - pairs.mean_diff).map(_number("{:.2f}")),
-            "": [  # nothing claimed of a hand size a stopped run did not play
+            "finding": [  # not "verdict": exploratory, unadjusted; nothing claimed of a size a stopped run did not play
                 "not played" if row.deals == 0 else mark(row.ci_low, row.ci_high, row.strategy_a, row.strategy_b)
                 for row in pairs.itertuples()
             ],

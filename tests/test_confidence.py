@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 import pocha
 from pocha.cli import app
-from pocha.engine.confidence import Z95, normal_quantile
+from pocha.engine.confidence import Z95, check_confidence, normal_quantile
 from pocha.errors import PochaError
 
 
@@ -42,12 +42,18 @@ def test_the_text_and_the_report_say_the_level(tmp_path):
     assert "Won (90% CI)" in page and "a 90% confidence interval" in page and "95%" not in page
 
 
+REFUSED = "is not a level strictly between 0 and 1, such as 0.95"
+
+
 @pytest.mark.parametrize(
     ("level", "said"),
     [
-        (95, "confidence: 95 is not a level between 0 and 1, such as 0.9 or 0.99; for 95% give 0.95"),
-        (1.0, "confidence: 1 is not a level between 0 and 1, such as 0.9 or 0.99"),
-        (0, "confidence: 0 is not a level between 0 and 1, such as 0.9 or 0.99"),
+        (95, f"confidence: 95 {REFUSED}; for 95% give 0.95"),
+        (99.9, f"confidence: 99.9 {REFUSED}; for 99.9% give 0.999"),
+        (1.5, f"confidence: 1.5 {REFUSED}"),  # a slip, not plainly a percentage: it was told "for 1.5% give 0.015"
+        (1.0, f"confidence: 1 {REFUSED}"),
+        (0, f"confidence: 0 {REFUSED}"),
+        (-1, f"confidence: -1 {REFUSED}"),
     ],
 )
 def test_a_level_outside_0_to_1_is_refused_in_one_line(level, said):
@@ -56,6 +62,12 @@ def test_a_level_outside_0_to_1_is_refused_in_one_line(level, said):
     assert str(refused.value) == said
     shown = CliRunner().invoke(app, ["simulate", "-k", "2", "-n", "10", "--confidence", str(level)])
     assert shown.exit_code != 0 and said in shown.output and "Traceback" not in shown.output
+
+
+def test_a_level_strictly_between_0_and_1_is_accepted():
+    check_confidence(0.9)
+    shown = CliRunner().invoke(app, ["simulate", "-k", "2", "-n", "10", "--confidence", "0.9"])
+    assert shown.exit_code == 0 and "±90%" in shown.stdout, shown.output
 
 
 def test_a_command_with_95_percent_intervals_only_refuses_another_level():

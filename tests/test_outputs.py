@@ -298,6 +298,7 @@ def test_a_hand_size_not_played_gets_no_verdict():
     )
     shown = pair_size_table(frame).splitlines()
     assert shown[1].endswith("a ahead") and shown[2].endswith("not played")
+    assert shown[0].split() == ["a", "-", "b", "cards", "difference", "±95%", "finding"]  # every column named
     assert list(as_planned(np.array([3.0, 4.0, 5.0]), np.array([100, 50, 0]))) == [3.0, 8.0, 0.0]
 
 

@@ -6,11 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.container import ErrorbarContainer
 from matplotlib.testing.compare import compare_images
 
 import pocha
 from pocha.engine.variants import GAME_GROUPS
-from pocha.reports.plots import calibration_plot, dealer_gap_by_size, pair_matrix, pairs_by_size, render_figures
+from pocha.reports.plots import (
+    calibration_plot,
+    dealer_gap_by_size,
+    pair_matrix,
+    pairs_by_size,
+    render_figures,
+    win_probability,
+)
 from pocha.reports.runs import load_run
 
 GREY = 0.9  # the "no difference detected" cells' grey
@@ -75,6 +83,24 @@ def test_a_figure_of_one_panel_keeps_its_title_whole():
     figure = pairs_by_size(pair.record, pair.tables)
     assert inside_the_figure(figure) and all(tick == int(tick) for tick in figure.axes[0].get_xticks())
     assert inside_the_figure(calibration_plot(predicted.record, predicted.tables))
+
+
+def test_each_chance_of_winning_is_written_clear_of_its_error_bar_and_inside_the_frame():
+    """The figure wrote each chance touching its interval's upper cap (the highest one touching the frame)."""
+    result = pocha.play_games(games=200)
+    figure = win_probability(result.record, result.tables)
+    figure.canvas.draw()
+    (axes,) = figure.axes
+    (caps,) = [container.lines[1] for container in axes.containers if isinstance(container, ErrorbarContainer)]
+    upper = max(caps, key=lambda line: line.get_ydata().sum())
+    cap_tops = axes.transData.transform(np.column_stack([upper.get_xdata(), upper.get_ydata()]))[:, 1]
+    cap_tops += upper.get_markeredgewidth() / 2 * figure.dpi / 72
+    frame = axes.get_window_extent()
+    labels = [text.get_window_extent() for text in axes.texts]
+    gap = 2 * figure.dpi / 72  # at least 2 points of white
+    assert len(labels) == len(cap_tops) == 4
+    for box, cap_top in zip(labels, cap_tops, strict=True):
+        assert box.y0 - cap_top >= gap and frame.y1 - box.y1 >= gap, (box, cap_top, frame)
 
 
 EXAMPLES = Path(__file__).parents[1] / "reports" / "examples"  # the README's and docs/output.md's figures

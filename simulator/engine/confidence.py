@@ -20,12 +20,16 @@ def normal_quantile(confidence: float) -> float:
 
 
 def check_confidence(confidence: float) -> None:
-    """Refuse a level outside (0, 1) with one line, naming the fraction meant when a percentage was given."""
+    """Refuse a level outside (0, 1) with one line, naming the fraction meant when it is plainly a percentage.
+
+    Only 50 to 100 reads as one (95, 99.9): 1.5 is likelier a slip than 1.5% intervals, so nothing is guessed.
+    """
+    accepted = "a level strictly between 0 and 1, such as 0.95"
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        raise PochaError(f"confidence: {confidence!r} is not a number; give a level such as 0.9 or 0.99")
+        raise PochaError(f"confidence: {confidence!r} is not a number; give {accepted}")
     if not 0 < confidence < 1:
-        meant = f"; for {confidence:g}% give {confidence / 100:g}" if 1 < confidence < 100 else ""
-        raise PochaError(f"confidence: {confidence:g} is not a level between 0 and 1, such as 0.9 or 0.99{meant}")
+        meant = f"; for {confidence:g}% give {confidence / 100:g}" if 50 <= confidence < 100 else ""
+        raise PochaError(f"confidence: {confidence:g} is not {accepted}{meant}")
 
 
 def percent(confidence: float) -> str:
