@@ -133,7 +133,7 @@ def match_table(summary: pd.DataFrame) -> str:
         ("difference", summary.mean_diff.map(_number("{:+.2f}"))),
         ("±95%", (summary.ci_high - summary.mean_diff).map(_number("{:.2f}"))),
         (
-            "",
+            "finding",  # as compare's pairs by hand size name theirs
             pd.Series(
                 [
                     mark(low, high, "player", "opponent")

@@ -548,6 +548,8 @@ def test_the_match_command(openspiel):
     shown = runner.invoke(app, ["match", "expected@greedy", "--against", "uniform", "-k", "1,2", "-n", "3"])
     assert shown.exit_code == 0, shown.output
     assert "player expected@greedy, opponent uniform" in shown.stdout and "ms opponent" in shown.stdout
+    header = next(line for line in shown.stdout.splitlines() if line.lstrip().startswith("cards")).split()
+    assert header[header.index("difference") :] == ["difference", "±95%", "finding", "ms", "player", "ms", "opponent"]
     as_json = ["match", "expected@greedy", "--against", "uniform", "-k", "2", "-n", "2", "--format", "json"]
     data = json.loads(runner.invoke(app, as_json).stdout)
     assert data["opponent"] == "uniform" and data["summary"][0]["cards"] == 2 and data["rules"]["hook"] == "always"
