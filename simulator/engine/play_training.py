@@ -393,6 +393,7 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
     files = [(chunk_file(folder, r, i), held_out(plan, i)) for r in range(rounds) for i in range(len(plan.tasks(r)))]
     training = record_features(plan.rules, [path for path, out in files if not out])
     testing = record_features(plan.rules, [path for path, out in files if out])
+    read_on = testing if len(testing.values) else training  # a small first-use model keeps no chunk out
     layers = fit(training, plan.widths, plan.seed)
     meta = {
         "format": FORMAT,
@@ -404,8 +405,7 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
         "rounds": rounds,
         "positions": int(training.position.max() + 1) if len(training.position) else 0,
         "held_out": agreement(layers, testing).to_dict(),
-        "reading": fitted_reading(layers, testing if len(testing.values) else training),  # too few deals to keep
-        # any out (a small model learned on first use): read on the positions it was fitted to
+        "reading": fitted_reading(layers, read_on),
         "pocha": __version__,
     }
     return PlayModel(layers, meta)

@@ -105,6 +105,7 @@ def suit_counts(hand, out_cards, trumps):
     followed), bottoms its cards below every one (they lose if followed).
     """
     masters, bottoms, ruffing = 0, 0, 0
+    may_trump = hand & trumps != ZERO
     for suit in range(4):
         mine, theirs = lane(hand, suit), lane(out_cards, suit)
         if theirs == ZERO:
@@ -113,7 +114,7 @@ def suit_counts(hand, out_cards, trumps):
             masters += popcount(mine >> np.uint64(highest_bit(theirs) + 1))
             bottoms += popcount(mine & ((theirs & (~theirs + ONE)) - ONE))
         plain = (LANE_MASK << np.uint64(16 * suit)) & trumps == ZERO
-        ruffing += plain and mine == ZERO and hand & trumps != ZERO
+        ruffing += plain and mine == ZERO and may_trump
     return masters, bottoms, ruffing
 
 
