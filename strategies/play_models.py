@@ -125,13 +125,26 @@ def is_play_model_file(path: Path) -> bool:
 
 
 def pack_models(models: tuple[PlayModel, ...]) -> Model:
-    """The models as the kernels take them: one flat array of weights and where each model lies in it."""
+    """The models as the kernels take them: one flat array of weights and where each model lies in it.
+
+    Each hidden layer is padded with units of no weight to a multiple of 8 units, as the kernels add
+    eight at a time (``kernels.learned.add_inputs``); a unit of no weight adds nothing to a score.
+    """
     layout = np.zeros((len(models), 4), np.int64)
     parts, offset = [], 0
     for m, model in enumerate(models):
-        one, two = model.widths
+        one, two = (-(-width // 8) * 8 for width in model.widths)
+        layer1, bias1, layer2, bias2, output, bias3 = model.layers
+        padded = (
+            np.pad(layer1, ((0, 0), (0, one - layer1.shape[1]))),
+            np.pad(bias1, (0, one - len(bias1))),
+            np.pad(layer2, ((0, one - layer2.shape[0]), (0, two - layer2.shape[1]))),
+            np.pad(bias2, (0, two - len(bias2))),
+            np.pad(output, (0, two - len(output))),
+            bias3,
+        )
         layout[m] = (offset, len(STATE_FEATURES) + len(CARD_FEATURES), one, two)
-        flat = np.concatenate([np.ravel(layer) for layer in model.layers])
+        flat = np.concatenate([np.ravel(layer) for layer in padded])
         parts.append(flat)
         offset += len(flat)
     readings = np.array([model.reading for model in models], np.float64).reshape(-1, 2)

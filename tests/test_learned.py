@@ -80,8 +80,17 @@ def shipped():
     return load_model(default_model_path(LUDOTEKA))
 
 
-@pytest.mark.parametrize("players", [3, 4, 6])
-def test_the_kernels_score_cards_as_the_network_does(players, shipped, tmp_path):
+def odd_widths(model: PlayModel) -> PlayModel:
+    """A network of random weights whose hidden layers are no multiple of 8 wide (the kernels pad them)."""
+    rng = np.random.default_rng(1)
+    inputs, (one, two) = model.layers[0].shape[0], (13, 5)
+    shapes = ((inputs, one), (one,), (one, two), (two,), (two,), (1,))
+    return PlayModel(tuple(rng.normal(size=shape) for shape in shapes), model.meta)
+
+
+@pytest.mark.parametrize("players, odd", [(3, False), (4, False), (6, False), (4, True)])
+def test_the_kernels_score_cards_as_the_network_does(players, odd, shipped, tmp_path):
+    model = odd_widths(shipped) if odd else shipped
     rules = make_rules(players=players)
     plan = PlayTraining(rules=rules, deals=4, teacher=TEACHER, sizes=(5,))
     record = label_chunk(plan, 5, 0, 4, None)
@@ -89,8 +98,8 @@ def test_the_kernels_score_cards_as_the_network_does(players, shipped, tmp_path)
     save_record(record, 5, tmp_path / "chunk.npz")
     features = record_features(rules, [tmp_path / "chunk.npz"])
     out = np.empty(len(features.values))
-    kernel_scores(record, DealRules.of(rules, 5), pack_models((shipped,)), out)
-    assert np.allclose(out, network_scores(shipped.layers, features.inputs), atol=1e-9)
+    kernel_scores(record, DealRules.of(rules, 5), pack_models((model,)), out)
+    assert np.allclose(out, network_scores(model.layers, features.inputs), atol=1e-9)
 
 
 def test_a_card_s_features_on_a_hand_built_position():
