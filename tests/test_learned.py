@@ -225,8 +225,9 @@ def test_learned_with_its_last_tricks_solved_is_named_by_what_differs():
     """``learned:solve=N`` plays its last N tricks as pimc of ``samples`` worlds (8 unless said), reading the bids."""
     assert parse_policy("learned:solve=0").label == "learned"
     assert parse_policy("learned:solve=3").label == "learned:solve=3"
-    solving = parse_policy("learned:samples=32,solve=4,model=m.npz")
-    assert solving.label == "learned:samples=32,solve=4,model=m.npz" and (solving.samples, solving.solve) == (32, 4)
+    model = default_model_path(LUDOTEKA)
+    solving = parse_policy(f"learned:samples=32,solve=4,model={model}")
+    assert solving.label == f"learned:samples=32,solve=4,model={model}" and (solving.samples, solving.solve) == (32, 4)
     assert solving.sharpness == parse_policy("pimc").sharpness and solving.uses_model
     with pytest.raises(
         PochaError, match="^play: learned solve must be a whole number of tricks from 0 to 20, not 'x'$"
@@ -240,13 +241,14 @@ def test_learned_with_its_last_tricks_solved_is_named_by_what_differs():
         parse_policy("learned:samples=16")
 
 
-def test_a_bad_model_is_one_line_at_the_command_line(tmp_path):
+def test_a_bad_model_is_one_line_at_the_command_line_before_any_work(tmp_path):
     from pocha.cli import app
 
     (tmp_path / "bad.npz").write_text("x")
-    result = CliRunner().invoke(app, ["simulate", "-n", "10", "--play", f"learned:model={tmp_path / 'bad.npz'}"])
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "is not a pocha play model" in result.output
+    for name, said in (("bad.npz", "is not a pocha play model"), ("missing.npz", "no model file")):
+        result = CliRunner().invoke(app, ["simulate", "-n", "10", "--play", f"learned:model={tmp_path / name}"])
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert said in result.output.splitlines()[0]  # first: before any progress or compile notice
 
 
 def test_every_table_has_a_default_model():
@@ -302,10 +304,13 @@ def test_a_model_serves_the_tables_of_its_play_rule_and_scoring(tmp_path, monkey
         assert missing_model(other) == first_use_path(other) and default_model_path(other) == nearest_model_path(other)
 
 
-def test_a_model_learned_on_first_use_is_kept_by_its_features(monkeypatch):
-    """One learned by a pocha that read other features is not found again (it would be refused)."""
+def test_a_model_learned_on_first_use_is_kept_by_its_features_and_widths(monkeypatch):
+    """One learned by a pocha that read other features (it would be refused), or was narrower, is not found again."""
     rules = make_rules("turkish", 4)
     kept = first_use_path(rules)
+    monkeypatch.setattr(play_models, "WIDTHS", (32, 8))
+    assert first_use_path(rules) != kept
+    monkeypatch.undo()
     monkeypatch.setattr(play_models, "CARD_FEATURES", CARD_FEATURES[:-1])
     assert first_use_path(rules) != kept
 

@@ -35,14 +35,13 @@ from pocha.kernels.learned import CARD_FEATURES, CARD_WIDTH, STATE_FEATURES, STA
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules, Outcome, Policies, no_log, play_batch
 from pocha.strategies.heuristics import expected_tables
-from pocha.strategies.play_models import FORMAT, PlayModel, pack_models
+from pocha.strategies.play_models import FORMAT, WIDTHS, PlayModel, pack_models
 from pocha.strategies.registry import load
 from pocha.version import __version__
 from pocha.words import counted
 
 BIDDERS = ("expected", "aces-trumps", "fair-share", "expected")  # the seats' bidders, in turn round the deals
 ROUND_NUMBERS = 1_000_000_000  # deal numbers a round may use: round r deals from r * ROUND_NUMBERS on
-WIDTHS = (32, 8)  # the network's hidden layers
 EPOCHS = 25  # passes over the positions a fit makes
 HELD_OUT = 10  # every HELD_OUT-th chunk of each round is kept out of the fit, to measure the model on
 
