@@ -8,6 +8,7 @@ its ``reading`` (how its scores read as chances, ``kernels.inference``).
 
 import hashlib
 import json
+import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -97,7 +98,7 @@ class PlayModel:
                 layers = tuple(np.asarray(data[name], np.float64) for name in LAYERS)
         except FileNotFoundError:
             raise PochaError(f"play: no model file '{path}'") from None
-        except (OSError, ValueError, KeyError) as error:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
             raise PochaError(f"play: '{path}' is not a pocha play model ({error})") from None
         if meta.get("format") != FORMAT:
             raise PochaError(f"play: '{path}' is a model of format {meta.get('format')!r}; this pocha reads {FORMAT}")

@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -245,7 +246,12 @@ def test_a_bad_model_is_one_line_at_the_command_line_before_any_work(tmp_path):
     from pocha.cli import app
 
     (tmp_path / "bad.npz").write_text("x")
-    for name, said in (("bad.npz", "is not a pocha play model"), ("missing.npz", "no model file")):
+    (tmp_path / "cut.npz").write_bytes(Path(default_model_path(LUDOTEKA)).read_bytes()[:300])  # not a whole zip
+    for name, said in (
+        ("bad.npz", "not a pocha play model"),
+        ("cut.npz", "not a pocha play model"),
+        ("missing.npz", "no model file"),
+    ):
         result = CliRunner().invoke(app, ["simulate", "-n", "10", "--play", f"learned:model={tmp_path / name}"])
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert said in result.output.splitlines()[0]  # first: before any progress or compile notice

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from pocha.errors import PochaError
 from pocha.kernels.codes import POLICIES, POLICY_LEARNED
-from pocha.strategies.play_models import load_model
 from pocha.words import did_you_mean
 
 PIMC_SAMPLES = 8  # pimc worlds per decision: the measured strength/speed trade-off (README, Strong play)
@@ -175,7 +174,13 @@ def parse_policy(spec: str) -> PlayPolicy:
 
 
 def learned_policy(spec: str, parameters: str) -> PlayPolicy:
-    """``learned`` or ``learned:model=PATH,solve=N,samples=N``; a file named is read and checked here, before any work."""
+    """``learned`` or ``learned:model=PATH,solve=N,samples=N``; a model file named is read and checked here.
+
+    Checked as the option is read, a bad file is refused before any work. Its module is imported here
+    only: it loads numba, which ``pocha --help`` and ``--version`` do without.
+    """
+    from pocha.strategies.play_models import load_model
+
     model, solve, samples = "", DEFAULT_SOLVE, PIMC_SAMPLES
     for item in filter(None, (p.strip() for p in parameters.split(","))):
         key, _, value = (part.strip() for part in item.partition("="))
