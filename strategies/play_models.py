@@ -93,7 +93,7 @@ class PlayModel:
     def load(cls, path: str | Path) -> "PlayModel":
         """Read a model file; one clear error for a file that is not one, or is for other features."""
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:  # closed if not a zip too
                 meta = json.loads(str(data["meta"]))
                 layers = tuple(np.asarray(data[name], np.float64) for name in LAYERS)
         except FileNotFoundError:
