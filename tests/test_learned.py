@@ -2,8 +2,12 @@
 
 import importlib.util
 import json
+import platform
+import re
+import types
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 from conftest import LUDOTEKA, lineup, mask
@@ -26,11 +30,12 @@ from pocha.errors import PochaError
 from pocha.game.presets import make_rules
 from pocha.game.scoring import SCORINGS
 from pocha.kernels.bits import ONE, ZERO
-from pocha.kernels.jit import jit
+from pocha.kernels.jit import VECTORISED, jit
 from pocha.kernels.labels import recorded_position
 from pocha.kernels.learned import (
     CARD_FEATURES,
     STATE_FEATURES,
+    add_inputs,
     card_features,
     card_scores,
     learned_card,
@@ -101,6 +106,42 @@ def test_the_kernels_score_cards_as_the_network_does(players, odd, shipped, tmp_
     out = np.empty(len(features.values))
     kernel_scores(record, DealRules.of(rules, 5), pack_models((model,)), out)
     assert np.allclose(out, network_scores(model.layers, features.inputs), atol=1e-9)
+
+
+@pytest.mark.parametrize("width, count, rectified", [(8, 1, False), (16, 44, False), (32, 16, True), (64, 32, True)])
+def test_the_vectorised_sums_are_the_plain_sums_bit_for_bit(width, count, rectified):
+    rng = np.random.default_rng(width + count)
+    out, inputs, weights = rng.normal(size=width), rng.normal(size=count), rng.normal(size=3 + count * width)
+    expected = [float(out[h]) for h in range(width)]
+    for i in range(count):
+        x = max(float(inputs[i]), 0.0) if rectified else float(inputs[i])
+        for h in range(width):
+            expected[h] += x * float(weights[3 + i * width + h])
+    add_inputs(out, width, inputs, count, weights, 3, rectified)
+    assert out.tolist() == expected
+
+
+def eight_scaled(out, x):
+    """Eight independent lanes, as ``add_inputs`` writes its sums."""
+    a0, a1, a2, a3, a4, a5, a6, a7 = out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
+    out[0], out[1], out[2], out[3] = a0 * x[0], a1 * x[1], a2 * x[2], a3 * x[3]
+    out[4], out[5], out[6], out[7] = a4 * x[4], a5 * x[5], a6 * x[6], a7 * x[7]
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="reads x86 instructions")
+def test_only_a_vectorised_function_compiles_with_the_slp_vectoriser():
+    setting = numba.config.SLP_VECTORIZE
+    twin = types.FunctionType(eight_scaled.__code__, globals(), "eight_scaled_twin")  # the same code, another function
+    plain, vectorised = numba.njit(eight_scaled), numba.njit(twin)
+    VECTORISED.add(vectorised.py_func)
+    try:
+        for function in (plain, vectorised):
+            function(np.ones(8), np.ones(8))
+    finally:
+        VECTORISED.discard(vectorised.py_func)
+    packed = [len(re.findall(r"\bv?mulpd\b", f.inspect_asm(f.signatures[0]))) for f in (plain, vectorised)]
+    assert packed[0] == 0 < packed[1]
+    assert setting == numba.config.SLP_VECTORIZE
 
 
 def test_a_card_s_features_on_a_hand_built_position():
