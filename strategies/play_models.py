@@ -36,7 +36,7 @@ class FirstUsePlan(TypedDict):
 
 
 FIRST_USE: FirstUsePlan = {"teacher": "pimc:samples=16,solve=3", "deals": 500, "rounds": 2}  # about a minute of one
-# thread at 4 x 10; under the trump rule 0.74 a hand ahead of the nearest shipped model (docs/learned-play.md)
+# thread at 4 x 10; under the trump rule 0.87 a hand ahead of the nearest shipped model (docs/learned-play.md)
 WIDTHS = (32, 16)  # the network's hidden layers: a trade of strength for speed (docs/learned-play.md)
 SHIPPED = files("pocha.strategies") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
 LAYERS = ("layer1", "bias1", "layer2", "bias2", "output", "bias3")
