@@ -98,8 +98,10 @@ class PlayModel:
                 layers = tuple(np.asarray(data[name], np.float64) for name in LAYERS)
         except FileNotFoundError:
             raise PochaError(f"play: no model file '{path}'") from None
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
-            raise PochaError(f"play: '{path}' is not a pocha play model ({error})") from None
+        except IsADirectoryError:
+            raise PochaError(f"play: '{path}' is a folder, not a model file (.npz of pocha train-play)") from None
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):  # numpy's own words would suggest pickles
+            raise PochaError(f"play: '{path}' is not a pocha play model (.npz of pocha train-play)") from None
         if meta.get("format") != FORMAT:
             raise PochaError(f"play: '{path}' is a model of format {meta.get('format')!r}; this pocha reads {FORMAT}")
         if tuple(meta.get("state_features", ())) != STATE_FEATURES or tuple(meta.get("card_features", ())) != (

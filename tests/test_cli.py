@@ -620,6 +620,17 @@ def test_another_commands_amount_is_answered_with_this_ones():
     assert "(Possible options: --force, --format, --hook)" in invoke("game --foo").output  # others as click says
 
 
+def test_strategies_given_as_arguments_to_a_command_that_takes_them_by_s_are_pointed_there():
+    """`pocha simulate expectd` (compare takes strategies as arguments) said only "unexpected extra argument"."""
+    hint = "this command takes strategies with -s/--strategy (-s expectd)"
+    for command in ("simulate expectd -n 10", "simulate -n 10 expectd ./mine.py:Mine", "game expectd"):
+        result = invoke(command)
+        assert result.exit_code == 2 and "Got unexpected extra argument(s) (expectd" in result.output, result.output
+        assert hint in result.output and "Traceback" not in result.output
+    result = invoke("bench extra")  # a command without strategies: click's words alone
+    assert result.exit_code == 2 and "(extra)\n" in result.output and "-s/--strategy" not in result.output
+
+
 def test_the_readings_of_the_texts_are_options():
     shown = invoke("rules", "--full-deals", "n+1", "--play-rule", "pocha-always-beat").stdout
     assert "schedule   full: 1 2 3 4 5 6 7 8 9 10 10 10 10 10 9 8 7 6 5 4 3 2 1 (23 hands)\n" in shown

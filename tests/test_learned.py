@@ -251,9 +251,12 @@ def test_a_model_file_is_checked_when_read(tmp_path, shipped):
     (tmp_path / "text.npz").write_text("not a model")
     other = PlayModel(shipped.layers, {**shipped.meta, "card_features": ["something else"]})
     other.save(tmp_path / "other.npz")
+    np.savez(tmp_path / "arrays.npz", weights=np.zeros(3))
     for path, message in (
         (tmp_path / "missing.npz", "no model file"),
-        (tmp_path / "text.npz", "is not a pocha play model"),
+        (tmp_path / "text.npz", r"is not a pocha play model \(.npz of pocha train-play\)$"),  # not numpy's words
+        (tmp_path / "arrays.npz", r"is not a pocha play model \(.npz of pocha train-play\)$"),
+        (tmp_path, "is a folder, not a model file"),
         (tmp_path / "other.npz", "reads other features"),
     ):
         with pytest.raises(PochaError, match=message):

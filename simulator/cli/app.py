@@ -78,6 +78,21 @@ def argument_name(argument: TyperArgument) -> str:
 AMOUNTS = ("-n", "--deals", "-g", "--games")  # how much a command plays, as one command or another names it
 COUNTED = {"--deals": "deals", "--games": "whole games"}
 NoSuchOption = sys.modules[typer.BadParameter.__module__].NoSuchOption  # click's, as typer raises it (its own copy)
+UsageError = sys.modules[typer.BadParameter.__module__].UsageError
+EXTRA = "Got unexpected extra argument"  # click's words for words a command takes no argument for
+
+
+def strategy_hint(error: Any, params: list[Any], given: list[str]) -> Any:
+    """Click's error for extra words, with a pointer to ``-s`` where the command takes strategies so (``simulate``).
+
+    ``compare`` takes its strategies as arguments, so ``pocha simulate expected`` is a newcomer's guess.
+    """
+    takes = any("--strategy" in getattr(param, "opts", ()) for param in params)
+    extra = [word for word in given if f"({word}" in str(error.message)]
+    if not str(error.message).startswith(EXTRA) or not takes or not extra:
+        return error
+    message = f"{error.message}: this command takes strategies with -s/--strategy (-s {extra[0]})"
+    return UsageError(message, ctx=error.ctx)
 
 
 def amount_hint(error: Any, params: list[Any]) -> Any:
@@ -124,6 +139,8 @@ class Command(TyperCommand):
             with user_errors():  # a count as the output writes it (1,000,000) or as Python would (1e6)
                 value = given_to(error.param.opts, given)
                 raise PochaError(f"{str(error.param.name).replace('_', '-')}: '{value}' is not {said}") from None
+        except UsageError as error:
+            raise strategy_hint(error, self.get_params(ctx), given) from None
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The Arguments and Options sections, each argument named as in the usage line (no Python type)."""
