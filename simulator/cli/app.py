@@ -77,8 +77,8 @@ def argument_name(argument: TyperArgument) -> str:
 
 AMOUNTS = ("-n", "--deals", "-g", "--games")  # how much a command plays, as one command or another names it
 COUNTED = {"--deals": "deals", "--games": "whole games"}
-NoSuchOption = sys.modules[typer.BadParameter.__module__].NoSuchOption  # click's, as typer raises it (its own copy)
-UsageError = sys.modules[typer.BadParameter.__module__].UsageError
+CLICK_ERRORS = sys.modules[typer.BadParameter.__module__]  # click's exceptions, as typer raises them (its own copy)
+NoSuchOption, UsageError = CLICK_ERRORS.NoSuchOption, CLICK_ERRORS.UsageError
 EXTRA = "Got unexpected extra argument"  # click's words for words a command takes no argument for
 
 
