@@ -4,8 +4,10 @@ test_docs.py runs every ``$ pocha ...`` command of README.md and docs/, but chec
 shows only when the command runs as written; a command it cuts to test size (more deals, games or
 samples than CUT allows) is run, its output left unchecked. This script reruns those commands as
 written, in a scratch folder holding the page's files, and says which shown outputs differ;
-``--write`` puts what they print now in place of the shown lines (a block with a note line,
-``...`` or ``(...)``, is reported, not rewritten: its notes are the page author's). The commands
+``--write`` puts what they print now in place of the shown lines, line by line: each shown line
+no longer printed gives way to the printed line of the same row or sentence (the same words, its
+figures apart), so the page's cut, order and notes (``...``, ``(...)``) stay. A block without notes
+whose lines cannot all be matched so is replaced whole; one with notes is reported. The commands
 are slow (that is why they are cut): choose some with ``--match``. ``--all`` takes the checked
 commands too, after a change that moves every output (a new default model).
 
@@ -16,6 +18,7 @@ commands too, after a change that moves every output (a new default model).
 
 import argparse
 import importlib.util
+import re
 import shlex
 import subprocess
 import sys
@@ -91,6 +94,46 @@ def rewrite(page: Path, command: str, shown: list[str], printed: list[str]) -> N
     )
 
 
+FIGURES = r"[-+]?\d[\d,]*\.\d+%?|[-+]?\d+%|[-+]\d[\d,]*"  # what a run measures: decimals, percentages, signed
+NUMBERS = r"\d[\d,.]*"  # every number, counts and labels too
+
+
+def key(line: str, numbers: str = FIGURES) -> str:
+    """A line with its numbers blanked: which row or sentence it is, whatever it measured."""
+    return " ".join(re.sub(numbers, "#", line).split())
+
+
+def counterpart(line: str, shown: list[str], printed: list[str]) -> str | None:
+    """The printed line that is the shown ``line`` now: the one of its key, or of several the same in turn.
+
+    Tried with the measured figures blanked, then (a count or a label changed too) with every number. A
+    page that shows fewer lines of a key than are printed is taken to show the first ones (a cut block).
+    """
+    for numbers in (FIGURES, NUMBERS):
+        same = [candidate for candidate in printed if key(candidate, numbers) == key(line, numbers)]
+        alike = [other for other in shown if key(other, numbers) == key(line, numbers)]
+        if same and len(alike) <= len(same):  # several rows of one key: the first shown is the first printed...
+            return same[alike.index(line)]
+    return None
+
+
+def refreshed(shown: list[str], printed: list[str]) -> tuple[list[str], list[str]]:
+    """The shown lines with each one no longer printed replaced by its ``counterpart``.
+
+    Keeps the page's cut, order and notes. Also the shown lines that found none (left as they were).
+    """
+    lines, unmatched = [], []
+    for line in shown:
+        if docs.noted(line) or line.rstrip() in printed:
+            lines.append(line)
+            continue
+        now = counterpart(line, shown, printed)
+        lines.append(now or line)
+        if now is None:
+            unmatched.append(line.strip())
+    return lines, unmatched
+
+
 def main() -> None:
     """List, rerun or rewrite the unchecked outputs (or all), as the options say."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -113,15 +156,20 @@ def main() -> None:
             lines = rerun(page, command)  # blank lines kept for the page, left out of the comparison
             printed = [line for line in lines if line]
             wanted = [line.rstrip() for line in shown if line.strip()]
-            if printed == wanted:
+            if all(docs.noted(line) or line.rstrip() in printed for line in shown):
                 print(f"same     {where}")
-            elif options.write and not any(docs.noted(line) for line in wanted):
-                rewrite(page, command, shown, lines)
+                continue
+            lines_now, unmatched = refreshed(shown, printed)
+            if options.write and not unmatched:
+                rewrite(page, command, shown, lines_now)  # line by line: the page's cut and notes kept
                 print(f"written  {where}")
+            elif options.write and not any(docs.noted(line) for line in wanted):
+                rewrite(page, command, shown, lines)  # a whole output whose lines changed: all of it again
+                print(f"written  {where} (the whole output)")
             else:
                 print(f"differs  {where}")
-                for line in [line for line in wanted if line not in printed][:3]:
-                    print(f"  shown, not printed now: {line.strip()}")
+                for line in unmatched[:3]:
+                    print(f"  shown, not printed now: {line}")
 
 
 if __name__ == "__main__":

@@ -343,7 +343,7 @@ def learn_default_models(
 ) -> None:
     """Before a run: learn the play model its learned seats (and learned play-outs) need where none shipped serves.
 
-    Learned on first use (``FIRST_USE``, a minute or so), kept in pocha's cache, and resumed if stopped
+    Learned on first use (``FIRST_USE``, a minute or two), kept in pocha's cache, and resumed if stopped
     (Ctrl-C stops the run). Not asked (``learn``), or without scikit-learn, the nearest shipped model
     plays, said in one line.
     """
@@ -362,7 +362,7 @@ def learn_default_models(
             continue
         say(
             f"learned: {why}; learning one for these rules from {FIRST_USE['teacher']} ({FIRST_USE['deals']:,} "
-            f"deals a hand size, {FIRST_USE['rounds']} rounds), once: a minute or so (kept in {path.parent})"
+            f"deals a hand size, {FIRST_USE['rounds']} rounds), once: a minute or two (kept in {path.parent})"
         )
         plan = PlayTraining(rules=rules, **FIRST_USE)
         folder = path.with_name(path.stem + "-data")

@@ -35,9 +35,10 @@ class FirstUsePlan(TypedDict):
     rounds: int
 
 
-FIRST_USE: FirstUsePlan = {"teacher": "pimc:samples=16,solve=3", "deals": 500, "rounds": 2}  # about a minute of one
-# thread at 4 x 10; under the trump rule 0.87 a hand ahead of the nearest shipped model (docs/learned-play.md)
-WIDTHS = (32, 16)  # the network's hidden layers: a trade of strength for speed (docs/learned-play.md)
+FIRST_USE: FirstUsePlan = {"teacher": "pimc:samples=16,solve=3", "deals": 500, "rounds": 2}  # about 80 s at 4 x 10
+# on 2 cores; under the trump rule 0.97 a hand ahead of the nearest shipped model (docs/learned-play.md)
+WIDTHS = (64, 16)  # the network's hidden layers: a trade of strength for speed (docs/learned-play.md)
+EPOCHS = 75  # passes over the positions a fit makes: the wider network gains from more (docs/learned-play.md)
 SHIPPED = files("pocha.strategies") / "models"  # NAME.npz: the models pocha ships (``shipped_models``)
 LAYERS = ("layer1", "bias1", "layer2", "bias2", "output", "bias3")
 
@@ -197,8 +198,8 @@ def nearest_model_path(rules: Rules) -> str:
 
 def first_use_path(rules: Rules) -> Path:
     """Where pocha keeps the model learned on first use for the rules: by version, named by its fit and network."""
-    features = {"features": [*STATE_FEATURES, *CARD_FEATURES]}  # a model of other features or widths is not this one
-    key = json.dumps({**conditions(rules, "learned"), **FIRST_USE, "widths": WIDTHS, **features}, sort_keys=True)
+    network = {"features": [*STATE_FEATURES, *CARD_FEATURES], "widths": WIDTHS, "epochs": EPOCHS}  # another is not this
+    key = json.dumps({**conditions(rules, "learned"), **FIRST_USE, **network}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
     return pocha_cache_root() / "models" / __version__ / f"players-{rules.players}-{digest}.npz"
 

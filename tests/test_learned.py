@@ -5,6 +5,7 @@ import json
 import platform
 import re
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -311,7 +312,14 @@ def test_every_table_has_a_default_model():
 def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
     """A run stopped and resumed ends with the model of a run never stopped; round 2 is the student's play."""
     plan = PlayTraining(
-        rules=make_rules(players=3), deals=20, rounds=2, teacher=TEACHER, sizes=(2, 3), chunk=2, widths=(8, 4)
+        rules=make_rules(players=3),
+        deals=20,
+        rounds=2,
+        teacher=TEACHER,
+        sizes=(2, 3),
+        chunk=2,
+        widths=(8, 4),
+        epochs=20,
     )
     said: list[str] = []
     whole = train_play(plan, tmp_path / "whole", told=TrainingProgress(say=said.append))
@@ -334,14 +342,20 @@ def test_training_resumes_and_gives_the_same_model_from_the_same_seed(tmp_path):
     first = np.load(chunk_file(tmp_path / "whole", 0, 1))["masks"]
     second = np.load(chunk_file(tmp_path / "whole", 1, 1))["masks"]
     assert first.shape != second.shape or not np.array_equal(first, second)  # other deals, other play
-    with pytest.raises(PochaError, match="another plan"):
-        train_play(PlayTraining(rules=plan.rules, deals=9, teacher=TEACHER), tmp_path / "whole")
-    assert json.loads((tmp_path / "whole" / "plan.json").read_text())["deals"] == 20
+    for other in (replace(plan, deals=9), replace(plan, epochs=21)):
+        with pytest.raises(PochaError, match="another plan"):
+            train_play(other, tmp_path / "whole")
+    recorded = json.loads((tmp_path / "whole" / "plan.json").read_text())
+    assert recorded["deals"] == 20 and recorded["epochs"] == whole.meta["plan"]["epochs"] == 20
+    with pytest.raises(PochaError, match="passes must each be at least 1"):
+        replace(plan, epochs=0)
 
 
 def test_the_model_reads_what_its_meta_says(shipped):
     assert tuple(shipped.meta["state_features"]) == STATE_FEATURES
     assert shipped.meta["teacher"] == "pimc:samples=64,solve=4" and shipped.meta["held_out"]["agreement"] > 0.5
+    # learned with today's network and fit, so the documented command gives it again
+    assert shipped.widths == play_models.WIDTHS and shipped.meta["plan"]["epochs"] == play_models.EPOCHS
 
 
 def test_a_model_serves_the_tables_of_its_play_rule_and_scoring(tmp_path, monkeypatch):
@@ -354,13 +368,14 @@ def test_a_model_serves_the_tables_of_its_play_rule_and_scoring(tmp_path, monkey
         assert missing_model(other) == first_use_path(other) and default_model_path(other) == nearest_model_path(other)
 
 
-def test_a_model_learned_on_first_use_is_kept_by_its_features_and_widths(monkeypatch):
-    """One learned by a pocha that read other features (it would be refused), or was narrower, is not found again."""
+def test_a_model_learned_on_first_use_is_kept_by_its_features_and_network(monkeypatch):
+    """One learned by a pocha that read other features (it would be refused), or fitted another network: not found."""
     rules = make_rules("turkish", 4)
     kept = first_use_path(rules)
-    monkeypatch.setattr(play_models, "WIDTHS", (32, 8))
-    assert first_use_path(rules) != kept
-    monkeypatch.undo()
+    for name, other in (("WIDTHS", (32, 8)), ("EPOCHS", 25)):
+        monkeypatch.setattr(play_models, name, other)
+        assert first_use_path(rules) != kept
+        monkeypatch.undo()
     monkeypatch.setattr(play_models, "CARD_FEATURES", CARD_FEATURES[:-1])
     assert first_use_path(rules) != kept
 

@@ -35,14 +35,13 @@ from pocha.kernels.learned import CARD_FEATURES, CARD_WIDTH, STATE_FEATURES, STA
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules, Outcome, Policies, no_log, play_batch
 from pocha.strategies.heuristics import expected_tables
-from pocha.strategies.play_models import FORMAT, WIDTHS, PlayModel, pack_models
+from pocha.strategies.play_models import EPOCHS, FORMAT, WIDTHS, PlayModel, pack_models
 from pocha.strategies.registry import load
 from pocha.version import __version__
 from pocha.words import counted
 
 BIDDERS = ("expected", "aces-trumps", "fair-share", "expected")  # the seats' bidders, in turn round the deals
 ROUND_NUMBERS = 1_000_000_000  # deal numbers a round may use: round r deals from r * ROUND_NUMBERS on
-EPOCHS = 25  # passes over the positions a fit makes
 HELD_OUT = 10  # every HELD_OUT-th chunk of each round is kept out of the fit, to measure the model on
 
 
@@ -58,14 +57,15 @@ class PlayTraining:
     chunk: int = 20  # deals a chunk (a file of positions)
     sizes: tuple[int, ...] = ()  # hand sizes; () for every one from 1 to the full deal
     widths: tuple[int, int] = WIDTHS
+    epochs: int = EPOCHS  # passes over the positions each fit makes
 
     def __post_init__(self) -> None:
         if not self.sizes:
             object.__setattr__(self, "sizes", tuple(range(1, self.rules.full_deal + 1)))
         for cards in self.sizes:
             self.rules.check_cards(cards)
-        if self.deals < 1 or self.rounds < 1 or self.chunk < 1:
-            raise PochaError("train-play: deals, rounds and chunk size must each be at least 1")
+        if min(self.deals, self.rounds, self.chunk, self.epochs) < 1:
+            raise PochaError("train-play: deals, rounds, chunk size and passes must each be at least 1")
         policy = self.teacher_policy
         if policy.name != "pimc" or policy.exhaustive or policy.rollout != "greedy" or policy.infer != "bids":
             raise PochaError(
@@ -200,7 +200,7 @@ def fitting_library() -> tuple[Any, Any, Any]:
     return ConvergenceWarning, MLPRegressor, threadpool_limits
 
 
-def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int = EPOCHS) -> tuple[np.ndarray, ...]:
+def fit(features: Features, widths: tuple[int, int], seed: int, epochs: int) -> tuple[np.ndarray, ...]:
     """Fit the network to ``features``; its layers (``play_models.LAYERS``) with the inputs' scaling folded in."""
     ConvergenceWarning, MLPRegressor, threadpool_limits = fitting_library()
     if not len(features.values):
@@ -393,7 +393,7 @@ def fit_rounds(plan: PlayTraining, folder: Path, rounds: int) -> PlayModel:
     training = record_features(plan.rules, [path for path, out in files if not out])
     testing = record_features(plan.rules, [path for path, out in files if out])
     read_on = testing if len(testing.values) else training  # a small first-use model keeps no chunk out
-    layers = fit(training, plan.widths, plan.seed)
+    layers = fit(training, plan.widths, plan.seed, plan.epochs)
     meta = {
         "format": FORMAT,
         "state_features": list(STATE_FEATURES),
