@@ -155,15 +155,13 @@ def main() -> None:
                 continue
             lines = rerun(page, command)  # blank lines kept for the page, left out of the comparison
             printed = [line for line in lines if line]
-            wanted = [line.rstrip() for line in shown if line.strip()]
-            if all(docs.noted(line) or line.rstrip() in printed for line in shown):
-                print(f"same     {where}")
-                continue
             lines_now, unmatched = refreshed(shown, printed)
-            if options.write and not unmatched:
+            if lines_now == shown and not unmatched:  # every shown line still printed
+                print(f"same     {where}")
+            elif options.write and not unmatched:
                 rewrite(page, command, shown, lines_now)  # line by line: the page's cut and notes kept
                 print(f"written  {where}")
-            elif options.write and not any(docs.noted(line) for line in wanted):
+            elif options.write and not any(docs.noted(line) for line in shown if line.strip()):
                 rewrite(page, command, shown, lines)  # a whole output whose lines changed: all of it again
                 print(f"written  {where} (the whole output)")
             else:
