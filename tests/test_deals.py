@@ -77,21 +77,26 @@ def test_a_condition_gives_what_a_plain_runs_trace_filtered_gives(tmp_path):
     assert abs(filtered.mean() - dealer.mean_points) < 4 * error, (filtered.mean(), dealer.mean_points, error)
 
 
-def test_advise_for_a_hand_is_simulate_with_that_hand():
-    """``pocha advise`` at position 0 (the first bidder), the others assumed to bid ``expected``, greedy
-    play-outs, against ``pocha simulate`` with every seat bidding ``expected`` and playing greedy, the hand
-    given to position 1 and the same turned card. Advice deals the unseen cards at random to the others,
-    who then bid by ``expected`` after the first bid, and plays every card greedily: the law simulate deals
-    and plays by. So advice's figures for the bid ``expected`` makes with this hand (simulate's mean bid at
-    position 1, always the same) are simulate's figures at position 1, within their intervals."""
+@pytest.mark.parametrize("play", ["greedy", "learned"])
+def test_advise_for_a_hand_is_simulate_with_that_hand(play):
+    """``pocha advise`` at position 0 (the first bidder), the others assumed to bid ``expected``, every seat
+    playing ``play``, against ``pocha simulate`` with every seat bidding ``expected`` and playing ``play``, the
+    hand given to position 1 and the same turned card. Advice deals the unseen cards at random to the others,
+    who then bid by ``expected`` after the first bid, and plays every card as simulate's seats do: the law
+    simulate deals and plays by. So advice's figures for the bid ``expected`` makes with this hand (simulate's
+    mean bid at position 1, always the same) are simulate's figures at position 1, within their intervals."""
     hand, trump, deals = "1O 5C 12E 2B 7E", "4O", 4000
     first = row(
-        results(f'simulate -s expected --cards 5 -n {deals} --hand "1={hand}" --trump {trump}'), "expected", "1", "5"
+        results(f'simulate -s expected --cards 5 -n {deals} --hand "1={hand}" --trump {trump} --play {play}'),
+        "expected",
+        "1",
+        "5",
     )
     bid = int(first.mean_bid)
     assert bid == first.mean_bid
     advised = invoke(
-        f'advise --hand "{hand}" --trump {trump} --position 0 --assume expected --samples {deals} --format json'
+        f'advise --hand "{hand}" --trump {trump} --position 0 --assume expected --samples {deals} --play {play}'
+        " --format json"
     )
     assert advised.exit_code == 0, advised.output
     advice = next(b for b in json.loads(advised.stdout)["bids"] if b["bid"] == bid)
