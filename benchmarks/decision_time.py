@@ -42,7 +42,7 @@ def bots_of(spec: str, game: "pyspiel.Game", seed: int) -> list["pyspiel.Bot"]:
     if spec.startswith("ismcts"):
         search = o.Search.of(spec.partition(":")[2])
         return [search.bot(game, seed + seat) for seat in range(players)]
-    player = pocha.Player(spec, o.rules_for(game), seed=seed)
+    player = pocha.Player(spec, o.rules_for(game), seed=seed, learn_tables=True)  # learned in the untimed deal
     return [o.PochaBot(player, game, seed * players + dealer_of(game, seed)) for _ in range(players)]
 
 
