@@ -42,7 +42,7 @@ def wilson(rate: float, trials: float, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     center = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
-    return float(center - half), float(center + half)
+    return max(0.0, float(center - half)), min(1.0, float(center + half))  # not -6.9e-18 ("-0.0%") at a rate of 0
 
 
 def quantile(counts: Counter, q: float) -> float:

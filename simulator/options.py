@@ -266,9 +266,12 @@ class OutputOptions:
                 "csv-style: a run folder holds plain CSV (pocha report reads it back); give --out FILE.csv "
                 "or --format csv for a spreadsheet"
             )
-        if self.out is None and (self.plot or self.force):
-            option = "plot: figures are written into" if self.plot else "force: it replaces an earlier run in"
-            raise PochaError(f"{option} the --out folder or file; give --out FOLDER or --out FILE.csv")
+        if self.out is None and self.plot:
+            raise PochaError("plot: figures are written into the --out folder; give --out FOLDER")
+        if self.out is None and self.force:
+            raise PochaError(
+                "force: it replaces an earlier run in the --out folder or file; give --out FOLDER or --out FILE.csv"
+            )
         if self.to_file and self.plot:
             raise PochaError("plot: figures need --out FOLDER, not a .csv file")
 

@@ -255,5 +255,6 @@ def test_wilson_interval_by_hand():
 
     low, high = wilson(0.0, 20_000)
     assert low == pytest.approx(0.0, abs=1e-12) and high == pytest.approx(1.959963984540054**2 / 20_000, rel=1e-3)
+    assert wilson(0.0, 40)[0] == 0.0 and wilson(1.0, 40)[1] == 1.0  # not -6.9e-18: a game table printed "-0.0%"
     low, high = wilson(0.5, 100)  # the textbook case: 0.404..0.596
     assert (round(low, 3), round(high, 3)) == (0.404, 0.596)

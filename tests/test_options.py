@@ -20,7 +20,7 @@ from pocha.reports.record import RunRecord
     [
         (lambda: RunOptions(seed=-1), "seed: must be a whole number"),
         (lambda: RunOptions(play="pimcc"), "play: unknown 'pimcc'"),
-        (lambda: OutputOptions(plot=True), "plot: figures are written into the --out folder"),
+        (lambda: OutputOptions(plot=True), "plot: figures are written into the --out folder; give --out FOLDER$"),
         (lambda: OutputOptions(out="t.CSV", plot=True), "plot: figures need --out FOLDER, not a .csv file"),
         (lambda: CheckpointOptions(checkpoint_every=3), "checkpoint-every: does nothing without --checkpoint"),
         (lambda: CheckpointOptions(checkpoint="c.npz", checkpoint_every=0), "checkpoint-every: must be more than 0"),
