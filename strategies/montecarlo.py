@@ -20,6 +20,7 @@ DEFAULT_OVERSAMPLE = 4  # measured (README)
 PREDICTION_SALT = 0x0DD5_EED5  # the prediction's play-outs come from other seeds than the choice's
 ROLLOUTS = ("greedy", "random", "pimc", "learned")  # play-out policies (pimc: slow; learned: the table's model)
 ROLLOUT_NAMES = "greedy, random, pimc or learned"  # as messages name them
+WHOLE_ROLLOUTS = ("pimc", "learned")  # play-outs played whole for every bid: the costly ones a shortlist saves
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class MonteCarlo:
     sharpness: float = MONTECARLO_SHARPNESS  # how sharply the earlier bids are read: 0 ignores them
     oversample: int = DEFAULT_OVERSAMPLE  # reading: worlds drawn and weighed per play-out, the likeliest played
     solve: int = 0  # the last tricks of each greedy play-out solved exactly, every hand open (0: none)
+    shortlist: int = 0  # pimc or learned play-outs: only the best bids of a greedy pass played out (0: every bid)
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -54,17 +56,43 @@ class MonteCarlo:
         if self.oversample < 1:
             raise PochaError(f"montecarlo: oversample must be at least 1, not {self.oversample}")
         check_solve(self.solve, self.rollout, "montecarlo", "rollout=")
+        if self.shortlist < 0:
+            raise PochaError(f"montecarlo: shortlist must be 0 (every bid) or more, not {self.shortlist}")
+        if self.shortlist and self.rollout not in WHOLE_ROLLOUTS:
+            raise PochaError(
+                f"montecarlo: shortlist=N saves play-outs of rollout=pimc or learned; greedy and random ones"
+                f" play every bid at little cost, so it needs rollout=pimc or learned, not '{self.rollout}'"
+            )
         if not self.sharpness >= 0:
             raise PochaError(f"montecarlo: sharpness must be 0 or more, not {self.sharpness}")
 
-    def trick_counts(self, ctx: BidContext) -> np.ndarray:
-        """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``play_outs``)."""
+    def trick_counts(self, ctx: BidContext, considered: np.ndarray | None = None) -> np.ndarray:
+        """float64[deal, bid, tricks]: the (weighted) play-out counts of each candidate bid (see ``play_outs``).
+
+        considered: bool[deal, bid], the bids played out (None: every bid).
+        """
         return play_outs(
-            ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample, self.solve
+            ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample, self.solve, considered
         ).counts
 
     def bid(self, ctx: BidContext) -> np.ndarray:
-        return best_legal(expected_points(self.trick_counts(ctx), ctx.rules, ctx.cards), ctx.forbidden)
+        considered = self.shortlisted(ctx) if self.shortlist else None
+        return best_legal(expected_points(self.trick_counts(ctx, considered), ctx.rules, ctx.cards), ctx.forbidden)
+
+    def shortlisted(self, ctx: BidContext) -> np.ndarray:
+        """bool[deal, bid]: the ``shortlist`` legal bids with the most points over greedy play-outs of the same worlds.
+
+        A greedy play-out costs a fraction of a pimc or learned one (the bids share its lines of play), and
+        the best bid of the costly play-outs is nearly always among the greedy ones' best few.
+        """
+        greedy = replace(self, rollout="greedy", shortlist=0)
+        points = expected_points(greedy.trick_counts(ctx), ctx.rules, ctx.cards)
+        hooked = ctx.forbidden >= 0
+        points[hooked, ctx.forbidden[hooked]] = -np.inf
+        best = np.argsort(-points, axis=1, kind="stable")[:, : self.shortlist]
+        considered = np.zeros(points.shape, np.bool_)
+        np.put_along_axis(considered, best, True, axis=1)
+        return considered
 
     def predict(self, ctx: BidContext, bids: np.ndarray) -> Prediction:
         """The mean tricks and points of the chosen bids over play-outs of their own, not those that chose them.
@@ -72,5 +100,9 @@ class MonteCarlo:
         The chosen bid's estimate from the choice's play-outs is the largest of noisy estimates, so
         it is biased upwards (the winner's curse); fresh play-outs of the same deal are not.
         """
-        counts = self.trick_counts(replace(ctx, seed=ctx.seed ^ PREDICTION_SALT))
+        chosen = None
+        if self.shortlist:  # the chosen bids alone: the others' counts are not read
+            chosen = np.zeros((ctx.size, ctx.cards + 1), np.bool_)
+            chosen[np.arange(ctx.size), bids] = True
+        counts = self.trick_counts(replace(ctx, seed=ctx.seed ^ PREDICTION_SALT), chosen)
         return Prediction(*bid_outcome(counts[np.arange(ctx.size), bids], bids, ctx))

@@ -76,6 +76,7 @@ def play_outs(
     sharpness: float = 0.0,
     oversample: int = 1,
     solve: int = 0,
+    considered: np.ndarray | None = None,
 ) -> Playouts:
     """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
 
@@ -88,8 +89,12 @@ def play_outs(
     (systematic resampling) to be played out, each counting once: the play-outs, the costly part,
     go to the worlds the bids make likely. solve: above 0 (greedy only), the last ``solve`` tricks of
     each play-out are solved exactly, every hand of the world open (``solved_rollout_counts``).
+    considered: bool[deal, bid], the candidates a pimc or learned play-out plays (None: every bid);
+    the others count nothing.
     """
     rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
+    if considered is None:
+        considered = np.ones((ctx.size, k + 1), np.bool_)
     counts = np.zeros((ctx.size, k + 1, k + 1))
     effective = np.zeros(ctx.size)
     deal_rules = DealRules.of(rules, k)
@@ -136,7 +141,10 @@ def play_outs(
             policies = rollout_policies(rollout, players)
             if rollout in ("pimc", "learned"):
                 models = run_models(rules, ("",)) if rollout == "learned" else no_model()
-                whole_rollout_counts(ctx.seed, chunk, position, deal_rules, policies, models, weights, block_counts)
+                shortlist = considered[start : start + block.size]
+                whole_rollout_counts(
+                    ctx.seed, chunk, position, deal_rules, policies, models, weights, shortlist, block_counts
+                )
             else:
                 rollout_counts(ctx.seed, chunk, position, deal_rules, policies, weights, block_counts)
         by_deal = weights.reshape(block.size, samples)
@@ -267,6 +275,7 @@ def likelihoods(cards: int, sharpness: float) -> np.ndarray:
 
 
 def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
-    """float64[deal, bid]: the mean points of each bid over the play-outs."""
+    """float64[deal, bid]: the mean points of each bid over the play-outs; -inf for a bid not played out."""
     totals = counts.sum(axis=2)
-    return np.asarray((counts * rules.scoring.points_grid(cards)).sum(axis=2) / totals)
+    points = (counts * rules.scoring.points_grid(cards)).sum(axis=2)
+    return np.divide(points, totals, out=np.full(totals.shape, -np.inf), where=totals > 0)

@@ -1,5 +1,5 @@
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -25,7 +25,7 @@ from pocha.strategies.base import BidContext, Strategy, best_legal
 from pocha.strategies.heuristics import Expected, FairShare
 from pocha.strategies.montecarlo import MonteCarlo
 from pocha.strategies.play_models import run_models
-from pocha.strategies.playouts import play_outs, rollout_policies, systematic_resample
+from pocha.strategies.playouts import expected_points, play_outs, rollout_policies, systematic_resample
 from pocha.strategies.table import TableStrategy
 
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
@@ -75,7 +75,8 @@ def test_play_outs_count_every_sample_for_every_bid():
         counts = np.zeros((6, 5, 5))
         if policy in ("pimc", "learned"):
             models = run_models(rules, ("",))
-            whole_rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), models, weights, counts)
+            every = np.ones((6, 5), np.bool_)
+            whole_rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), models, weights, every, counts)
         else:
             rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), weights, counts)
         assert np.all(counts.sum(axis=2) == samples)
@@ -242,12 +243,39 @@ def test_montecarlo_parameters():
         MonteCarlo(solve=2, rollout="pimc")
     with pytest.raises(PochaError, match="sharpness must be 0 or more"):
         MonteCarlo(sharpness=-1)
+    with pytest.raises(PochaError, match="shortlist must be 0 .every bid. or more, not -1"):
+        MonteCarlo(shortlist=-1, rollout="pimc")
+    with pytest.raises(PochaError, match="it needs rollout=pimc or learned, not 'greedy'"):
+        MonteCarlo(shortlist=3)
     with pytest.raises(PochaError, match="unknown name 'psychic'"):
         registry.load("montecarlo:assume=psychic")
     assert isinstance(MonteCarlo().assume, TableStrategy)
     label, strategy = registry.load("montecarlo:assume=fair-share,samples=8")
     assert label == "montecarlo:samples=8,assume=fair-share"
     assert strategy == MonteCarlo(samples=8, assume=FairShare())
+
+
+@pytest.mark.parametrize(("cards", "position"), [(6, 3), (8, 1)])
+def test_a_shortlist_plays_out_only_the_best_bids_of_the_greedy_pass(cards, position):
+    """Only the shortlisted bids (the greedy pass's best legal ones) are played out, and the bid is one of them;
+    a shortlist of every bid plays out what no shortlist does, and so bids the same."""
+    rules = make_rules(players=4)
+    ctx = bidder_context(rules, cards, position, 40, 5)
+    full = MonteCarlo(samples=8, rollout="learned")
+    short = replace(full, shortlist=2)
+    considered = short.shortlisted(ctx)
+    assert np.all(considered.sum(axis=1) == 2)
+    hooked = ctx.forbidden >= 0
+    assert not considered[hooked, ctx.forbidden[hooked]].any()
+    greedy = expected_points(replace(full, rollout="greedy").trick_counts(ctx), rules, cards)
+    greedy[hooked, ctx.forbidden[hooked]] = -np.inf
+    assert np.all(np.where(considered, greedy, np.inf).min(axis=1) >= np.where(considered, -np.inf, greedy).max(axis=1))
+    counts = short.trick_counts(ctx, considered)
+    assert np.all(counts.sum(axis=2)[considered] == 8) and not counts[~considered].any()
+    assert considered[np.arange(ctx.size), short.bid(ctx)].all()
+    every = replace(full, shortlist=cards + 1)
+    assert np.array_equal(every.trick_counts(ctx, every.shortlisted(ctx)), full.trick_counts(ctx))
+    assert np.array_equal(every.bid(ctx), full.bid(ctx))
 
 
 def test_montecarlo_runs_do_not_depend_on_the_chunk_size():

@@ -253,12 +253,13 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
 
 
 @jit
-def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, weights, counts):
+def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, weights, considered, counts):
     """``rollout_counts`` with every seat pimc or learned (``rollout``): each candidate bid is played out whole.
 
     models: the learned seats' (``kernels.learned.Model``). Such a seat's view of the deal starts with
-    the play, so no line of play is shared. A kernel of its own, so that montecarlo's greedy
-    play-outs never compile pimc.
+    the play, so no line of play is shared. considered bool[deal, bid]: the candidates played out (a
+    shortlist spends these costly play-outs on the bids a cheaper pass ranked best); the others count
+    nothing. A kernel of its own, so that montecarlo's greedy play-outs never compile pimc.
     """
     cards, hands, trump_card, bids = chunk.cards, chunk.hands, chunk.trump_card, chunk.bids
     players = hands.shape[1]
@@ -274,6 +275,8 @@ def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, wei
         mano, bidder, state = deal_start(seed, chunk, d * samples, position)
         for row in range(d * samples, (d + 1) * samples):
             for bid in range(cards + 1):
+                if not considered[d, bid]:
+                    continue
                 for seat in range(players):
                     row_bids[0, seat] = bids[row, bid if bids.shape[1] > 1 else 0, seat]
                 row_bids[0, bidder] = bid
