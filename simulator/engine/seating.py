@@ -18,7 +18,7 @@ from pocha.strategies import registry
 from pocha.strategies.base import Strategy
 
 NAMED_PLAYERS = {  # whole players by name: a bidding strategy and its play (docs/card-play.md, "The strong player")
-    "strong": "montecarlo:rollout=pimc,samples=128@pimc:samples=64,solve=4",
+    "strong": "montecarlo:rollout=pimc,samples=128,shortlist=3@pimc:samples=64,solve=4",
 }
 
 
