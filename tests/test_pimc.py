@@ -247,7 +247,8 @@ def test_player_specs_name_a_bid_strategy_and_a_play_policy():
 
 def test_the_strong_player_is_a_whole_player_by_name():
     entrant = Entrant.of("strong")
-    assert entrant.label == "strong" and entrant.spec == "montecarlo:rollout=pimc,samples=128,shortlist=3@pimc:samples=64,solve=4"
+    assert entrant.label == "strong"
+    assert entrant.spec == "montecarlo:rollout=pimc,samples=128,shortlist=3@pimc:samples=64,solve=4"
     assert entrant.policy == PlayPolicy("pimc", 64, PIMC_SHARPNESS, solve=4)
     assert entrant.strategy == Entrant.of(entrant.spec).strategy
     assert pickle.loads(pickle.dumps(entrant)) == entrant  # a worker process builds it again
