@@ -298,8 +298,8 @@ SORTED_ABOVE = 64  # worlds to pick above which a sort beats the selection's sam
 def sorted_first(worlds, keys, samples):
     """``likeliest_first``'s front by a sort: every world and key, the highest key first; True when done.
 
-    The front is the selection's, world for world, when the keys at its end are distinct; False,
-    nothing moved, on a tie or a NaN there, which the selection breaks by where the worlds stand.
+    The front is the selection's, world for world, unless two of its keys (or its last and the next)
+    tie or a key is NaN, which the selection breaks by where the worlds stand: then False, nothing moved.
     """
     order = np.argsort(-keys)
     for i in range(min(samples, keys.shape[0] - 1)):
