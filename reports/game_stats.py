@@ -13,8 +13,9 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from pocha.engine.confidence import CONFIDENCE, Z95, normal_quantile
+from pocha.engine.confidence import CONFIDENCE, normal_quantile
 from pocha.engine.tally import GameTally
+from pocha.reports.stats import wilson
 
 QUANTILES = {"score_p05": 0.05, "score_p25": 0.25, "score_median": 0.5, "score_p75": 0.75, "score_p95": 0.95}
 GAME_COLUMNS = (
@@ -33,16 +34,6 @@ GAME_COLUMNS = (
     "score_ci_high",
     *QUANTILES,
 )
-
-
-def wilson(rate: float, trials: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion observed over ``trials`` trials, ``z`` standard errors wide."""
-    if trials <= 0:
-        return float("nan"), float("nan")
-    z2 = z * z
-    center = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
-    return max(0.0, float(center - half)), min(1.0, float(center + half))  # not -6.9e-18 ("-0.0%") at a rate of 0
 
 
 def quantile(counts: Counter, q: float) -> float:

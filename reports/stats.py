@@ -3,7 +3,9 @@
 The unit of independence is the *board* (see ``pocha.engine.tally``): means are ratios sum(T) / sum(H)
 and their standard errors come from the board-level residuals T - r H (the ratio estimator), so
 hands that share a board are never counted as independent. Intervals are normal 95% intervals:
-mean +- 1.96 standard errors.
+mean +- 1.96 standard errors; a rate's (how often bids are made exactly) is Wilson's score interval
+over as many hands as its standard error is worth (``exact_interval``), which stays inside 0..1 and is
+not empty at a rate of 0 or 1, where the normal one is.
 
 A comparison's verdicts over all hand sizes are one family: a compare of k strategies makes
 k(k-1)/2 of them, so they are adjusted by Holm's step-down method (``holm``): the chance that any
@@ -17,7 +19,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from pocha.engine.confidence import CONFIDENCE, normal_quantile
+from pocha.engine.confidence import CONFIDENCE, Z95, normal_quantile
 from pocha.engine.tally import HAND_FIELDS, MOMENTS, Tally
 from pocha.words import give_or_take
 
@@ -74,6 +76,28 @@ def ratio_and_error(boards, t, t2, h, h2, th) -> tuple[np.ndarray, np.ndarray]:
     return ratio, np.where(boards > 1, error, np.nan)
 
 
+def wilson(rate: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion observed over ``trials`` trials, ``z`` standard errors wide."""
+    if not trials > 0:  # none, or NaN: no interval
+        return float("nan"), float("nan")
+    z2 = z * z
+    center = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * np.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
+    return max(0.0, float(center - half)), min(1.0, float(center + half))  # not -6.9e-18 ("-0.0%") at a rate of 0
+
+
+def exact_interval(rate: float, error: float, hands: float, z: float) -> tuple[float, float]:
+    """Wilson's interval of a rate of exact bids, over the hands its board-level standard error ``error`` is worth.
+
+    That is rate (1 - rate) / error^2 (Kish's effective size), so hands that share a board count as
+    the error says; ``hands`` itself where the error says nothing (a rate of 0 or 1, or no spread
+    between boards), and no interval without an error (a single board), as for the points.
+    """
+    if math.isnan(error):
+        return float("nan"), float("nan")
+    return wilson(rate, rate * (1 - rate) / error**2 if error > 0 and 0 < rate < 1 else hands, z)
+
+
 def stratified(weights: np.ndarray, means: np.ndarray, errors: np.ndarray) -> tuple[float, float]:
     """Combine per-size estimates into an all-sizes one: weighted mean, sqrt(sum of w^2 se^2).
 
@@ -114,7 +138,7 @@ def summary(
     policies: each strategy's card-play policy. Columns: strategy; play; cards (hand size or "all");
     position (1 = first bidder .. players = dealer, or "all"); deals (boards); hands (hands bid by the
     strategy); mean_points, se_points, ci_low, ci_high (at ``confidence``); exact_rate with exact_ci_low,
-    exact_ci_high (the same, by the board-level ratio estimator); mean_bid; mean_won; mean_abs_error (mean
+    exact_ci_high (Wilson's, ``exact_interval``); mean_bid; mean_won; mean_abs_error (mean
     |won - bid|). planned_alike: the run planned every hand size alike (``as_planned``), so a stop weighs
     them as the plan does.
     """
@@ -151,8 +175,9 @@ def summary(
                     }
                 )
                 exact = per_hand(fields[HAND_FIELD_INDEX["exact"]], weights.sum())
-                rows[-1]["exact_ci_low"] = float(np.clip(exact - z * rate_error, 0.0, 1.0))
-                rows[-1]["exact_ci_high"] = float(np.clip(exact + z * rate_error, 0.0, 1.0))
+                rows[-1]["exact_ci_low"], rows[-1]["exact_ci_high"] = exact_interval(
+                    exact, rate_error, weights.sum(), z
+                )
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 

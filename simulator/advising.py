@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from pocha._execution import Messages, learn_default_tables
+from pocha._execution import Messages, Progress, counter, learn_default_tables
 from pocha.engine.advice import Advice, CardAdvice, read_situation
 from pocha.engine.advice import advise as advise_situation
 from pocha.engine.advice import advise_card as advise_card_view
@@ -30,6 +30,7 @@ def advise(
     solve: int = 0,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    progress: Progress | None = None,
     messages: Messages | None = None,
 ) -> Advice | CardAdvice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
@@ -42,7 +43,8 @@ def advise(
     is how every seat plays the play-outs, ``solve`` how many of their last tricks are solved
     exactly, every hand open (greedy only). ``result.to_frame()`` has a row per bid; ``result.model``
     says what was assumed. Given ``played``, the card to play instead (``advise_card``, which takes
-    no bid, assume or solve: ``pocha advise --played``).
+    no bid, assume or solve: ``pocha advise --played``). progress: called with (samples played out,
+    ``samples``) as they are; a trick table learned first counts its deals the same way.
     """
     if played is not None:
         for given, name, why in (
@@ -63,6 +65,7 @@ def advise(
             sharpness=card_sharpness,
             rules=rules,
             run=run,
+            progress=progress,
         )
     _, chosen = rules.resolve()
     if run.policy.name not in ROLLOUTS:
@@ -73,7 +76,7 @@ def advise(
     if bid is not None:
         situation.check_bid(bid)
     assumed = bidder(assume, "assume", "the play-outs play --play").strategy
-    learn_default_tables([(assumed, run.policy)], chosen, run.make_backend(), None, messages, run.learn_tables)
+    learn_default_tables([(assumed, run.policy)], chosen, run.make_backend(), progress, messages, run.learn_tables)
     return advise_situation(
         situation,
         samples=samples,
@@ -83,6 +86,7 @@ def advise(
         sharpness=MONTECARLO_SHARPNESS if sharpness is None else sharpness,
         asked=bid,
         solve=solve,
+        progress=counter(progress, samples),
     )
 
 
@@ -98,6 +102,7 @@ def advise_card(
     sharpness: float = PIMC_SHARPNESS,
     rules: RuleOptions = RuleOptions(),
     run: RunOptions = RunOptions(),
+    progress: Progress | None = None,
 ) -> CardAdvice:
     """Which card to play: each legal card's chance to make your bid and its expected points, by play-outs.
 
@@ -106,9 +111,17 @@ def advise_card(
     the first lead ("1O 3O 12C 5E | 7C", the bars optional). ``samples`` worlds consistent with what
     you have seen are drawn, the bids read as pimc reads them (``sharpness``); after your card every
     seat plays ``run.play``, greedy or learned. ``result.to_frame()`` has a row per legal card;
-    ``result.model`` says what was assumed.
+    ``result.model`` says what was assumed. progress: called with (worlds played, all of them).
     """
     _, chosen = rules.resolve()
     dealer = chosen.players - 1  # seats numbered by bidding position: the dealer bids last
     view = DealView(position, dealer, hand, trump, bids, played)
-    return advise_card_view(chosen, view, samples=samples, sharpness=sharpness, seed=run.seed, rollout=run.policy)
+    return advise_card_view(
+        chosen,
+        view,
+        samples=samples,
+        sharpness=sharpness,
+        seed=run.seed,
+        rollout=run.policy,
+        progress=counter(progress, samples),
+    )

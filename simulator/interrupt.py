@@ -12,6 +12,7 @@ import _thread
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -20,6 +21,7 @@ ENGINE = "llvmlite.binding.executionengine"  # the module whose ctypes callbacks
 CALLBACKS = ("_raw_object_cache_notify", "_raw_object_cache_getbuffer")  # its ExecutionEngine's
 RETRY = 0.01  # seconds before a signal that came inside a callback is delivered again
 STOPPING = (signal.SIGINT, signal.SIGTERM)
+PIECE_SECONDS = 0.25  # about how long each of ``pieces`` lasts: how long a signal waits for a kernel to return
 
 
 def in_callback(frame: FrameType | None) -> bool:
@@ -58,3 +60,20 @@ def interruptible() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def pieces(total: int, first: int = 16) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` ranges covering 0..total in order, each about PIECE_SECONDS of the caller's work on it.
+
+    A kernel holds the main thread until it returns, and only then is a signal handled: long work done
+    a piece a call stops within a piece. The first piece is ``first`` long (it may wait for a compile);
+    each next is sized by how long the last took, growing at most fourfold.
+    """
+    start, size = 0, max(first, 1)
+    while start < total:
+        stop = min(start + size, total)
+        began = time.perf_counter()
+        yield start, stop
+        took = time.perf_counter() - began
+        size = max(1, min(4 * size, int((stop - start) * PIECE_SECONDS / max(took, 1e-9))))
+        start = stop

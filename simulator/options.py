@@ -163,6 +163,12 @@ def parse_variant(text: str, players: int) -> tuple[str, RuleOptions]:
     for part in parts:
         name, equals, value = (word.strip() for word in part.partition("="))
         option = name.lower()
+        if equals and option in ("players", "player"):  # a did-you-mean would offer play-rule
+            given_to = value or "N"
+            raise PochaError(
+                f"variant '{text}': players are the study's, not a variant's: give -p {given_to} "
+                f"(--players; players={given_to} from Python)"
+            )
         if equals and option not in VARIANT_OPTIONS:
             known = ", ".join(VARIANT_OPTIONS)
             raise PochaError(

@@ -14,6 +14,7 @@ block; any other assumed strategy is asked position by position, on whole batche
 ``montecarlo`` strategy and ``pocha advise`` both stand on this.
 """
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -22,9 +23,10 @@ import numpy as np
 
 from pocha.errors import PochaError
 from pocha.game.rules import Rules, forbidden_bids
+from pocha.interrupt import pieces
 from pocha.kernels.bidding import TableModel
-from pocha.kernels.codes import POLICIES
-from pocha.kernels.learned import no_model
+from pocha.kernels.codes import POLICIES, STREAM_ROLLOUT, STREAM_SAMPLE
+from pocha.kernels.learned import Model, no_model
 from pocha.kernels.play import Chunk, DealRules, Policies
 from pocha.kernels.playouts import (
     rollout_counts,
@@ -32,10 +34,12 @@ from pocha.kernels.playouts import (
     solved_rollout_counts,
     table_answers,
     table_weights,
+    unseen_cards,
     whole_rollout_counts,
 )
 from pocha.kernels.seats import positions_to_seats, seats_to_positions
 from pocha.kernels.solve import MOST_SOLVE
+from pocha.kernels.streams import stream_states
 from pocha.strategies.base import BidContext, Strategy, checked_bids
 from pocha.strategies.play_models import run_models
 from pocha.strategies.table import TableStrategy
@@ -77,6 +81,7 @@ def play_outs(
     oversample: int = 1,
     solve: int = 0,
     considered: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Playouts:
     """Sample each deal's unseen cards ``samples`` ways and play every candidate bid out (see the module docstring).
 
@@ -90,22 +95,97 @@ def play_outs(
     go to the worlds the bids make likely. solve: above 0 (greedy only), the last ``solve`` tricks of
     each play-out are solved exactly, every hand of the world open (``solved_rollout_counts``).
     considered: bool[deal, bid], the candidates a pimc or learned play-out plays (None: every bid);
-    the others count nothing.
+    the others count nothing. Without oversampling, the samples are played a piece at a time
+    (``pieces``: a signal stops them within one), each piece's random streams going on from the
+    last's: the counts are one call's. progress: told the play-outs (samples of a deal) each piece finished.
     """
-    rules, k, position, players = ctx.rules, ctx.cards, ctx.position, ctx.rules.players
+    rules, k = ctx.rules, ctx.cards
     if considered is None:
         considered = np.ones((ctx.size, k + 1), np.bool_)
     counts = np.zeros((ctx.size, k + 1, k + 1))
     effective = np.zeros(ctx.size)
-    deal_rules = DealRules.of(rules, k)
     reading = sharpness > 0
-    drawn = samples * oversample if reading else samples  # worlds drawn per deal
-    model = assumed.model(ctx) if type(assumed) is TableStrategy else None  # the table bids in the kernels
+    playing = Playing(
+        assumed,
+        assumed.model(ctx) if type(assumed) is TableStrategy else None,  # the table bids in the kernels
+        (samples, samples * oversample if reading else samples),
+        (rollout, solve),
+        sharpness,
+        DealRules.of(rules, k),
+        rollout_policies(rollout, rules.players),
+        run_models(rules, ("",)) if rollout == "learned" else no_model(),
+    )
+    drawn = playing.worlds[1]
     for start in range(0, ctx.size, BLOCK):
         block = ctx.subset(slice(start, start + BLOCK))
-        rows = np.repeat(np.arange(block.size), drawn)  # sampled deal -> its deal in the block
+        streams = Streams.start(block)
+        own = None if reading else checked_bids(assumed_label(assumed), assumed, block)  # for every candidate
+        weights = np.empty((block.size, samples))  # what each play-out counts for
+        for first, last in pieces(samples) if drawn == samples else [(0, drawn)]:
+            shortlist, block_counts = considered[start : start + block.size], counts[start : start + block.size]
+            played = playing.play(block, (first, last), streams, own, shortlist, block_counts)
+            weights[:, first : first + played.shape[1]] = played
+            if progress is not None:
+                progress(played.shape[1])
+        effective[start : start + block.size] = weights.sum(axis=1) ** 2 / (weights**2).sum(axis=1)
+    return Playouts(counts, effective)
+
+
+class Streams(NamedTuple):
+    """Where each deal of a block stands in its random streams between pieces: what the next piece goes on from."""
+
+    sample: np.ndarray  # uint64[deal]: the sampling stream's state
+    unseen: np.ndarray  # int64[deal, deck_size]: the cards the bidder cannot see, as the last sample shuffled them
+    rollout: np.ndarray  # uint64[deal]: the play-outs' stream state
+
+    @classmethod
+    def start(cls, block: BidContext) -> "Streams":
+        """The streams of ``block``'s deals before any sample."""
+        k, numbers = block.cards, block.numbers
+        return cls(
+            stream_states(block.seed, k, numbers, STREAM_SAMPLE),
+            unseen_cards(block.hands, block.trump_card, block.rules.deck()),
+            stream_states(block.seed, k, numbers, STREAM_ROLLOUT),
+        )
+
+
+class Playing(NamedTuple):
+    """What ``play_outs`` plays each piece of a block's samples with: the assumed bidders, the play-outs."""
+
+    assumed: Strategy
+    model: TableModel | None  # the assumed table's, to bid in the kernels; None: the strategy is asked
+    worlds: tuple[int, int]  # the samples played per deal, and the worlds drawn to pick them from
+    rollout: tuple[str, int]  # how every seat plays them, and the last tricks solved exactly
+    sharpness: float
+    deal_rules: DealRules
+    policies: Policies
+    models: Model
+
+    def play(
+        self,
+        block: BidContext,
+        piece: tuple[int, int],
+        streams: Streams,
+        own: np.ndarray | None,
+        considered: np.ndarray,
+        counts: np.ndarray,
+    ) -> np.ndarray:
+        """Deal worlds first..last (``piece``) of each deal of ``block``, weigh them, add their play-outs to ``counts``.
+
+        streams: the deals', carried on; own: the assumed strategy's
+        bid in each deal, standing for every candidate (None when reading: each candidate answered);
+        considered: bool[deal, bid], the candidates a pimc or learned play-out plays.
+        Returns the weights of the samples played, float64[deal, sample]: all of the worlds drawn,
+        or as many as ``samples`` picked from them all (oversampling).
+        """
+        (first, last), (samples, drawn) = piece, self.worlds
+        rules, k, position, players = block.rules, block.cards, block.position, block.rules.players
+        reading = self.sharpness > 0
+        rows = np.repeat(np.arange(block.size), last - first)  # sampled deal -> its deal in the block
         hands = np.empty((len(rows), players), np.uint64)
-        sample_completions(ctx.seed, k, block.numbers, position, block.hands, block.trump_card, rules.deck(), hands)
+        sample_completions(
+            streams.sample, streams.unseen, k, block.numbers, position, block.hands, block.trump_card, hands
+        )
         dealt = block.numbers[rows]  # each sample's deal number: its dealer, so its seats' positions
         held = np.empty((players, len(rows)), np.uint64)
         seats_to_positions(hands, dealt, held)
@@ -117,39 +197,40 @@ def play_outs(
             trump_card=block.trump_card[rows],
             earlier_bids=np.empty((len(rows), 0), np.int64),
             forbidden=np.full(len(rows), -1),
-            seed=ctx.seed ^ ASSUMED_SEED_SALT,
-            numbers=dealt * drawn + np.tile(np.arange(drawn), block.size),
-            policy=ctx.policy,
+            seed=block.seed ^ ASSUMED_SEED_SALT,
+            numbers=dealt * drawn + np.tile(np.arange(first, last), block.size),
+            policy=block.policy,
         )
         earlier = block.earlier_bids[rows]
         weights = np.ones(len(rows))
         if reading:
-            read_bids(assumed, model, worlds, held, earlier, sharpness, weights)
+            read_bids(self.assumed, self.model, worlds, held, earlier, self.sharpness, weights)
         if drawn > samples:
             picked = systematic_resample(weights.reshape(block.size, drawn), samples, block.uniform()[:, 0])
             hands, dealt, held, earlier = hands[picked], dealt[picked], held[:, picked], earlier[picked]
             worlds, weights = worlds.subset(picked), np.ones(len(picked))
-        if reading:  # the bidder's candidates 0..k, each answered
-            own = np.tile(np.arange(k + 1), (len(dealt), 1))
-        else:  # the assumed strategy's bid stands for them all
-            own = checked_bids(assumed_label(assumed), assumed, block)[rows].reshape(-1, 1)
-        bids = answered_bids(assumed, model, worlds, dealt, held, earlier, own)
-        chunk, block_counts = Chunk(k, dealt, hands, worlds.trump_card, bids), counts[start : start + block.size]
+        # the bidder's candidates 0..k, each answered; or the assumed strategy's bid standing for them all
+        candidates = np.tile(np.arange(k + 1), (len(dealt), 1)) if own is None else own[rows].reshape(-1, 1)
+        bids = answered_bids(self.assumed, self.model, worlds, dealt, held, earlier, candidates)
+        chunk = Chunk(k, dealt, hands, worlds.trump_card, bids)
+        rollout, solve = self.rollout
         if solve:
-            solved_rollout_counts(ctx.seed, chunk, position, deal_rules, solve, weights, block_counts)
+            solved_rollout_counts(chunk, position, self.deal_rules, solve, weights, counts)
+        elif rollout in ("pimc", "learned"):
+            whole_rollout_counts(
+                streams.rollout,
+                chunk,
+                position,
+                self.deal_rules,
+                self.policies,
+                self.models,
+                weights,
+                considered,
+                counts,
+            )
         else:
-            policies = rollout_policies(rollout, players)
-            if rollout in ("pimc", "learned"):
-                models = run_models(rules, ("",)) if rollout == "learned" else no_model()
-                shortlist = considered[start : start + block.size]
-                whole_rollout_counts(
-                    ctx.seed, chunk, position, deal_rules, policies, models, weights, shortlist, block_counts
-                )
-            else:
-                rollout_counts(ctx.seed, chunk, position, deal_rules, policies, weights, block_counts)
-        by_deal = weights.reshape(block.size, samples)
-        effective[start : start + block.size] = by_deal.sum(axis=1) ** 2 / (by_deal**2).sum(axis=1)
-    return Playouts(counts, effective)
+            rollout_counts(streams.rollout, chunk, position, self.deal_rules, self.policies, weights, counts)
+        return weights.reshape(block.size, -1)
 
 
 def rollout_policies(rollout: str, players: int) -> Policies:

@@ -138,3 +138,38 @@ def test_advice_solving_the_play_outs():
     for solve, rollout, message in ((21, "greedy", "from 0 to 20, not 21"), (2, "pimc", "needs --play greedy")):
         with pytest.raises(PochaError, match=message):
             advise(five, samples=10, seed=1, rollout=rollout, assume=("expected", Expected()), sharpness=0, solve=solve)
+
+
+def one_piece(total: int, first: int = 16):
+    """``pieces`` of the play-outs as one kernel call: the advice before issue 46."""
+    return iter([(0, total)])
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        {"play": "greedy"},
+        {"play": "learned", "position": 2, "bids": "3,2"},
+        {"play": "random", "assume": "expected", "sharpness": 0},
+        {"play": "greedy", "solve": 3},
+        {"play": "greedy", "bids": "2,2,0,1", "played": ""},  # card advice
+        {"play": "learned", "position": 1, "bids": "2,2,0,1", "played": "1C", "hand": "1O 3O 12C 5E 2B 7B 3C 4E"},
+    ],
+)
+def test_advice_played_a_piece_at_a_time_is_the_advice_of_one_call(asked, monkeypatch):
+    """In pieces, each going on with the random streams where the last left them: one call's figures, to the bit.
+
+    Issue 46: advise held the main thread until its last play-out (549 s, deaf to Ctrl-C, saying nothing).
+    """
+    from pocha.advising import advise as advise_hand
+
+    hand = asked.pop("hand", "1O 3O 12C 5E 2B 7B 1C 3C 12O 11O")
+    with monkeypatch.context() as whole:
+        whole.setattr("pocha.strategies.playouts.pieces", one_piece)
+        whole.setattr("pocha.engine.player.pieces", one_piece)
+        at_once = advise_hand(hand, "7O", samples=90, seed=3, **asked)
+    monkeypatch.setattr("pocha.interrupt.PIECE_SECONDS", 0.0)  # a first piece of 16, then one play-out a piece
+    told = []
+    in_pieces = advise_hand(hand, "7O", samples=90, seed=3, progress=lambda *now: told.append(now), **asked)
+    assert in_pieces.to_dict() == at_once.to_dict()
+    assert told[0] == (0, 90) and told[1] == (16, 90) and told[-1] == (90, 90) and len(told) == 2 + 90 - 16

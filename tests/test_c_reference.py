@@ -27,7 +27,7 @@ WORKLOADS = {"W": ("random", "random"), "H": ("aces-trumps", "greedy")}  # the r
 def test_the_c_reference_plays_pocha_s_deals(mode, cards, seed):
     deals = 3000
     done = subprocess.run(
-        [str(reference_program(SOURCE)), mode, str(cards), str(deals), str(seed)], capture_output=True, text=True
+        [*reference_program(SOURCE), mode, str(cards), str(deals), str(seed)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     printed = re.findall(r"(\w+)=(-?\d+(?:,-?\d+)*)", done.stdout)

@@ -18,7 +18,7 @@ from pocha import api, playing
 from pocha.cli import commands
 from pocha.cli.app import COMPILE_SECONDS, app, compiling_announced
 from pocha.engine import startup
-from pocha.engine.bench import BENCHMARKS, Measurement
+from pocha.engine.bench import BENCHMARKS, Measurement, reference_program, reference_rate
 from pocha.engine.startup import run_seconds
 from pocha.errors import PochaError
 from pocha.options import RuleOptions
@@ -237,6 +237,32 @@ def test_bench_against_a_reference_prints_its_ratio(tmp_path):
     assert sum("reference" in line for line in lines[1:]) == 3  # the workloads the reference has
     bad = invoke("bench", "--deals", "2000", "--against", "/bin/true")
     assert bad.exit_code == 1 and bad.stdout == "" and "did not print deals_per_s=" in bad.stderr
+
+
+def test_bench_against_a_file_takes_the_file_as_named(tmp_path, monkeypatch):
+    """Issue 46: ``--against mybids.py`` looked for mybids.py on the PATH ("No such file or directory").
+
+    A file is taken where it is, relative or absolute, a .py one run by this Python; a bare name with no
+    such file is a program on the PATH. What is not a timing program is told so in one line.
+    """
+    monkeypatch.chdir(tmp_path)
+    Path("ref").write_text("#!/bin/sh\necho deals_per_s=1000\n")
+    Path("ref").chmod(0o755)
+    Path("ref.py").write_text("print('deals_per_s=2000')\n")
+    for named, rate in (("ref", 1000), ("./ref", 1000), (str(tmp_path / "ref"), 1000), ("ref.py", 2000)):
+        assert reference_rate(reference_program(named), "W", 1, 1000, 1) == rate
+    assert reference_program("true") == (shutil.which("true"),)  # a program on the PATH
+    Path("mybids.py").write_text("class TrumpsOnly:\n    pass\n")  # a strategy file, as the README's
+    Path("notes").write_text("x\n")
+    for named, said in (
+        ("mybids.py", "did not print deals_per_s= (exit 0) (--against times a program's speed; a strategy file is "),
+        ("nothing-here", "no file nothing-here and no program of that name on the PATH; give a program that runs "),
+        ("./nothing-here", "no file ./nothing-here; give a program that runs as BINARY W|H K DEALS SEED"),
+        ("notes", "notes is not executable (chmod +x notes); give a program that runs as BINARY W|H K DEALS SEED"),
+    ):
+        result = invoke("bench", "--deals", "2000", "--against", named)
+        assert result.exit_code == 1 and result.stdout == "" and said in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_bench_against_c_source_that_cannot_be_built(tmp_path, monkeypatch):

@@ -251,7 +251,7 @@ def test_rotation_removes_the_seat_advantage():
 
 
 def test_wilson_interval_by_hand():
-    from pocha.reports.game_stats import wilson
+    from pocha.reports.stats import wilson
 
     low, high = wilson(0.0, 20_000)
     assert low == pytest.approx(0.0, abs=1e-12) and high == pytest.approx(1.959963984540054**2 / 20_000, rel=1e-3)

@@ -119,3 +119,26 @@ def test_a_signal_while_the_modules_load_stops_in_one_line(stop, tmp_path):
     out, err = process.communicate()
     lines = [line for line in err.splitlines() if not line.startswith("import time:")]
     assert process.returncode == 130 and lines == ["Interrupted: nothing was written."], err[-2000:]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(
+    "asked",
+    [
+        ["--samples", "200000"],
+        ["--bids", "2,2,0,1", "--played", "", "--samples", "100000"],  # card advice
+    ],
+)
+def test_a_signal_during_advice_stops_it_at_once(asked, stop, tmp_path):
+    """Long advice says how far it is (in a pipe, whole lines), and a signal stops it within a piece of its play-outs.
+
+    Issue 46: ``advise --samples 1000000`` went on for 549 s after a Ctrl-C, and said nothing meanwhile.
+    """
+    hand = ["--hand", "1O 3O 12C 5E 2B 7B 1C 3C 12O 11O", "--trump", "7O"]
+    process = started(["advise", *hand, *asked], tmp_path)
+    lines = []
+    while not (line := process.stderr.readline()).startswith("progress: ") or " (0 of " in line:
+        assert line, lines + [process.communicate()[1]]  # the advice ended without a line of its progress
+        lines.append(line.rstrip("\n"))
+    process.send_signal(stop)
+    assert assert_stopped(process, [*lines, line.rstrip("\n")]) == ""

@@ -16,9 +16,10 @@ from pocha.errors import PochaError
 from pocha.game.cards import cards_of
 from pocha.game.presets import make_rules
 from pocha.game.rules import Rules, forbidden_bids
-from pocha.kernels.codes import NO_TRUMP
+from pocha.kernels.codes import NO_TRUMP, STREAM_ROLLOUT, STREAM_SAMPLE
 from pocha.kernels.play import Chunk, DealRules
-from pocha.kernels.playouts import rollout_counts, sample_completions, whole_rollout_counts
+from pocha.kernels.playouts import rollout_counts, sample_completions, unseen_cards, whole_rollout_counts
+from pocha.kernels.streams import stream_states
 from pocha.reports.stats import summary
 from pocha.strategies import registry
 from pocha.strategies.base import BidContext, Strategy, best_legal
@@ -31,6 +32,15 @@ from pocha.strategies.table import TableStrategy
 pytestmark = pytest.mark.slow  # the heavy kernels (play-outs, pimc, the solver, IS-MCTS): out of the fast tier
 
 
+def completed(seed, rules, cards, chunk, position, own, samples):
+    """uint64[deal * samples, seat]: ``sample_completions`` of the chunk's deals from the start of their streams."""
+    hands = np.empty((len(own) * samples, rules.players), np.uint64)
+    states = stream_states(seed, cards, chunk.numbers, STREAM_SAMPLE)
+    unseen = unseen_cards(own, chunk.trump_card, rules.deck())
+    sample_completions(states, unseen, cards, chunk.numbers, position, own, chunk.trump_card, hands)
+    return hands
+
+
 @pytest.mark.parametrize("full_deal_trump", ["dealer-card", "none"])
 @pytest.mark.parametrize(("players", "cards", "position"), [(4, 5, 0), (4, 10, 1), (4, 10, 3), (3, 12, 2), (5, 1, 4)])
 def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position, full_deal_trump):
@@ -39,8 +49,7 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position, full
     seat = (chunk.numbers + 1 + position) % players
     own = chunk.hands[np.arange(20), seat]
     samples = 8
-    hands = np.empty((20 * samples, players), np.uint64)
-    sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
+    hands = completed(3, rules, cards, chunk, position, own, samples)
     deck = set(int(c) for c in rules.deck())
     full = cards * players == rules.deck_size
     for row in range(20 * samples):
@@ -58,6 +67,32 @@ def test_sampled_deals_keep_what_the_bidder_knows(players, cards, position, full
             assert not any(trump in h for h in held)
 
 
+def test_samples_dealt_and_played_in_pieces_are_those_of_one_call():
+    """The stream states and the unseen cards, left where a call ends, are where the next call goes on from."""
+    rules, cards, position, samples = make_rules(players=4), 6, 1, 9
+    chunk = deal_chunk(rules, 1, cards, numbers(0, 3))
+    own = chunk.hands[np.arange(3), (chunk.numbers + 1 + position) % 4]
+    at_once = completed(5, rules, cards, chunk, position, own, samples)
+    states = stream_states(5, cards, chunk.numbers, STREAM_SAMPLE)
+    unseen = unseen_cards(own, chunk.trump_card, rules.deck())
+    pieces = []
+    for width in (4, 1, 4):
+        hands = np.empty((3 * width, 4), np.uint64)
+        sample_completions(states, unseen, cards, chunk.numbers, position, own, chunk.trump_card, hands)
+        pieces.append(hands.reshape(3, width, 4))
+    assert np.array_equal(np.concatenate(pieces, axis=1).reshape(-1, 4), at_once)
+    random, deal_rules, bids = rollout_policies("random", 4), DealRules.of(rules, cards), np.ones((3 * samples, 1, 4))
+    counts = [np.zeros((3, cards + 1, cards + 1)) for _ in range(2)]
+    states = stream_states(5, cards, chunk.numbers, STREAM_ROLLOUT)
+    whole = Chunk(cards, np.repeat(chunk.numbers, samples), at_once, np.repeat(chunk.trump_card, samples), bids)
+    rollout_counts(states.copy(), whole, position, deal_rules, random, np.ones(3 * samples), counts[0])
+    for first, last in ((0, 4), (4, 5), (5, 9)):
+        rows = (np.arange(3)[:, None] * samples + np.arange(first, last)).ravel()
+        piece = Chunk(cards, whole.numbers[rows], at_once[rows], whole.trump_card[rows], bids[rows])
+        rollout_counts(states, piece, position, deal_rules, random, np.ones(len(rows)), counts[1])
+    assert np.array_equal(counts[0], counts[1]) and counts[0].sum() == 3 * samples * (cards + 1)
+
+
 EXPECTED = ("expected", Expected())
 
 
@@ -65,20 +100,21 @@ def test_play_outs_count_every_sample_for_every_bid():
     rules = make_rules(players=4)
     chunk = deal_chunk(rules, 1, 4, numbers(0, 6))
     samples = 10
-    hands = np.empty((6 * samples, 4), np.uint64)
     own = chunk.hands[np.arange(6), (chunk.numbers + 1) % 4]
-    sample_completions(1, 4, chunk.numbers, 0, own, chunk.trump_card, rules.deck(), hands)
+    hands = completed(1, rules, 4, chunk, 0, own, samples)
     bids = np.ones((6 * samples, 1, 4), np.int64)
     sampled = Chunk(4, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     deal_rules, weights = DealRules.of(rules, 4), np.ones(6 * samples)
     for policy in ("greedy", "pimc", "learned", "random"):
         counts = np.zeros((6, 5, 5))
+        states = stream_states(1, 4, chunk.numbers, STREAM_ROLLOUT)
         if policy in ("pimc", "learned"):
             models = run_models(rules, ("",))
             every = np.ones((6, 5), np.bool_)
-            whole_rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), models, weights, every, counts)
+            policies = rollout_policies(policy, 4)
+            whole_rollout_counts(states, sampled, 0, deal_rules, policies, models, weights, every, counts)
         else:
-            rollout_counts(1, sampled, 0, deal_rules, rollout_policies(policy, 4), weights, counts)
+            rollout_counts(states, sampled, 0, deal_rules, rollout_policies(policy, 4), weights, counts)
         assert np.all(counts.sum(axis=2) == samples)
     assert np.all(counts == counts[:, :1])  # random play ignores the bid: one play-out serves every bid
 
@@ -105,9 +141,8 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     deals, samples = 12, 6
     chunk = deal_chunk(rules, 3, cards, numbers(0, deals))
     bidders = (chunk.numbers + 1 + position) % players
-    hands = np.empty((deals * samples, players), np.uint64)
     own = chunk.hands[np.arange(deals), bidders]
-    sample_completions(3, cards, chunk.numbers, position, own, chunk.trump_card, rules.deck(), hands)
+    hands = completed(3, rules, cards, chunk, position, own, samples)
     rng = np.random.default_rng(0)
     bids = (
         rng.integers(0, 2, (deals * samples, cards + 1, players))
@@ -118,7 +153,7 @@ def test_greedy_play_outs_are_one_whole_play_out_per_bid(players, cards, positio
     counts = np.zeros((deals, cards + 1, cards + 1))
     sampled = Chunk(cards, np.repeat(chunk.numbers, samples), hands, np.repeat(chunk.trump_card, samples), bids)
     rollout_counts(
-        3,
+        stream_states(3, cards, chunk.numbers, STREAM_ROLLOUT),
         sampled,
         position,
         DealRules.of(rules, cards),

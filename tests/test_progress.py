@@ -60,6 +60,10 @@ def test_a_run_is_told_its_work_before_any_is_done():
         "game -g 2000 --threads 1",
         "models -k 1-5 -n 400 --threads 1",
         "train -n 2000 --threads 1 --out t.npz",
+        *(  # the play-outs' kernels: out of the fast tier
+            pytest.param(f"advise --hand 1O,3O,12C,5E,2B --trump 7O --play greedy {asked}", marks=pytest.mark.slow)
+            for asked in ("--samples 3000", "--bids 1,2,0,1 --played 4O --position 1")  # a bid, a card
+        ),
     ],
 )
 def test_a_command_in_a_pipe_says_its_progress_in_whole_lines(line, said_at_once, tmp_path, monkeypatch):

@@ -201,7 +201,7 @@ def test_solved_play_outs_count_the_brute_force_tricks(players, cards, play_rule
     numbers = np.repeat([4, 7], samples)  # two deals (their dealers), ``samples`` worlds each
     chunk = Chunk(cards, numbers, hands, trump_card, others)
     counts = np.zeros((2, cards + 1, cards + 1))
-    solved_rollout_counts(0, chunk, position, DealRules.of(rules, cards), cards, np.ones(len(worlds)), counts)
+    solved_rollout_counts(chunk, position, DealRules.of(rules, cards), cards, np.ones(len(worlds)), counts)
     expected = np.zeros_like(counts)
     score = rules.scoring.points_grid(cards)
     for row, deck in enumerate(worlds):

@@ -25,6 +25,7 @@ from pocha.reports.stats import (
     stratified,
     summary,
     verdict,
+    wilson,
     with_holm,
 )
 
@@ -109,6 +110,33 @@ def test_summary_matches_the_traced_deals():
             assert row.mean_abs_error == pytest.approx(
                 statistics.mean(abs(d["won"][s] - d["bids"][s]) for d, s in played)
             )
+
+
+def test_exact_rates_have_wilsons_interval_over_the_hands_their_error_is_worth():
+    """Issue 46: at a small -n a cell bid exactly every time read 100% (100%-100%), a normal interval clipped to 1.
+
+    Wilson's, as the game table's win rates, over rate (1 - rate) / se^2 hands (the board-level error's
+    worth), or the hands where the error tells nothing: inside 0..1, never empty.
+    """
+    seats = lineup("expected", "random", "expected")
+    tally, deals = traced_run(seats, [1], 6)
+    frame = summary(tally).set_index(["strategy", "cards", "position"])
+    ends = 0
+    for label, mine in (("expected", [0, 2]), ("random", [1])):
+        for position in [0, 1, 2, "all"]:
+
+            def at(deal, seat, mine=mine, position=position):
+                return seat in mine and (position == "all" or (seat - deal["dealer"] - 1) % 3 == position)
+
+            exact = [sum(d["bids"][s] == d["won"][s] for s in range(3) if at(d, s)) for d in deals]
+            hands = [sum(1 for s in range(3) if at(d, s)) for d in deals]
+            rate, error = by_hand_ratio(exact, hands)
+            worth = rate * (1 - rate) / error**2 if error > 0 else sum(hands)
+            row = frame.loc[(label, "1", "all" if position == "all" else str(position + 1))]
+            assert (row.exact_ci_low, row.exact_ci_high) == pytest.approx(wilson(rate, worth))
+            assert row.exact_ci_low <= rate <= row.exact_ci_high and row.exact_ci_low < row.exact_ci_high
+            ends += rate in (0.0, 1.0)
+    assert ends  # a cell the normal interval left empty
 
 
 def test_pairs_and_all_sizes_match_the_traced_deals():

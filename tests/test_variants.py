@@ -47,6 +47,8 @@ def test_a_variant_is_a_preset_with_overrides():
         ("ludoteka:colour=red", "variant 'ludoteka:colour=red': unknown option 'colour'; accepted: deck, "),
         ("ludoteka:hok=never", "unknown option 'hok'; did you mean 'hook'\\? accepted: deck, "),  # issue 46's walk
         ("ludoteka:never", "'never' is not OPTION=VALUE"),
+        ("ludoteka:players=5", "variant 'ludoteka:players=5': players are the study's, not a variant's: give -p 5 "),
+        ("ludoteka:Player=3", "not a variant's: give -p 3 "),  # not "did you mean 'play-rule'": issue 46's walk
         ("bridge", "preset: unknown preset 'bridge'"),
         ("ludoteka:hook=sometimes", "variant 'ludoteka:hook=sometimes': hook: unknown rule 'sometimes'"),
         ("ludoteka:hook=never:hook=always", "hook given twice"),

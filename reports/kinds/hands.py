@@ -106,7 +106,7 @@ def intervals_key(confidence: float) -> str:
         f"the number of pairs: the chance of calling any difference that is not there stays at most {alpha:g}%, and "
         f"each verdict's interval is at the level the method decides it at ({level} or more), so it leaves out 0 "
         "exactly when a difference is called. The unit is the deal: hands of one deal are never counted as "
-        "independent. Win rates use Wilson's interval."
+        "independent. Win rates and the rates of exact bids use Wilson's interval."
     )
 
 

@@ -456,7 +456,7 @@ def advise(
 
     from pocha.reports.text import advice_text
 
-    with running("advise"):
+    with running("advise", "play-outs") as progress:
         rules = group(options.RuleOptions, locals(), GAME_RULES)
         check_format(output_format, ("table", "json"))
         from pocha import api
@@ -474,6 +474,7 @@ def advise(
             solve=solve,
             rules=rules,
             run=group(options.RunOptions, locals(), ONE_DECISION),
+            progress=progress,
             messages=say,
         )
     if output_format == "json":

@@ -488,8 +488,9 @@ Reference = Annotated[
     str | None,
     typer.Option(
         metavar="BINARY",
-        help="A reference program run as 'BINARY W|H K DEALS SEED' that prints deals_per_s=RATE, or its C "
-        "source (.c, built with cc -O3 -march=native): timed in the same rounds, its ratio printed.",
+        help="A reference program run as 'BINARY W|H K DEALS SEED' that prints deals_per_s=RATE (a file, "
+        "relative or absolute, a .py one run by this Python, or a program on the PATH), or its C source (.c, "
+        "built with cc -O3 -march=native): timed in the same rounds, its ratio printed.",
     ),
 ]
 Stages = Annotated[

@@ -1,5 +1,6 @@
 """``pocha advise``: what to bid with a given hand, or which card to play, by Monte Carlo play-outs of the deal."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,12 +172,13 @@ def advise(
     sharpness: float,
     asked: int | None = None,
     solve: int = 0,
+    progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Play the situation out ``samples`` times per candidate bid and weigh the bids; ``asked``: a bid to single out.
 
     assume: the others' strategy (its spec and itself); sharpness: how sharply the earlier bids are
     read through it (0: not read); solve: the last tricks of each play-out solved exactly (greedy
-    only). See ``play_outs``.
+    only); progress: told the play-outs each piece finished. See ``play_outs``.
     """
     if not 2 <= samples <= MOST_PLAYOUTS:
         raise PochaError(f"samples: must be from 2 to {MOST_PLAYOUTS:,}, not {samples:,}")
@@ -198,7 +200,7 @@ def advise(
         numbers=np.array([rules.players - 1], np.int64),  # deal players - 1: the dealer sits last
         policy=rollout,
     )
-    found = play_outs(ctx, samples, assume[1], rollout, sharpness, solve=solve)
+    found = play_outs(ctx, samples, assume[1], rollout, sharpness, solve=solve, progress=progress)
     effective = float(found.effective[0])
     points = expected_points(found.counts, rules, k)
     recommended = int(best_legal(points, ctx.forbidden)[0])
@@ -284,11 +286,18 @@ class CardAdvice:
 
 
 def advise_card(
-    rules: Rules, view: DealView, *, samples: int, sharpness: float, seed: int, rollout: PlayPolicy = GREEDY
+    rules: Rules,
+    view: DealView,
+    *,
+    samples: int,
+    sharpness: float,
+    seed: int,
+    rollout: PlayPolicy = GREEDY,
+    progress: Callable[[int], None] | None = None,
 ) -> CardAdvice:
     """Weigh every card the seat of ``view`` may play now over ``samples`` worlds (``card_predictions``).
 
-    rollout: how every seat finishes each world, greedy or learned.
+    rollout: how every seat finishes each world, greedy or learned; progress: told the worlds each piece played.
     """
     if rollout.name not in ("greedy", "learned"):
         raise PochaError(f"play: card advice plays its worlds out greedy or learned, not '{rollout.label}'")
@@ -306,5 +315,5 @@ def advise_card(
         )
     situation = read_view(rules, view, "position")
     models = run_models(rules, (rollout.model,)) if rollout.name == "learned" else None
-    predictions = card_predictions(situation, seed, view.dealer, samples, sharpness, models)
+    predictions = card_predictions(situation, seed, view.dealer, samples, sharpness, models, progress)
     return CardAdvice(situation, samples, sharpness, predictions, rollout.label)

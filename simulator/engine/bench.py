@@ -11,9 +11,11 @@ are timed by it too, in the same rounds, for a ratio per core.
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -143,52 +145,83 @@ def measure(benchmark: Benchmark, deals: int, backend: Backend, chunk_size: int 
     return deals / (time.perf_counter() - start)
 
 
-def reference_program(path: Path) -> Path:
-    """The reference to run: ``path``, or for a C source (``.c``) the program ``cc`` builds from it.
+ACCEPTED_REFERENCE = (
+    "give a program that runs as BINARY W|H K DEALS SEED and prints deals_per_s=RATE (a file, or a name on the "
+    "PATH; a .py file runs under this Python), or its C source (.c)"
+)
 
-    The build (cc -O3 -march=native) is kept in pocha's cache folder under a hash of the source, so
-    a later run with the same source reuses it.
+
+def reference_program(against: str | Path) -> tuple[str, ...]:
+    """The command that runs the reference ``against``, before its arguments; a C source (``.c``) is built first.
+
+    A file is taken where it is, relative or absolute, as people name files (``mybids.py`` is the one
+    in this folder, not a program on the PATH); a ``.py`` file runs under this Python; a bare name
+    with no such file is a program on the PATH. The build (cc -O3 -march=native) is kept in pocha's
+    cache folder under a hash of the source, so a later run with the same source reuses it.
     """
-    if path.suffix != ".c":
-        return path
+    path = Path(against)
+    if path.suffix == ".c":
+        return (str(built(path)),)
+    if path.is_file():
+        if path.suffix == ".py":
+            return (sys.executable, str(path.resolve()))
+        if not os.access(path, os.X_OK):
+            raise PochaError(f"against: {against} is not executable (chmod +x {against}); {ACCEPTED_REFERENCE}")
+        return (str(path.resolve()),)
+    bare = os.sep not in str(against)
+    found = shutil.which(str(against)) if bare else None
+    if found is None:
+        elsewhere = " and no program of that name on the PATH" if bare else ""
+        raise PochaError(f"against: no file {against}{elsewhere}; {ACCEPTED_REFERENCE}")
+    return (found,)
+
+
+def built(source: Path) -> Path:
+    """The program ``cc`` builds from the C source ``source``, kept in pocha's cache folder (built once)."""
     try:
-        source = path.read_bytes()
+        text = source.read_bytes()
     except OSError as error:
-        raise PochaError(f"against: cannot read {path}: {error.strerror}") from None
+        raise PochaError(f"against: cannot read {source}: {error.strerror}") from None
     compiler = shutil.which("cc")
     if compiler is None:
-        raise PochaError(f"against: building {path} needs a C compiler (cc) on the PATH; or give a built program")
-    digest = hashlib.sha256(b" ".join([compiler.encode(), *BUILD_FLAGS, source])).hexdigest()[:16]
-    binary = pocha_cache_root() / "references" / f"{path.stem}-{digest}"
+        raise PochaError(f"against: building {source} needs a C compiler (cc) on the PATH; or give a built program")
+    digest = hashlib.sha256(b" ".join([compiler.encode(), *BUILD_FLAGS, text])).hexdigest()[:16]
+    binary = pocha_cache_root() / "references" / f"{source.stem}-{digest}"
     if not binary.exists():
         binary.parent.mkdir(parents=True, exist_ok=True)
         building = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
         flags = [flag.decode() for flag in BUILD_FLAGS]
-        done = subprocess.run([compiler, *flags, "-o", str(building), str(path), "-lm"], capture_output=True, text=True)
+        done = subprocess.run(
+            [compiler, *flags, "-o", str(building), str(source), "-lm"], capture_output=True, text=True
+        )
         if done.returncode:
             building.unlink(missing_ok=True)
             first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip())
-            raise PochaError(f"against: cc could not build {path}: {first}")
+            raise PochaError(f"against: cc could not build {source}: {first}")
         os.replace(building, binary)
     return binary
 
 
-def check_reference(binary: Path) -> None:
-    """Refuse, before any timing, a reference binary that does not run as ``BINARY W 1 1000 1``."""
-    reference_rate(binary, "W", 1, 1000, 1)
+def check_reference(command: tuple[str, ...]) -> None:
+    """Refuse, before any timing, a reference that does not run as ``BINARY W 1 1000 1``."""
+    reference_rate(command, "W", 1, 1000, 1)
 
 
-def reference_rate(binary: Path, mode: str, cards: int, deals: int, seed: int) -> float:
-    """The reference binary's deals per second on ``deals`` deals (``BINARY MODE K DEALS SEED``)."""
+def reference_rate(command: tuple[str, ...], mode: str, cards: int, deals: int, seed: int) -> float:
+    """The reference's deals per second on ``deals`` deals (``BINARY MODE K DEALS SEED``; command: ``BINARY``)."""
+    arguments = [mode, str(cards), str(deals), str(seed)]
+    run = shlex.join([command[-1], *arguments])  # the program as named, not the Python that runs a .py file
     try:
-        done = subprocess.run([str(binary), mode, str(cards), str(deals), str(seed)], capture_output=True, text=True)
+        done = subprocess.run([*command, *arguments], capture_output=True, text=True)
     except OSError as error:
-        raise PochaError(f"against: cannot run {binary}: {error.strerror}") from None
+        raise PochaError(f"against: cannot run {run}: {error.strerror}") from None
     found = re.search(r"deals_per_s=([0-9.]+)", done.stdout)
     if done.returncode or not found:
+        script = command[-1].endswith(".py")
+        timed = " (--against times a program's speed; a strategy file is compared with pocha compare FILE.py:CLASS)"
         raise PochaError(
-            f"against: {binary} {mode} {cards} {deals} {seed} did not print deals_per_s= (exit {done.returncode}); "
-            "give a program that runs as BINARY W|H K DEALS SEED and prints deals_per_s=RATE"
+            f"against: {run} did not print deals_per_s= (exit {done.returncode}){timed if script else ''}; "
+            f"{ACCEPTED_REFERENCE}"
         )
     return float(found.group(1))
 
@@ -199,7 +232,7 @@ def repeat(
     repeats: int,
     backends: list[Backend],
     chunk_size: int | None = None,
-    against: Path | None = None,
+    against: tuple[str, ...] | None = None,
 ) -> tuple[int, list[list[float]], list[float] | None]:
     """A warm-up run on each backend (a few chunks, so every worker loads its kernels), then timed runs.
 
@@ -209,12 +242,12 @@ def repeat(
     count = max(1, round(deals * benchmark.share))
     for backend in backends:
         measure(benchmark, min(count, 4 * (chunk_size or DEFAULT_CHUNK)), backend, chunk_size)
-    reference_binary = against if benchmark.reference else None
+    timed = against if benchmark.reference else None
     rounds, reference = [], []
     for seed in range(repeats):
         rounds.append([measure(benchmark, count, backend, chunk_size, seed) for backend in backends])
-        if reference_binary is not None:
-            reference.append(reference_rate(reference_binary, benchmark.reference, benchmark.cards, count, seed + 1))
+        if timed is not None:
+            reference.append(reference_rate(timed, benchmark.reference, benchmark.cards, count, seed + 1))
     return count, [list(rates) for rates in zip(*rounds, strict=True)], reference or None
 
 
@@ -240,7 +273,7 @@ def bench(
             check_count(option, count)
     if dask_workers:
         import_distributed()  # not installed: said now, not after every workload has run
-    reference = reference_program(Path(against)) if against else None
+    reference = reference_program(against) if against else None
     if reference:
         check_reference(reference)
     return measurements(deals, repeats, counts, dask_workers, reference, benchmarks)
@@ -274,12 +307,12 @@ def measurements(
     repeats: int,
     threads: list[int],
     dask_workers: int,
-    against: Path | None = None,
+    against: tuple[str, ...] | None = None,
     benchmarks: tuple[Benchmark, ...] = BENCHMARKS,
 ) -> Iterator[Measurement]:
     """Run every benchmark on every thread count, then the first on a Dask LocalCluster if asked.
 
-    against: the reference binary (checked first with ``check_reference``).
+    against: the command of the reference (``reference_program``; checked first with ``check_reference``).
     """
     for benchmark in benchmarks:
         count, rates, reference = repeat(benchmark, deals, repeats, [Threads(n) for n in threads], against=against)

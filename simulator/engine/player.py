@@ -7,7 +7,7 @@ batch engine would in deal number ``deal`` of a run with its seed: the bidding s
 (``kernels.decide``). So the same seed gives the same choices.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +19,9 @@ from pocha.engine.seating import Entrant
 from pocha.errors import PochaError
 from pocha.game.cards import cards_of, mask_of, suit_of
 from pocha.game.rules import Rules, forbidden_bids, trick_winner
+from pocha.interrupt import pieces
 from pocha.kernels.codes import NO_TRUMP
-from pocha.kernels.decide import card_outcomes, seat_card
+from pocha.kernels.decide import card_outcomes, card_worlds, seat_card
 from pocha.kernels.learned import Model, no_model
 from pocha.kernels.pimc import Reading
 from pocha.kernels.play import DealRules
@@ -333,18 +334,31 @@ def seat_arguments(s: CheckedView) -> tuple[Any, ...]:
 
 
 def card_predictions(
-    s: CheckedView, seed: int, number: int, worlds: int, sharpness: float, rollout: Model | None = None
+    s: CheckedView,
+    seed: int,
+    number: int,
+    worlds: int,
+    sharpness: float,
+    rollout: Model | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Per legal card, in hand order: the chance to make the bid and the expected points, with 95% half-widths.
 
     Over ``worlds`` worlds consistent with the seat's view, drawn as pimc draws them reading the bids
     with ``sharpness``; in each, the card is played and every seat finishes the deal greedy, or by the
-    learned play of ``rollout``'s model.
+    learned play of ``rollout``'s model. The worlds are played a piece at a time (``pieces``: a signal
+    stops them within one); progress: told the worlds each piece played.
     """
     out = np.zeros((64, 3))
     rules = deal_rules_of(s.rules, s.cards, sharpness)
     models = no_model() if rollout is None else rollout
-    legal = card_outcomes(seed, number, rules, (worlds, sharpness), *seat_arguments(s), models, out)
+    arguments = seat_arguments(s)
+    drawn = np.empty((worlds, s.rules.players), np.uint64)
+    legal = card_worlds(seed, number, rules, sharpness, *arguments, drawn)
+    for first, last in pieces(worlds):
+        card_outcomes(rules, *arguments, models, drawn[first:last], out)
+        if progress is not None:
+            progress(last - first)
     cards = cards_of(int(legal))
     exact, points, squares = (out[cards] / worlds).T
     spread = np.sqrt(np.maximum(squares - points**2, 0.0))

@@ -20,7 +20,7 @@ from pocha.kernels.codes import (
 from pocha.kernels.inference import play_log_likelihood
 from pocha.kernels.jit import jit
 from pocha.kernels.labels import no_record
-from pocha.kernels.learned import learned_card
+from pocha.kernels.learned import learned_card, no_model
 from pocha.kernels.pimc import (
     CANDIDATES,
     bid_log_weights,
@@ -133,40 +133,50 @@ def seat_worlds(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards,
 
 
 @jit
-def card_outcomes(seed, deal, deal_rules, reading, seat, dealt, trump_card, dealer, bids, played_cards, models, out):
-    """out[card id] = (exact bids, points, points squared) summed over worlds, per card ``seat`` may play now.
+def card_worlds(seed, deal, deal_rules, sharpness, seat, dealt, trump_card, dealer, bids, played_cards, worlds):
+    """Fill ``worlds`` (uint64[world, seat]) with the worlds card advice weighs ``seat``'s cards in; returns them.
 
-    reading: (worlds, sharpness). The worlds are drawn as pimc draws them (reading the bids with
-    ``sharpness``, 0 for not at all) from the deal's advice stream; every legal card is played in
-    each and the deal finished by every seat greedy, or by the learned play of ``models``' first model
-    (``kernels.learned.Model``; none: greedy). Returns the legal cards (a mask).
+    Returns the legal cards (a mask); ``seat_position``'s arguments. The worlds are drawn as pimc
+    draws them, reading the bids with ``sharpness`` (0: not at all), from the deal's advice stream
+    (``card_outcomes`` plays them).
     """
-    worlds, sharpness = reading
-    players = bids.shape[0]
-    work = scratch(worlds * CANDIDATES if sharpness > 0 else worlds, players)
+    count, players = worlds.shape
+    work = scratch(count * CANDIDATES if sharpness > 0 else count, players)
     view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     state = decision_state(stream_state(seed, popcount(dealt), deal, STREAM_CARD_ADVICE), played_cards.shape[0])
     world_limits(view, trick, work.ints[6][:players], work.masks[1][:players])
     if sharpness > 0:
         bid_log_weights(view, deal_rules, sharpness, work.decay, work.log_weights[seat])
-        state = read_worlds(view, deal_rules, worlds, (sharpness, models, -1), state, work)
+        read_worlds(view, deal_rules, count, (sharpness, no_model(), -1), state, work)
     else:
         need, allowed = work.ints[6][:players], work.masks[1][:players]
-        for i in range(worlds):
+        for i in range(count):
             state = deal_world(view, need, allowed, work.worlds[i], state, work.ints, work.masks[0])
+    worlds[:] = work.worlds[:count]
+    return legal
+
+
+@jit
+def card_outcomes(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, models, worlds, out):
+    """out[card id] += (exact bids, points, points squared) over ``worlds``, per card ``seat`` may play now.
+
+    ``seat_position``'s arguments; worlds: ``card_worlds``' (any rows of them: a piece at a time adds up
+    to them all). In each world every legal card is played and the deal finished by every seat greedy,
+    or by the learned play of ``models``' first model (``kernels.learned.Model``; none: greedy).
+    """
+    work = scratch(0, bids.shape[0])
+    view, trick, legal = seat_position(deal_rules, seat, dealt, trump_card, dealer, bids, played_cards, work)
     points = deal_rules.score[bids[seat]]
     playout = (0, 0, models, 0 if models.layout.shape[0] else -1)
-    out[:] = 0.0
-    for i in range(worlds):
+    for i in range(worlds.shape[0]):
         rest = legal
         while rest:
             card = lowest_bit(rest)
             rest &= rest - ONE
-            end = play_out(work.worlds[i], card, view, trick, deal_rules, playout, work)
+            end = play_out(worlds[i], card, view, trick, deal_rules, playout, work)
             out[card, 0] += end == bids[seat]
             out[card, 1] += points[end]
             out[card, 2] += points[end] ** 2
-    return legal
 
 
 @jit

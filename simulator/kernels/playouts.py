@@ -11,45 +11,59 @@ from pocha.kernels.bidding import (
     share_of,
     table_cell,
 )
-from pocha.kernels.bits import ONE, ZERO
-from pocha.kernels.codes import POLICY_RANDOM, STREAM_ROLLOUT, STREAM_SAMPLE
+from pocha.kernels.bits import ONE, ZERO, popcount
+from pocha.kernels.codes import POLICY_RANDOM
 from pocha.kernels.jit import jit, jit_inline
 from pocha.kernels.labels import no_record
 from pocha.kernels.learned import no_model
 from pocha.kernels.pimc import finish_greedy, scratch
 from pocha.kernels.play import Batch, no_log, play_deal
 from pocha.kernels.solve import MAXN, forget, new_table, solve, table_bits, tricks_of
-from pocha.kernels.streams import below, next_state, stream_state
+from pocha.kernels.streams import below, next_state
 from pocha.kernels.trick import Trick, trump_masks
 
 
 @jit
-def sample_completions(seed, cards, numbers, position, own_hands, trump_card, deck, out_hands):
+def unseen_cards(own_hands, trump_card, deck):
+    """int64[deal, deck_size]: the cards each deal's bidder cannot see, in deck order, then -1s.
+
+    own_hands uint64[deal]; trump_card int64[deal] (the turned card is seen); deck int64[deck_size].
+    Where ``sample_completions`` starts shuffling them.
+    """
+    unseen = np.full((own_hands.shape[0], deck.shape[0]), -1, np.int64)
+    for d in range(own_hands.shape[0]):
+        _, trump_bit = trump_masks(trump_card[d])
+        count = 0
+        for c in range(deck.shape[0]):
+            bit = ONE << np.uint64(deck[c])
+            if not (own_hands[d] & bit) and bit != trump_bit:
+                unseen[d, count] = deck[c]
+                count += 1
+    return unseen
+
+
+@jit
+def sample_completions(states, unseen, cards, numbers, position, own_hands, trump_card, out_hands):
     """Deal the cards a bidder cannot see to the other seats, ``samples`` ways per deal.
 
-    numbers int64[deal] (the dealer is ``deal % players``); position: the bidder's bidding position
-    (0 = first); own_hands uint64[deal]; trump_card int64[deal]; deck int64[deck_size].
-    out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample s of deal d, the
-    bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in a full deal it
-    stays in the dealer's hand (if there is one: not NO_TRUMP). Draws come from stream STREAM_SAMPLE of each deal.
+    states uint64[deal] and unseen int64[deal, deck_size]: each deal's stream state (``stream_states``
+    of STREAM_SAMPLE) and unseen cards (``unseen_cards``), left as the deal's last sample leaves them,
+    so that the next call deals the samples that follow. numbers int64[deal] (the dealer is ``deal %
+    players``); position: the bidder's bidding position (0 = first); own_hands uint64[deal];
+    trump_card int64[deal]. out_hands uint64[deal * samples, seat]: row ``d * samples + s`` is sample
+    s of deal d, the bidder's own hand in its seat. The turned-up trump card is dealt to nobody; in
+    a full deal it stays in the dealer's hand (if there is one: not NO_TRUMP).
     """
     players = out_hands.shape[1]
     samples = out_hands.shape[0] // max(own_hands.shape[0], 1)
-    size = deck.shape[0]
-    full = cards * players == size
-    unseen = np.empty(size, np.int64)
+    full = cards * players == unseen.shape[1]
     for d in range(own_hands.shape[0]):
         dealer = numbers[d] % players
         bidder = (dealer + 1 + position) % players
         _, trump_bit = trump_masks(trump_card[d])
         dealer_holds_trump = full and bidder != dealer and trump_bit != ZERO
-        count = 0
-        for c in range(size):
-            bit = ONE << np.uint64(deck[c])
-            if not (own_hands[d] & bit) and bit != trump_bit:
-                unseen[count] = deck[c]
-                count += 1
-        state = stream_state(seed, cards, numbers[d], STREAM_SAMPLE)
+        cards_left, count = unseen[d], unseen.shape[1] - popcount(own_hands[d] | trump_bit)
+        state = states[d]
         for s in range(samples):
             row = d * samples + s
             for seat in range(players):
@@ -66,12 +80,13 @@ def sample_completions(seed, cards, numbers, position, own_hands, trump_card, de
                 for _ in range(need):  # partial Fisher-Yates over the unseen cards
                     state = next_state(state)
                     r = j + below(state, count - j)
-                    card = unseen[r]
-                    unseen[r] = unseen[j]
-                    unseen[j] = card
+                    card = cards_left[r]
+                    cards_left[r] = cards_left[j]
+                    cards_left[j] = card
                     hand |= ONE << np.uint64(card)
                     j += 1
                 out_hands[row, seat] = hand
+        states[d] = state
 
 
 @jit
@@ -164,15 +179,15 @@ def same_sample(chunk, a, b):
 
 
 @jit_inline
-def deal_start(seed, chunk, first, position):
-    """The leader (mano), the bidder's seat and the random state of the deal whose samples start at row ``first``."""
+def deal_start(chunk, first, position):
+    """The leader (mano) and the bidder's seat of the deal whose samples start at row ``first``."""
     players = chunk.hands.shape[1]
     mano = (chunk.numbers[first] + 1) % players
-    return mano, (mano + position) % players, stream_state(seed, chunk.cards, chunk.numbers[first], STREAM_ROLLOUT)
+    return mano, (mano + position) % players
 
 
 @jit
-def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
+def rollout_counts(states, chunk, position, deal_rules, rollout, weights, counts):
     """Play every sampled deal out once per candidate bid of the bidder, every seat by ``policy``; count its tricks.
 
     chunk: the sampled deals, a ``Chunk`` whose rows are ``samples`` samples of each deal in turn
@@ -189,7 +204,9 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     a later bidder answers the candidate) share one line of play (bid above k), each bid branching
     off after the trick that brings the bidder to it. The same play-outs as one per bid, for about a
     third of the tricks. Greedy play draws nothing at random, so a sample the same as the one before
-    it (a world resampling picked again) is not played again: its tricks are counted again.
+    it (a world resampling picked again) is not played again: its tricks are counted again. states
+    uint64[deal]: each deal's stream state (``stream_states`` of STREAM_ROLLOUT first), left where its
+    draws ended, so that the samples of a deal may come in several calls.
     """
     cards, _, hands, trump_card, bids = chunk
     players = hands.shape[1]
@@ -208,7 +225,8 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
     outcome = np.empty(cards + 1, np.int64)  # the bidder's tricks under each candidate bid, in the sample
     for d in range(counts.shape[0]):
         first = d * samples
-        mano, bidder, state = deal_start(seed, chunk, first, position)
+        mano, bidder = deal_start(chunk, first, position)
+        state = states[d]
         for row in range(first, first + samples):
             if policy == POLICY_RANDOM:
                 for seat in range(players):  # (not a slice assignment: slower in numba)
@@ -250,10 +268,11 @@ def rollout_counts(seed, chunk, position, deal_rules, rollout, weights, counts):
                             outcome[bid] = won[0, bidder]
             for bid in range(cards + 1):
                 counts[d, bid, outcome[bid]] += weights[row]
+        states[d] = state
 
 
 @jit
-def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, weights, considered, counts):
+def whole_rollout_counts(states, chunk, position, deal_rules, rollout, models, weights, considered, counts):
     """``rollout_counts`` with every seat pimc or learned (``rollout``): each candidate bid is played out whole.
 
     models: the learned seats' (``kernels.learned.Model``). Such a seat's view of the deal starts with
@@ -272,7 +291,8 @@ def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, wei
     batch = Batch(deal_rules, rollout, row_bids, won, no_log(), scratch(), models, no_record())
     no_won = np.zeros(players, np.int64)
     for d in range(counts.shape[0]):
-        mano, bidder, state = deal_start(seed, chunk, d * samples, position)
+        mano, bidder = deal_start(chunk, d * samples, position)
+        state = states[d]
         for row in range(d * samples, (d + 1) * samples):
             for bid in range(cards + 1):
                 if not considered[d, bid]:
@@ -283,10 +303,11 @@ def whole_rollout_counts(seed, chunk, position, deal_rules, rollout, models, wei
                 copy_deal(hands[row], no_won, hand, won)
                 state, _ = play_deal(0, hand, trump_card[row], mano, cards, state, batch, False)
                 counts[d, bid, won[0, bidder]] += weights[row]
+        states[d] = state
 
 
 @jit
-def solved_rollout_counts(seed, chunk, position, deal_rules, depth, weights, counts):
+def solved_rollout_counts(chunk, position, deal_rules, depth, weights, counts):
     """``rollout_counts`` with every hand of the sampled world open: greedy until ``depth`` tricks are left, then exact.
 
     The last ``depth`` tricks of each play-out are solved (``solve``, max^n: every seat plays for
@@ -303,7 +324,7 @@ def solved_rollout_counts(seed, chunk, position, deal_rules, depth, weights, cou
     table = new_table(table_bits(min(depth, cards)))
     for d in range(counts.shape[0]):
         first = d * samples
-        mano, bidder, _ = deal_start(seed, chunk, first, position)
+        mano, bidder = deal_start(chunk, first, position)
         for row in range(first, first + samples):
             if row == first or not same_sample(chunk, row - 1, row):
                 trumps, _ = trump_masks(trump_card[row])

@@ -95,6 +95,19 @@ def uniform(state):
 
 
 @jit
+def stream_states(seed, cards, numbers, stream):
+    """uint64[deal]: the start state of stream ``stream`` of each deal of ``numbers`` (int64[deal]).
+
+    For a kernel called piece by piece, which takes each deal's state in and leaves it where its draws
+    ended: the pieces then draw what one call would.
+    """
+    out = np.empty(numbers.shape[0], np.uint64)
+    for d in range(numbers.shape[0]):
+        out[d] = stream_state(seed, cards, numbers[d], stream)
+    return out
+
+
+@jit
 def uniform_batch(seed, cards, numbers, stream, out):
     """Fill ``out`` (float64[row, draw]) with uniforms in [0, 1) from stream ``stream`` of deal ``numbers[row]``."""
     for d in range(out.shape[0]):
