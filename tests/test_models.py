@@ -15,7 +15,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelBids, record_bids
 from pocha.engine.seating import Entrant
 from pocha.game.presets import make_rules
-from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
+from pocha.reports.models import MOST_FITTED_SHARPNESS, Cells, fit, log_scores, model_table
 
 
 def rows_of(*rows: tuple[int, int, int, int, int, list[int]]) -> BidRows:
@@ -57,6 +57,18 @@ def test_a_fit_is_the_best_sharpness_and_each_deals_mean():
     assert found.per_deal == pytest.approx([best])
     for other in (0.0, found.sharpness * 0.9, found.sharpness * 1.1, MOST_FITTED_SHARPNESS):
         assert np.mean(log_scores(rows, 0, other)) <= best + 1e-12
+
+
+def test_the_cells_are_the_rows_distinct_values_in_order():
+    """The cells pack each row's values into one number (fast); they are what ``np.unique`` of the rows gives."""
+    rows = synthetic_rows(deals=300, players=4, cards=5, sharpness=1.5).joined(HAND_BUILT)
+    for model in (0, 1):
+        columns = np.column_stack([rows.cards, rows.model_bids[:, model], rows.forbidden, rows.bid])
+        values, of_row, counts = np.unique(columns, axis=0, return_inverse=True, return_counts=True)
+        cells = Cells.of(rows, model)
+        assert cells.values.tolist() == values.tolist() and cells.counts.tolist() == counts.tolist()
+        assert cells.of_row.tolist() == of_row.ravel().tolist()
+        assert [cards for cards, _ in cells.by_size] == [1, 3, 5]
 
 
 def synthetic_rows(deals: int, players: int, cards: int, sharpness: float) -> BidRows:
