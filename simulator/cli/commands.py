@@ -78,7 +78,7 @@ def check_format(value: str, accepted: tuple[str, ...]) -> None:
 
 def show(
     ctx: typer.Context,
-    result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
+    result: "api.SimulationResult | api.GamesResult | api.VariantsResult | api.ModelsResult",
     output_format: str,
     csv_style: str,
     saving: options.CheckpointOptions | None = None,
@@ -536,9 +536,6 @@ def models(
     strategy: a bid d away from the model's weighs e^(-sharpness d). The best model suits
     montecarlo:assume=SPEC.
     """
-    from pocha.reports.tables import csv_text, to_json
-    from pocha.reports.text import run_text
-
     with running("models") as progress:
         rules = group(options.RuleOptions, locals(), GAME_RULES)
         run = group(options.RunOptions, locals())
@@ -558,14 +555,7 @@ def models(
             messages=say,
             command_line=command_line(ctx),
         )
-    if output_format == "csv":
-        typer.echo(csv_text(result.scores), nl=False)
-    elif output_format == "json":
-        typer.echo(to_json(result.record, result.tables))
-    else:
-        typer.echo(run_text(result.record, result.tables))
-    if not result.complete:
-        interrupted("the scores above cover the finished deals only")
+    show(ctx, result, output_format, "plain")
 
 
 @command(
