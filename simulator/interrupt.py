@@ -20,6 +20,7 @@ ENGINE = "llvmlite.binding.executionengine"  # the module whose ctypes callbacks
 CALLBACKS = ("_raw_object_cache_notify", "_raw_object_cache_getbuffer")  # its ExecutionEngine's
 RETRY = 0.01  # seconds before a signal that came inside a callback is delivered again
 STOPPING = (signal.SIGINT, signal.SIGTERM)
+OVER = threading.Event()  # set once a run writes and shows what it did: a signal then has nothing left to stop
 
 
 def in_callback(frame: FrameType | None) -> bool:
@@ -36,7 +37,12 @@ def in_callback(frame: FrameType | None) -> bool:
 
 
 def stop(signum: int, frame: FrameType | None) -> None:
-    """Raise ``KeyboardInterrupt``, or, inside a compiler callback, deliver ``signum`` again shortly."""
+    """Raise ``KeyboardInterrupt``, or, inside a compiler callback, deliver ``signum`` again shortly.
+
+    Once the run is over (``run_over``) the signal is let go: it came too late to stop anything.
+    """
+    if OVER.is_set():
+        return
     if in_callback(frame):
         again = threading.Timer(RETRY, _thread.interrupt_main, (signum,))
         again.daemon = True
@@ -52,9 +58,20 @@ def interruptible() -> Iterator[None]:
     A signal the process was started ignoring (``nohup``, a shell's background job) stays ignored.
     """
     ignored = {signum for signum in STOPPING if signal.getsignal(signum) == signal.SIG_IGN}
+    OVER.clear()
     previous = {signum: signal.signal(signum, stop) for signum in STOPPING if signum not in ignored}
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        OVER.clear()
+
+
+def run_over() -> None:
+    """Say that the run has played all it will: inside ``interruptible``, a signal from now on stops nothing.
+
+    Called as a run starts writing its files: a signal a moment later would otherwise end the
+    command as "nothing was written", with the files there, and a finished run with exit status 130.
+    """
+    OVER.set()
