@@ -623,6 +623,17 @@ def test_once_the_run_is_over_a_signal_is_let_go_until_the_command_ends():
         signal.raise_signal(signal.SIGINT)
 
 
+def test_once_the_command_has_ended_a_signal_no_longer_changes_the_exit_status():
+    """Issue 46: a signal in the 0.3 s the interpreter takes to close made a finished run's exit status 130."""
+    code = (
+        "import os, signal, sys\nfrom pocha.cli import main\nsys.argv = ['pocha', '--version']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "os.kill(os.getpid(), signal.SIGINT)\nos.kill(os.getpid(), signal.SIGTERM)\nprint('closed')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.endswith("closed\n"), done.stderr
+
+
 def test_version():
     from pocha.version import __version__
 

@@ -18,6 +18,7 @@ from pocha import options
 from pocha.cli import flags
 from pocha.cli.app import app, command, command_line, interrupted, resume_command, running, say, user_errors
 from pocha.errors import PochaError
+from pocha.interrupt import closing
 from pocha.options import (
     COMPARED_DEALS,
     CONFIDENCE,
@@ -900,5 +901,8 @@ def top_level(version: flags.Version = False) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point; once the command has ended, a signal no longer changes how the process ends."""
+    try:
+        app()
+    finally:
+        closing()
