@@ -90,8 +90,9 @@ def execute(
     run = asked.run
     plan.amount.check()
     if asked.output is not None:
-        asked.output.check()
-    checkpoint = asked.saving.make_checkpoint()  # a bad one refused before any work or progress line
+        asked.output.check(asked.saving.checkpoint)
+    force = asked.output is not None and asked.output.force
+    checkpoint = asked.saving.make_checkpoint(force)  # a bad one refused before any work or progress line
     backend = run.make_backend()
     bidders = bidders_of(plan.bidders, plan.policy)
     learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)

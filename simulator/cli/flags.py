@@ -157,6 +157,14 @@ Force = Annotated[
         "--force", help="Replace the earlier run an --out folder holds (its files only), or an --out FILE.csv."
     ),
 ]
+CheckpointedForce = Annotated[  # a command that takes --checkpoint: --force also starts a stopped run over
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the earlier run an --out folder holds (its files only), an --out FILE.csv, or a stopped "
+        "run's --checkpoint (to start it over).",
+    ),
+]
 Format = Annotated[
     str,
     typer.Option(
