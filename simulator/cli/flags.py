@@ -187,7 +187,9 @@ DealsPerSize = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="D
 ChunkSize = Annotated[
     int | None,
     typer.Option(
-        metavar="N", help="Deals per task (default 16,384, fewer to keep every worker busy; results do not change)."
+        metavar="N",
+        help="Deals per task (default 16,384, fewer to keep every worker busy or a slow run's tasks to about a "
+        "second; results do not change).",
     ),
 ]
 Strategies = Annotated[
