@@ -26,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from pocha.engine.atomic import check_folder_writable, clear_leftovers, is_leftover, named, together
+from pocha.engine.checkpoint import is_checkpoint
 from pocha.engine.predictions import PREDICTION_COLUMNS
 from pocha.errors import PochaError
 from pocha.reports.game_stats import GAME_COLUMNS
@@ -82,8 +83,8 @@ def check_out_folder(path: str | Path, force: bool) -> None:
     if folder.exists() and not folder.is_dir():
         raise PochaError(f"out: '{folder}' is a file; give a folder, or a name ending in .csv for one table")
     check_folder_writable(folder if folder.exists() else folder.parent, "out")
-    if not folder.exists() or all(is_leftover(path) for path in folder.iterdir()):  # a killed run's: cleared
-        return
+    if not folder.exists() or all(is_leftover(path) or is_checkpoint(path) for path in folder.iterdir()):
+        return  # a killed run's leftovers are cleared; a checkpoint is its run's (Checkpoint says if it is replaced)
     try:
         earlier = read_record(folder)
     except PochaError:

@@ -63,8 +63,9 @@ def csv_note(run: RunRecord, tables: Tables) -> str | None:
 
 def interrupted_note(run: RunRecord) -> str:
     """What the command line says on stderr after a stopped run's results (after ``Interrupted: ``)."""
-    unit = kind_of(run.command).unit
-    return f"the results above cover the finished {unit}s only; no output file was written"
+    kind = kind_of(run.command)
+    covered = f"the results above cover the finished {kind.unit}s only"
+    return f"{covered}; no output file was written" if kind.writes_folder else covered  # models writes none ever
 
 
 def advice_text(advice: Advice | CardAdvice, symbols: bool = False) -> str:

@@ -35,6 +35,7 @@ from pocha.engine.workload import Amount, Estimate, Plan
 from pocha.errors import PochaError
 from pocha.game.conditions import written_sizes
 from pocha.game.rules import Rules
+from pocha.interrupt import run_over
 from pocha.options import CheckpointOptions, DealOptions, OutputOptions, RunOptions, needs
 from pocha.reports.kinds.kind import Kind
 from pocha.reports.record import RunRecord
@@ -89,8 +90,9 @@ def execute(
     run = asked.run
     plan.amount.check()
     if asked.output is not None:
-        asked.output.check()
-    checkpoint = asked.saving.make_checkpoint()  # a bad one refused before any work or progress line
+        asked.output.check(asked.saving.checkpoint)
+    force = asked.output is not None and asked.output.force
+    checkpoint = asked.saving.make_checkpoint(force)  # a bad one refused before any work or progress line
     backend = run.make_backend()
     bidders = bidders_of(plan.bidders, plan.policy)
     learn_default_tables(bidders, plan.rule_sets, backend, asked.progress, asked.messages, run.learn_tables)
@@ -107,6 +109,8 @@ def execute(
         played = play(plan, outputs, backend)
         if stream is not None and isinstance(played, RunTotal) and not played.complete:
             raise _Stopped
+        if stream is not None:
+            run_over()  # the trace is written as the block ends: a signal after it must not unsay it
     return played
 
 
@@ -138,6 +142,7 @@ def record_run(
     }
     record = kind.record(plan, played.total, header)
     tables = kind.tables(record, plan, played.total, rows)
+    run_over()  # writing and showing it takes moments; a signal after this must not unsay what is written
     return kind.result(record, played.total, tables, write_outputs(record, tables, asked.output))
 
 

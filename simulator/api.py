@@ -62,6 +62,7 @@ from pocha.engine.workload import MOST_DEALS, Amount
 from pocha.errors import PochaError
 from pocha.game.rules import Rules
 from pocha.game.sizes import every_size, read_cards
+from pocha.interrupt import run_over
 from pocha.kernels.jit import announcing_first_compile as announcing_first_compile
 from pocha.options import (
     COMPARED_DEALS,
@@ -435,6 +436,7 @@ def train(
     table = execute(plan, train_table, Asked(run, progress=progress, messages=messages))
     if table is None:
         return TrainingResult(None, None)
+    run_over()  # a signal once the table is written must not end the command as "no table was written"
     with atomic_path(out) as temporary:
         table.save(temporary)
     return TrainingResult(table, Path(out))

@@ -274,10 +274,6 @@ class OutputOptions:
             )
         if self.out is None and self.plot:
             raise PochaError("plot: figures are written into the --out folder; give --out FOLDER")
-        if self.out is None and self.force:
-            raise PochaError(
-                "force: it replaces an earlier run in the --out folder or file; give --out FOLDER or --out FILE.csv"
-            )
         if self.to_file and self.plot:
             raise PochaError("plot: figures need --out FOLDER, not a .csv file")
 
@@ -286,13 +282,18 @@ class OutputOptions:
         """Whether ``out`` names one table's file (``.csv`` in any case, as a file manager shows it) or a folder."""
         return self.out is not None and str(self.out).lower().endswith(".csv")
 
-    def check(self) -> None:
-        """Refuse, before any work, an output the run could not write or must not overwrite.
+    def check(self, checkpoint: str | Path | None = None) -> None:
+        """Refuse, before any work, an output the run could not write or must not overwrite, or ``force`` alone.
 
         An earlier table is replaced only with ``force``, as an earlier run's folder is: a second run
-        with the same ``--out`` must not lose the first without a word.
+        with the same ``--out`` must not lose the first without a word. checkpoint: the run's
+        ``--checkpoint``, which ``force`` may also replace (a stopped run's: ``Checkpoint``).
         """
         if self.out is None:
+            if self.force and checkpoint is None:
+                raise PochaError(
+                    "force: it replaces an earlier run in the --out folder or file; give --out FOLDER or --out FILE.csv"
+                )
             return
         from pocha.reports.runs import check_out_folder, is_table_csv
 
@@ -318,8 +319,8 @@ class CheckpointOptions:
         if self.checkpoint_every is not None and not self.checkpoint_every > 0:
             raise PochaError(f"checkpoint-every: must be more than 0 seconds, not {self.checkpoint_every}")
 
-    def make_checkpoint(self) -> "Checkpoint | None":
-        """The checkpoint these options ask for, None when they ask for none."""
+    def make_checkpoint(self, force: bool = False) -> "Checkpoint | None":
+        """The checkpoint these options ask for, None when they ask for none; force: it may replace a stopped run's."""
         from pocha.engine.checkpoint import DEFAULT_EVERY, Checkpoint
 
         if self.checkpoint is None and self.resume is None:
@@ -328,6 +329,7 @@ class CheckpointOptions:
             Path(self.checkpoint) if self.checkpoint else None,
             DEFAULT_EVERY if self.checkpoint_every is None else self.checkpoint_every,
             Path(self.resume) if self.resume else None,
+            force=force,
         )
 
 

@@ -1,9 +1,11 @@
+import contextlib
 import io
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from contextlib import redirect_stderr
@@ -595,6 +597,67 @@ def test_ctrl_c_in_training_writes_no_table(tmp_path, monkeypatch):
     assert result.exit_code == 130, result.output
     said = result.stderr.splitlines()[-1]  # before any chunk finished (while timed for the estimate), or after
     assert said in ("Interrupted: no table was written.", "Interrupted: nothing was written.") and not path.exists()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_once_the_files_are_written_leaves_a_finished_run(stop, tmp_path, monkeypatch):
+    """Issue 46: a signal just after results.csv and run.json were written said "nothing was written", exit 130."""
+    from pocha import _execution
+
+    monkeypatch.chdir(tmp_path)
+    write_outputs = _execution.write_outputs
+
+    def written_then_signalled(*args):
+        files = write_outputs(*args)
+        signal.raise_signal(stop)  # its handler runs here, in this (the main) thread, before the next line
+        return files
+
+    monkeypatch.setattr("pocha._execution.write_outputs", written_then_signalled)
+    result = invoke("simulate -k 1 -n 10 --out run --checkpoint ck.npz")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "wrote run: results.csv, errors.csv, run.json",
+        "The run is complete: its checkpoint ck.npz is no longer needed; remove it when you like",
+    ]
+    assert "Per strategy" in result.stdout and (tmp_path / "run" / "run.json").is_file()
+
+
+def test_a_signal_once_the_table_is_written_leaves_it_trained(tmp_path, monkeypatch):
+    """Issue 46: the same for pocha train: "no table was written" with the table there."""
+    atomic_path = api.atomic_path
+
+    @contextlib.contextmanager
+    def renamed_then_signalled(path):
+        with atomic_path(path) as temporary:
+            yield temporary
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr("pocha.api.atomic_path", renamed_then_signalled)
+    path = tmp_path / "t.npz"
+    result = invoke("train", "--players", "3", "--deals", "100", "--out", str(path))
+    assert result.exit_code == 0 and result.stdout.startswith(f"wrote {path}: "), result.output
+    assert path.is_file()
+
+
+def test_once_the_run_is_over_a_signal_is_let_go_until_the_command_ends():
+    from pocha.interrupt import interruptible, run_over
+
+    with interruptible():
+        run_over()
+        signal.raise_signal(signal.SIGINT)
+    with interruptible(), pytest.raises(KeyboardInterrupt):  # the next command is stopped as ever
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_once_the_command_has_ended_a_signal_no_longer_changes_the_exit_status():
+    """Issue 46: a signal in the 0.3 s the interpreter takes to close made a finished run's exit status 130."""
+    code = (
+        "import os, signal, sys\nfrom pocha.cli import main\nsys.argv = ['pocha', '--version']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "os.kill(os.getpid(), signal.SIGINT)\nos.kill(os.getpid(), signal.SIGTERM)\nprint('closed')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.endswith("closed\n"), done.stderr
 
 
 def test_version():

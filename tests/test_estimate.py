@@ -176,6 +176,34 @@ def test_every_long_command_says_how_to_shorten_it(args, said, monkeypatch, tmp_
     assert said in result.stderr
 
 
+def test_a_long_run_is_cut_into_tasks_of_a_second_by_its_probe_s_pace(monkeypatch):
+    """Issue 46: a stopped montecarlo run waited 3 to 7 s for the 10,000-deal tasks in flight.
+
+    A task chosen by the run takes TASK_SECONDS at the probe's pace (400 deals a second, one
+    worker: 400 deals); a chunk size asked for is kept; a quick run (no estimate) keeps its own.
+    """
+    from conftest import LUDOTEKA, lineup
+
+    from pocha.engine.backends import TASK_SECONDS, Threads
+    from pocha.engine.runner import Outputs, run
+    from pocha.engine.simulate import Deals
+    from pocha.engine.workload import Estimate
+
+    plan = Deals(rules=LUDOTEKA, lineup=lineup(*["zero"] * 4), cards=(2,), deals_per_size=8_000)
+
+    def tasks(plan: Deals, timed: Estimate | None) -> set[int]:
+        monkeypatch.setattr("pocha.engine.runner.probe", lambda *args: timed)
+        counts: list[int] = []
+        run(plan, Threads(1), Outputs(progress=counts.append, estimate=lambda _: None))
+        assert sum(counts) == plan.planned
+        return set(counts)
+
+    long = Estimate(seconds=20.0, rate=400.0, workers=1)
+    assert tasks(plan, long) == {int(400 * TASK_SECONDS)}
+    assert tasks(replace(plan, chunk_size=4_000), long) == {4_000}
+    assert tasks(plan, None) == {2_000}  # auto_chunk's: 4 tasks for one worker
+
+
 def test_a_dask_scheduler_is_not_timed_here():
     """A cluster's speed is not this machine's: no estimate is asked for."""
     from pocha._execution import telling_cost

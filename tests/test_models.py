@@ -3,6 +3,7 @@
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,7 @@ from pocha.engine.backends import Threads
 from pocha.engine.models import BidRows, ModelBids, record_bids
 from pocha.engine.seating import Entrant
 from pocha.game.presets import make_rules
-from pocha.reports.models import MOST_FITTED_SHARPNESS, fit, log_scores, model_table
+from pocha.reports.models import MOST_FITTED_SHARPNESS, Cells, fit, log_scores, model_table
 
 
 def rows_of(*rows: tuple[int, int, int, int, int, list[int]]) -> BidRows:
@@ -57,6 +58,18 @@ def test_a_fit_is_the_best_sharpness_and_each_deals_mean():
     assert found.per_deal == pytest.approx([best])
     for other in (0.0, found.sharpness * 0.9, found.sharpness * 1.1, MOST_FITTED_SHARPNESS):
         assert np.mean(log_scores(rows, 0, other)) <= best + 1e-12
+
+
+def test_the_cells_are_the_rows_distinct_values_in_order():
+    """The cells pack each row's values into one number (fast); they are what ``np.unique`` of the rows gives."""
+    rows = synthetic_rows(deals=300, players=4, cards=5, sharpness=1.5).joined(HAND_BUILT)
+    for model in (0, 1):
+        columns = np.column_stack([rows.cards, rows.model_bids[:, model], rows.forbidden, rows.bid])
+        values, of_row, counts = np.unique(columns, axis=0, return_inverse=True, return_counts=True)
+        cells = Cells.of(rows, model)
+        assert cells.values.tolist() == values.tolist() and cells.counts.tolist() == counts.tolist()
+        assert cells.of_row.tolist() == of_row.ravel().tolist()
+        assert [cards for cards, _ in cells.by_size] == [1, 3, 5]
 
 
 def synthetic_rows(deals: int, players: int, cards: int, sharpness: float) -> BidRows:
@@ -185,5 +198,23 @@ def test_ctrl_c_prints_the_deals_finished():
     stopper = "sample_strategy:Interrupting:after=6"
     result = invoke(f"models -s {stopper} -s zero -s zero -s zero -m zero -k 3 -n 1000 --chunk-size 100 --threads 1")
     assert result.exit_code == 130, result.output
-    assert "stopped: the scores cover the 100 deals finished" in result.stdout
-    assert "Interrupted: the scores above cover the finished deals only" in result.stderr
+    assert "stopped: 100 of 1,000 deals played; the results cover those only\n" in result.stdout
+    assert result.stderr == "Interrupted: the results above cover the finished deals only.\n"
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_a_stopped_run_names_the_hand_sizes_it_did_not_play_in_every_format():
+    """Issue 46: a stopped run said "all hand sizes" of sizes it never played, and its CSV did not say it stopped."""
+    stopper = "sample_strategy:Interrupting:after=9"  # stops in the third chunk: one of each of sizes 1 and 2
+    run = f"models -s {stopper} -s zero -s zero -s zero -m zero -k 1-3 -n 1000 --chunk-size 100 --threads 1"
+    note = "stopped: 200 of 3,000 deals played; the results cover those only (none at 3 cards; the other hand sizes"
+    shown = invoke(run)
+    assert shown.exit_code == 130 and f"{note} played 100 deals)\n" in shown.stdout, shown.output
+    assert (
+        "all hand sizes" not in shown.stdout
+        and "(hand sizes 1, 2, the deals finished before the stop; 3 not" in shown.stdout
+    )
+    assert re.search(r"\n +1 +2 +3\nzero .* not played\n", shown.stdout)
+    csv = invoke(f"{run} --format csv")
+    assert csv.exit_code == 130 and csv.stdout.startswith(f"# {note}")
+    assert set(pd.read_csv(io.StringIO(csv.stdout), comment="#").cards) == {"1", "2", "all"}

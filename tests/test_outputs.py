@@ -372,6 +372,46 @@ def test_a_stopped_run_has_covered_every_hand_size_and_says_so_in_every_format(t
     assert data["run"]["complete"] is False and 0 < data["run"]["played"] < 10_000
 
 
+def stopped_checkpoint(path: Path) -> None:
+    """A checkpoint of ``simulate -k 2 -n 1000 --chunk-size 100 --threads 1`` stopped after three chunks."""
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done >= 300:
+            raise KeyboardInterrupt
+
+    stopped = pocha.simulate(cards=2, deals=1000, chunk_size=100, threads=1, checkpoint=path, progress=stop_after_three)
+    assert not stopped.complete and path.is_file()
+
+
+def test_a_stopped_run_s_checkpoint_is_resumed_or_started_over_never_lost_without_a_word(tmp_path, monkeypatch):
+    """Issue 46: the same command again, without --resume, started afresh over a stopped run's checkpoint."""
+    monkeypatch.chdir(tmp_path)
+    run = ["simulate", "-k", "2", "-n", "1000", "--chunk-size", "100", "--threads", "1"]
+    stopped_checkpoint(Path("ck.npz"))
+    saved = Path("ck.npz").read_bytes()
+    again = invoke(*run, "--checkpoint", "ck.npz")
+    assert again.exit_code == 1 and again.stdout == "", again.output
+    assert again.stderr == (
+        "Error: checkpoint: 'ck.npz' holds the progress of a stopped run; --resume ck.npz continues it, "
+        "--force starts the run over\n"
+    )
+    assert Path("ck.npz").read_bytes() == saved
+    over = invoke(*run, "--checkpoint", "ck.npz", "--force")  # --force needs no --out here
+    assert over.exit_code == 0 and "The run is complete: its checkpoint ck.npz" in over.stderr, over.output
+    assert invoke(*run, "--checkpoint", "ck.npz").exit_code == 0  # a finished run's: replaced without a word
+
+
+def test_a_checkpoint_in_the_out_folder_resumes_into_it(tmp_path, monkeypatch):
+    """Issue 46: the resume command a stopped run printed was refused: the folder held "no pocha run"."""
+    monkeypatch.chdir(tmp_path)
+    Path("run").mkdir()
+    stopped_checkpoint(Path("run/ck.npz"))
+    run = ["simulate", "-k", "2", "-n", "1000", "--chunk-size", "100", "--threads", "1", "--out", "run"]
+    resumed = invoke(*run, "--checkpoint", "run/ck.npz", "--resume", "run/ck.npz")
+    assert resumed.exit_code == 0, resumed.output
+    assert sorted(path.name for path in Path("run").iterdir()) == ["ck.npz", "errors.csv", "results.csv", "run.json"]
+
+
 def game_stopped_after(calls: int):
     stopper = f"sample_strategy:Interrupting:after={calls}"
     lineup = ["-s", stopper, "-s", "zero", "-s", "zero", "-s", "zero"]

@@ -17,15 +17,28 @@ from pocha.reports.tables import headline, terminal_table
 from pocha.words import counted
 
 
-def played_per_size(results: pd.DataFrame) -> tuple[int, int, list[str]]:
+def size_deals(results: pd.DataFrame) -> pd.Series:
+    """The deals each hand size of a results table played, by hand size (0 for a size not played)."""
+    return results[(results.position == "all") & (results.cards != "all")].groupby("cards", sort=False).deals.max()
+
+
+def played_per_size(deals: pd.Series) -> tuple[int, int, list[str]]:
     """The fewest and the most deals a hand size played, of those played, and the sizes not played at all.
 
-    Equal, and none left out, unless a run stopped.
+    deals: by hand size, 0 for a size not played. Equal, and none left out, unless a run stopped.
     """
-    deals = results[(results.position == "all") & (results.cards != "all")].groupby("cards", sort=False).deals.max()
     played = deals[deals > 0]
     least, most = (int(played.min()), int(played.max())) if len(played) else (0, 0)
     return least, most, [str(cards) for cards in deals.index[deals == 0]]
+
+
+def how_evenly(deals: pd.Series) -> str:
+    """What a stopped run's note adds: the hand sizes it did not play, and the deals each of the others did."""
+    least, most, unplayed = played_per_size(deals)
+    spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
+    if unplayed:
+        return f"none at {', '.join(unplayed)} cards; the other hand sizes played {spread}"
+    return f"every hand size played {spread}"
 
 
 def sizes_text(run: RunRecord, results: pd.DataFrame, sizes: tuple[int, ...]) -> str:
@@ -33,7 +46,7 @@ def sizes_text(run: RunRecord, results: pd.DataFrame, sizes: tuple[int, ...]) ->
     if len(sizes) == 1:
         pooled = counted(sizes[0], "card")
     else:
-        least, most, unplayed = played_per_size(results)
+        least, most, unplayed = played_per_size(size_deals(results))
         each = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
         pooled = (
             "all hand sizes"

@@ -9,6 +9,7 @@ from pocha.engine.backends import Backend
 from pocha.engine.models import BidRows, ModelBids, record_bids
 from pocha.engine.predictions import Rows
 from pocha.engine.runner import Outputs, RunTotal
+from pocha.reports.kinds.hands import how_evenly
 from pocha.reports.kinds.kind import Kind, RecordedResult, Tables
 from pocha.reports.kinds.simulate import DealsRun, per_size
 from pocha.reports.models import model_table
@@ -95,8 +96,9 @@ class ModelsKind(Kind[ModelBids, BidRows, ModelsResult]):
         return per_size(run.section)
 
     def stopped(self, run: RunRecord, tables: Tables) -> str:
-        """The deals the scores cover."""
-        return f"stopped: the scores cover the {counted(run.played or 0, 'deal')} finished"
+        """Deals finished of those planned, and how far each hand size got (a size none finished has no score)."""
+        note = super().stopped(run, tables)
+        return f"{note} ({how_evenly(scored_deals(run, tables['scores']))})" if len(self.sizes(run)) > 1 else note
 
     def text(self, run: RunRecord, tables: Tables) -> list[str]:
         """The models over every hand size (or the one), each size's scores, and how to read them."""
@@ -120,7 +122,8 @@ class ModelsKind(Kind[ModelBids, BidRows, ModelsResult]):
                 ],
             }
         )
-        where = "all hand sizes, one sharpness per model" if shown_size == "all" else counted(int(shown_size), "card")
+        sizes = [str(cards) for cards in sorted(self.sizes(run))]
+        where = pooled(run, scored[:-1], sizes) if shown_size == "all" else counted(int(shown_size), "card")
         lines = [
             f"\nHow well each model predicts the bids made ({where}):",
             shown.to_string(index=False, justify="right"),
@@ -129,9 +132,10 @@ class ModelsKind(Kind[ModelBids, BidRows, ModelsResult]):
             each = scores[scores.cards != "all"]
             cells = each.log_score.map("{:.3f}".format) + " (" + each.sharpness.map("{:.2f}".format) + ")"
             by_size = each.assign(cell=cells).pivot(index="model", columns="cards", values="cell")
+            by_size = by_size.reindex(index=overall.model, columns=sizes, fill_value="not played")
             lines += [
                 "\nBy hand size: log score (sharpness), each fitted to that size:",
-                by_size.reindex(index=overall.model, columns=scored[:-1]).to_string(index_names=False),
+                by_size.to_string(index_names=False),
             ]
             for model, rows in each[each.model != each.spec].groupby("model", sort=False):
                 fitted = ", ".join(f"{cards}: {spec}" for cards, spec in zip(rows.cards, rows.spec, strict=True))
@@ -143,6 +147,25 @@ class ModelsKind(Kind[ModelBids, BidRows, ModelsResult]):
             "forbidden bid none) at the sharpness that fits best.\nvs best: paired by deal. ±: half-width of the 95% "
             "interval.",
         ]
+
+
+def scored_deals(run: RunRecord, scores: pd.DataFrame) -> pd.Series:
+    """The deals each hand size of the run finished, by hand size: 0 for a size none finished (it has no scores)."""
+    each = scores[scores.cards != "all"].groupby("cards", sort=False).deals.max()
+    return each.reindex([str(cards) for cards in run.section.cards], fill_value=0)
+
+
+def pooled(run: RunRecord, scored: list[str], sizes: list[str]) -> str:
+    """What the scores over every hand size pool: all of them, or after a stop the deals finished (and sizes not)."""
+    if run.complete:
+        return "all hand sizes, one sharpness per model"
+    unplayed = [cards for cards in sizes if cards not in scored]
+    if not unplayed:
+        return "all hand sizes, the deals finished before the stop, one sharpness per model"
+    return (
+        f"hand sizes {', '.join(scored)}, the deals finished before the stop; {', '.join(unplayed)} not played; "
+        "one sharpness per model"
+    )
 
 
 MODELS_KIND = ModelsKind()

@@ -11,7 +11,14 @@ from pocha.engine.predictions import Rows
 from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.simulate import Deals, simulate
 from pocha.engine.tally import Tally
-from pocha.reports.kinds.hands import HandsKind, per_strategy, played_per_size, position_and_size_tables, sizes_text
+from pocha.reports.kinds.hands import (
+    HandsKind,
+    how_evenly,
+    per_strategy,
+    position_and_size_tables,
+    size_deals,
+    sizes_text,
+)
 from pocha.reports.kinds.kind import RecordedResult, Tables
 from pocha.reports.markup import points, table
 from pocha.reports.predictions import prediction_bias, prediction_table
@@ -133,12 +140,7 @@ class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
     def stopped(self, run: RunRecord, tables: Tables) -> str:
         """Deals played of those planned, and how evenly the hand sizes were played."""
         note = super().stopped(run, tables)
-        if len(self.sizes(run)) > 1:
-            least, most, unplayed = played_per_size(tables["results"])
-            spread = counted(least, "deal") if least == most else f"{least:,} to {most:,} deals"
-            none = f"none at {', '.join(unplayed)} cards; the other hand sizes" if unplayed else "every hand size"
-            note += f" ({none} played {spread})"
-        return note
+        return f"{note} ({how_evenly(size_deals(tables['results']))})" if len(self.sizes(run)) > 1 else note
 
     def figure_amount(self, run: RunRecord) -> str:
         """Deals per hand size."""

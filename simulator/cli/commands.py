@@ -18,6 +18,7 @@ from pocha import options
 from pocha.cli import flags
 from pocha.cli.app import app, command, command_line, interrupted, resume_command, running, say, user_errors
 from pocha.errors import PochaError
+from pocha.interrupt import closing
 from pocha.options import (
     COMPARED_DEALS,
     CONFIDENCE,
@@ -78,7 +79,7 @@ def check_format(value: str, accepted: tuple[str, ...]) -> None:
 
 def show(
     ctx: typer.Context,
-    result: "api.SimulationResult | api.GamesResult | api.VariantsResult",
+    result: "api.SimulationResult | api.GamesResult | api.VariantsResult | api.ModelsResult",
     output_format: str,
     csv_style: str,
     saving: options.CheckpointOptions | None = None,
@@ -159,7 +160,7 @@ def simulate(
     scheduler: flags.Scheduler = None,
     out: flags.Out = None,
     plot: flags.Plot = False,
-    force: flags.Force = False,
+    force: flags.CheckpointedForce = False,
     csv_style: flags.CsvStyle = "plain",
     output_format: flags.Format = "table",
     trace: flags.DealsTrace = None,
@@ -237,7 +238,7 @@ def compare(
     scheduler: flags.Scheduler = None,
     out: flags.Out = None,
     plot: flags.Plot = False,
-    force: flags.Force = False,
+    force: flags.CheckpointedForce = False,
     csv_style: flags.CsvStyle = "plain",
     output_format: flags.Format = "table",
     checkpoint: flags.CheckpointFile = None,
@@ -537,9 +538,6 @@ def models(
     strategy: a bid d away from the model's weighs e^(-sharpness d). The best model suits
     montecarlo:assume=SPEC.
     """
-    from pocha.reports.tables import csv_text, to_json
-    from pocha.reports.text import run_text
-
     with running("models") as progress:
         rules = group(options.RuleOptions, locals(), GAME_RULES)
         run = group(options.RunOptions, locals())
@@ -559,14 +557,7 @@ def models(
             messages=say,
             command_line=command_line(ctx),
         )
-    if output_format == "csv":
-        typer.echo(csv_text(result.scores), nl=False)
-    elif output_format == "json":
-        typer.echo(to_json(result.record, result.tables))
-    else:
-        typer.echo(run_text(result.record, result.tables))
-    if not result.complete:
-        interrupted("the scores above cover the finished deals only")
+    show(ctx, result, output_format, "plain")
 
 
 @command(
@@ -911,5 +902,8 @@ def top_level(version: flags.Version = False) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point; once the command has ended, a signal no longer changes how the process ends."""
+    try:
+        app()
+    finally:
+        closing()

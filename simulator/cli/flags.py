@@ -157,6 +157,14 @@ Force = Annotated[
         "--force", help="Replace the earlier run an --out folder holds (its files only), or an --out FILE.csv."
     ),
 ]
+CheckpointedForce = Annotated[  # a command that takes --checkpoint: --force also starts a stopped run over
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the earlier run an --out folder holds (its files only), an --out FILE.csv, or a stopped "
+        "run's --checkpoint (to start it over).",
+    ),
+]
 Format = Annotated[
     str,
     typer.Option(
@@ -179,7 +187,9 @@ DealsPerSize = Annotated[int, typer.Option("--deals", "-n", metavar="N", help="D
 ChunkSize = Annotated[
     int | None,
     typer.Option(
-        metavar="N", help="Deals per task (default 16,384, fewer to keep every worker busy; results do not change)."
+        metavar="N",
+        help="Deals per task (default 16,384, fewer to keep every worker busy or a slow run's tasks to about a "
+        "second; results do not change).",
     ),
 ]
 Strategies = Annotated[

@@ -31,16 +31,27 @@ T = TypeVar("T")
 
 @dataclass
 class Checkpoint:
-    """Saves a run's progress to ``path`` every ``every`` seconds; resumes from ``resume`` if given."""
+    """Saves a run's progress to ``path`` every ``every`` seconds; resumes from ``resume`` if given.
+
+    A stopped run's checkpoint at ``path`` is replaced only when it is the one resumed, or with
+    ``force``: a run given the same options again, without ``--resume``, must not lose it without a word.
+    """
 
     path: Path | None
     every: float = DEFAULT_EVERY
     resume: Path | None = None
     last: float = field(default_factory=time.monotonic)
+    force: bool = False
 
     def __post_init__(self) -> None:
         if self.path is not None:
             check_writable(self.path, "checkpoint", is_checkpoint, "pocha checkpoint")
+            resumed = self.resume is not None and Path(self.resume).resolve() == Path(self.path).resolve()
+            if not (self.force or resumed) and Path(self.path).exists() and is_stopped(Path(self.path)):
+                raise PochaError(
+                    f"checkpoint: '{self.path}' holds the progress of a stopped run; --resume {self.path} "
+                    "continues it, --force starts the run over"
+                )
         if self.resume is not None and not Path(self.resume).is_file():
             raise PochaError(f"resume: no checkpoint file '{self.resume}'")
         if self.resume is not None:
@@ -85,6 +96,12 @@ class Checkpoint:
 def saved_plan(workload: Workload[Any]) -> dict[str, Any]:
     """What a checkpoint holds of a run: its plan as run.json holds it, and the chunk size its tasks were cut by."""
     return workload.to_dict() | {"chunk_size": workload.chunk_size}
+
+
+def is_stopped(path: Path) -> bool:
+    """Whether a checkpoint holds a run that did not finish: some of its tasks are still to play."""
+    meta, _, done = read(path)
+    return len(done) < meta["tasks"]
 
 
 def is_checkpoint(path: Path) -> bool:

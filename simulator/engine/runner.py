@@ -61,6 +61,7 @@ def run(workload: Workload[T], backend: Backend, outputs: Outputs = Outputs()) -
     """
     progress, trace, predictions, checkpoint = outputs.progress, outputs.trace, outputs.predictions, outputs.checkpoint
     saved = checkpoint.saved_chunk_size() if checkpoint else None
+    chosen = workload.chunk_size is None and saved is None  # the run cuts itself, and may cut again once timed
     workload = workload.ready(backend, saved, trace is not None, predictions is not None)
     if trace is not None:
         traces.write_lines(trace, [workload.trace_header()])
@@ -68,12 +69,14 @@ def run(workload: Workload[T], backend: Backend, outputs: Outputs = Outputs()) -
     if progress is not None and done:
         progress(sum(workload.count(index) for index in done))
     state = total, frozenset(done)
-    todo = (index for index in range(workload.task_count) if index not in done)  # made as needed: millions
     remaining = workload.planned - sum(map(workload.count, done))
     finished = bool(done)  # a task's part is in the total, of this run or of the one it resumes
     try:
         if outputs.estimate is not None and (timed := probe(workload, remaining, backend.workers)):
             outputs.estimate(timed)
+            if chosen:  # a long run: its tasks no longer than TASK_SECONDS each, so a stop waits no more
+                workload = workload.paced(backend, timed.rate / timed.workers)
+        todo = (index for index in range(workload.task_count) if index not in done)  # made as needed: millions
         for index, part in backend.run(partial(play, workload), todo):
             if trace is not None:
                 traces.write_lines(trace, part.lines)

@@ -120,6 +120,10 @@ class Workload(Protocol[T]):
         """
         ...
 
+    def paced(self, backend: Backend, pace: float) -> "Workload[T]":
+        """The run cut again, into smaller tasks if its own take longer than TASK_SECONDS at ``pace`` items a second."""
+        ...
+
     def trace_header(self) -> dict[str, Any]:
         """A trace's first line: the rules, the line-up, the seed, the play and the deal conditions."""
         ...
@@ -156,6 +160,11 @@ class Plan:
             return self
         amount, parts = self.cut_by
         return replace(self, chunk_size=saved or auto_chunk(amount, backend, parts, self.deals_each))
+
+    def paced(self, backend: Backend, pace: float) -> Self:
+        """The plan cut again for a worker that plays ``pace`` items a second (a probe's): no task over TASK_SECONDS."""
+        amount, parts = self.cut_by
+        return replace(self, chunk_size=min(self.chunk, auto_chunk(amount, backend, parts, self.deals_each, pace)))
 
     @property
     def cut_by(self) -> tuple[int, int]:
