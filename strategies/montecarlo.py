@@ -72,7 +72,14 @@ class MonteCarlo:
         considered: bool[deal, bid], the bids played out (None: every bid).
         """
         return play_outs(
-            ctx, self.samples, self.assume, self.rollout, self.sharpness, self.oversample, self.solve, considered
+            ctx,
+            self.samples,
+            self.assume,
+            self.rollout,
+            self.sharpness,
+            self.oversample,
+            self.solve,
+            considered=considered,
         ).counts
 
     def bid(self, ctx: BidContext) -> np.ndarray:

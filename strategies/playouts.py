@@ -80,6 +80,7 @@ def play_outs(
     sharpness: float = 0.0,
     oversample: int = 1,
     solve: int = 0,
+    *,
     considered: np.ndarray | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Playouts:
@@ -225,8 +226,8 @@ class Playing(NamedTuple):
                 self.policies,
                 self.models,
                 weights,
-                considered,
-                counts,
+                considered=considered,
+                counts=counts,
             )
         else:
             rollout_counts(streams.rollout, chunk, position, self.deal_rules, self.policies, weights, counts)
@@ -359,4 +360,4 @@ def expected_points(counts: np.ndarray, rules: Rules, cards: int) -> np.ndarray:
     """float64[deal, bid]: the mean points of each bid over the play-outs; -inf for a bid not played out."""
     totals = counts.sum(axis=2)
     points = (counts * rules.scoring.points_grid(cards)).sum(axis=2)
-    return np.divide(points, totals, out=np.full(totals.shape, -np.inf), where=totals > 0)
+    return np.asarray(np.divide(points, totals, out=np.full(totals.shape, -np.inf), where=totals > 0))

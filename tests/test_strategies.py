@@ -346,6 +346,7 @@ def test_the_catalogue_lists_every_strategy_with_parameters_and_defaults(monkeyp
         ("sharpness", "float", "1.5"),
         ("oversample", "int", "4"),
         ("solve", "int", "0"),
+        ("shortlist", "int", "0"),
     ]
     assert found["expected"].description.startswith("Bids the sum over the hand")
     assert (
