@@ -36,7 +36,9 @@ class MonteCarlo:
     Every sample is played out once per bid 0..k with every seat playing ``rollout`` (greedy, random,
     pimc or learned; the bidder plays to the bid it considers), whatever policy the seat itself plays with;
     with ``solve`` above 0 the last ``solve`` tricks of each greedy play-out are solved exactly, every
-    hand of the sampled world open (``kernels.solve``).
+    hand of the sampled world open (``kernels.solve``). With ``shortlist`` above 0 (pimc or learned
+    play-outs, each bid played out whole) only that many bids are, the best of a greedy pass over the
+    same worlds (``shortlisted``).
     """
 
     name: ClassVar[str] = "montecarlo"
