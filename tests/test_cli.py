@@ -521,6 +521,7 @@ def test_advise_a_card_given_the_play_so_far():
             ["--played", "", "--bids", "1,0,1,2", "--samples", "1"],
             "card advice draws a whole number of worlds from 2 to 100,000",
         ),
+        (["--played", "", "--bids", "1,0,1,2", "--samples", "200000"], "from 2 to 100,000, not 200,000"),
     ],
 )
 def test_card_advice_bad_input(args, message):

@@ -302,8 +302,9 @@ def advise_card(
     if rollout.name not in ("greedy", "learned"):
         raise PochaError(f"play: card advice plays its worlds out greedy or learned, not '{rollout.label}'")
     if not isinstance(samples, int) or isinstance(samples, bool) or not 2 <= samples <= MOST_CARD_SAMPLES:
+        shown = f"{samples:,}" if isinstance(samples, int) else repr(samples)
         raise PochaError(
-            f"samples: card advice draws a whole number of worlds from 2 to {MOST_CARD_SAMPLES:,}, not {samples!r}"
+            f"samples: card advice draws a whole number of worlds from 2 to {MOST_CARD_SAMPLES:,}, not {shown}"
         )
     if not isinstance(sharpness, int | float) or not 0 <= sharpness < float("inf"):
         raise PochaError(f"sharpness: must be a number from 0 up, not {sharpness!r}")
