@@ -119,14 +119,13 @@ def record_run(
     plan: P,
     asked: Asked,
     *,
-    preset: str | None,
     command_line: str | None,
     trace: str | Path | None = None,
     predictions: bool = False,
 ) -> R:
     """Run a recorded command's plan by its kind's engine entry (``execute``), then its record and tables; write them.
 
-    preset: the one the rules came from; command_line: the command line (or Python call) that made the run.
+    command_line: the command line (or Python call) that made the run.
     Returns the result the kind builds of them.
     """
     rows: list[Rows] | None = [] if predictions else None
@@ -134,7 +133,7 @@ def record_run(
     header = {
         "command": kind.command,
         "command_line": command_line,
-        "preset": preset,
+        "preset": plan.preset,
         "confidence": None if asked.run.confidence == CONFIDENCE else asked.run.confidence,
         "complete": played.complete,
         "played": kind.played(played.total),

@@ -166,6 +166,7 @@ def simulate(
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = Deals(
         rules=chosen,
+        preset=preset,
         lineup=lineup,
         cards=sizes,
         deals_per_size=deals,
@@ -178,7 +179,6 @@ def simulate(
         kinds.simulate.SIMULATE_KIND,
         plan,
         asked,
-        preset=preset,
         command_line=command_line,
         trace=trace,
         predictions=predictions,
@@ -227,6 +227,7 @@ def compare(
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = Comparison(
         rules=chosen,
+        preset=preset,
         lineup=lineup,
         cards=sizes,
         deals_per_size=deals,
@@ -236,7 +237,7 @@ def compare(
         **run.plan_fields,
     )
     asked = Asked(run, output, saving, progress, messages)
-    return record_run(kinds.compare.COMPARE_KIND, plan, asked, preset=preset, command_line=command_line)
+    return record_run(kinds.compare.COMPARE_KIND, plan, asked, command_line=command_line)
 
 
 @recorded
@@ -270,6 +271,7 @@ def play_games(
     conditioned = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
     plan = Games(
         rules=chosen,
+        preset=preset,
         lineup=lineup,
         games=games,
         rotate=rotate,
@@ -278,7 +280,7 @@ def play_games(
         **run.plan_fields,
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    return record_run(kinds.game.GAME_KIND, plan, asked, preset=preset, command_line=command_line, trace=trace)
+    return record_run(kinds.game.GAME_KIND, plan, asked, command_line=command_line, trace=trace)
 
 
 @recorded
@@ -317,7 +319,7 @@ def variants(
         variants=tuple(studied), lineup=lineup, strong=strong_entrant, weak=weak_entrant, games=games, **run.plan_fields
     )
     asked = Asked(run, output, progress=progress, messages=messages)
-    return record_run(kinds.variants.VARIANTS_KIND, plan, asked, preset=studied[0].preset, command_line=command_line)
+    return record_run(kinds.variants.VARIANTS_KIND, plan, asked, command_line=command_line)
 
 
 @recorded
@@ -351,6 +353,7 @@ def score_models(
     conditioned, sizes = condition_deals(dealing, chosen, sizes, run.seed, messages, every=every_size(cards))
     plan = ModelBids(
         rules=chosen,
+        preset=preset,
         lineup=lineup,
         models=tuple(entrants),
         families=tuple(families),
@@ -360,7 +363,7 @@ def score_models(
         **run.plan_fields,
     )
     asked = Asked(run, progress=progress, messages=messages)
-    return record_run(kinds.models.MODELS_KIND, plan, asked, preset=preset, command_line=command_line)
+    return record_run(kinds.models.MODELS_KIND, plan, asked, command_line=command_line)
 
 
 def match(

@@ -57,6 +57,7 @@ class Games(Plan):
     rules: Rules
     lineup: Lineup
     games: int
+    preset: str | None = None  # the preset the rules came from (None: rules given whole)
     rotate: bool = True
     trace_games: int | None = None
     conditioned: Conditioned | None = None

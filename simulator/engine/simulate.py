@@ -43,6 +43,7 @@ class DealChunks(Plan):
     rules: Rules
     cards: tuple[int, ...]  # the hand sizes; a list given is kept as a tuple
     deals_per_size: int
+    preset: str | None = None  # the preset the rules came from (None: rules given whole)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", tuple(self.cards))  # a list given is kept as the plan's own tuple

@@ -182,6 +182,11 @@ class Study(Plan):
         return tuple(variant.rules for variant in self.variants)
 
     @property
+    def preset(self) -> str | None:
+        """The first variant's preset: the header's rules are the variant the others are compared with."""
+        return self.variants[0].preset
+
+    @property
     def task_count(self) -> int:
         """How many chunks of games the study has."""
         return -(-self.games // self.chunk)

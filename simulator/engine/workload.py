@@ -211,6 +211,11 @@ class Plan:
         """The rules the run plays under: one set, or a study's, each variant's."""
         return ()
 
+    @property
+    def preset(self) -> str | None:
+        """The preset the run's rules came from, as run.json's header names it (None: rules given whole)."""
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """The seed and play policy as run.json holds them."""
         return {"policy": self.policy.label, "seed": self.seed}
