@@ -141,8 +141,8 @@ def match_table(summary: pd.DataFrame) -> str:
                 ]
             ),
         ),
-        ("ms player", summary.player_ms.map(_number("{:.3g}"))),
-        ("ms opponent", summary.opponent_ms.map(_number("{:.3g}"))),
+        ("ms player", summary.player_ms.map(_number("{:.2f}"))),
+        ("ms opponent", summary.opponent_ms.map(_number("{:.2f}"))),
     ]
     shown = pd.DataFrame({i: column.to_numpy() for i, (_, column) in enumerate(columns)})
     return shown.to_string(index=False, justify="right", header=[name for name, _ in columns])

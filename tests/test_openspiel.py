@@ -7,6 +7,7 @@ its absence gives.
 import importlib
 import json
 import math
+import re
 import sys
 from types import SimpleNamespace
 
@@ -550,6 +551,8 @@ def test_the_match_command(openspiel):
     assert "player expected@greedy, opponent uniform" in shown.stdout and "ms opponent" in shown.stdout
     header = next(line for line in shown.stdout.splitlines() if line.lstrip().startswith("cards")).split()
     assert header[header.index("difference") :] == ["difference", "±95%", "finding", "ms", "player", "ms", "opponent"]
+    rows = [line.split() for line in shown.stdout.splitlines() if line.split()[:1] in (["1"], ["2"], ["all"])]
+    assert rows and all(re.fullmatch(r"\d+\.\d\d", ms) for row in rows for ms in row[-2:])  # as the points: 2 places
     as_json = ["match", "expected@greedy", "--against", "uniform", "-k", "2", "-n", "2", "--format", "json"]
     data = json.loads(runner.invoke(app, as_json).stdout)
     assert data["opponent"] == "uniform" and data["summary"][0]["cards"] == 2 and data["rules"]["hook"] == "always"
