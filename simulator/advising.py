@@ -1,6 +1,7 @@
 """Advice at the table: what to bid with a hand, and which card to play, by play-outs of the deal as seen so far."""
 
 from collections.abc import Sequence
+from typing import Unpack
 
 from pocha._execution import Messages, Progress, counter, learn_default_tables
 from pocha.engine.advice import Advice, CardAdvice, read_situation
@@ -10,7 +11,7 @@ from pocha.engine.lineups import bidder
 from pocha.engine.player import DealView
 from pocha.engine.policies import PIMC_SHARPNESS
 from pocha.errors import PochaError
-from pocha.options import RuleOptions, RunOptions, with_flat_options
+from pocha.options import RuleOptions, RulesGiven, RulesRunKeywords, RunOptions, resolve_rules, with_flat_options
 from pocha.strategies.catalog import MONTECARLO_SHARPNESS
 from pocha.strategies.montecarlo import ROLLOUT_NAMES, ROLLOUTS
 
@@ -28,10 +29,11 @@ def advise(
     assume: str = "table",
     sharpness: float | None = None,
     solve: int = 0,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
+    **flat: Unpack[RulesRunKeywords],
 ) -> Advice | CardAdvice:
     """What to bid with ``hand`` (``"1O 3O 12C"``) and trump card ``trump``, by play-outs of the deal.
 
@@ -67,7 +69,7 @@ def advise(
             run=run,
             progress=progress,
         )
-    _, chosen = rules.resolve()
+    _, chosen = resolve_rules(rules)
     if run.policy.name not in ROLLOUTS:
         raise PochaError(f"play: advise plays its play-outs {ROLLOUT_NAMES}, not '{run.play}'")
     hand_text = hand if isinstance(hand, str) else " ".join(hand)
@@ -100,9 +102,10 @@ def advise_card(
     played: str | Sequence[str] = (),
     samples: int = 10_000,
     sharpness: float = PIMC_SHARPNESS,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
+    **flat: Unpack[RulesRunKeywords],
 ) -> CardAdvice:
     """Which card to play: each legal card's chance to make your bid and its expected points, by play-outs.
 
@@ -113,7 +116,7 @@ def advise_card(
     seat plays ``run.play``, greedy or learned. ``result.to_frame()`` has a row per legal card;
     ``result.model`` says what was assumed. progress: called with (worlds played, all of them).
     """
-    _, chosen = rules.resolve()
+    _, chosen = resolve_rules(rules)
     dealer = chosen.players - 1  # seats numbered by bidding position: the dealer bids last
     view = DealView(position, dealer, hand, trump, bids, played)
     return advise_card_view(

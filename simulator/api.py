@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from pocha._execution import (
     Asked,
@@ -73,11 +73,19 @@ from pocha.options import (
     STUDY_WEAK,
     CheckpointOptions,
     DealOptions,
+    DealsKeywords,
+    GamesKeywords,
+    ModelsKeywords,
     OutputOptions,
+    RuleKeywords,
     RuleOptions,
+    RulesGiven,
+    RulesRunKeywords,
     RunOptions,
+    StudyKeywords,
     check_seed,
     parse_study,
+    resolve_rules,
     with_flat_options,
 )
 from pocha.playing import END_OF_INPUT as END_OF_INPUT
@@ -135,7 +143,7 @@ def simulate(
     *,
     cards: str | int | Sequence[int] = "all",
     deals: int = SIMULATED_DEALS,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
@@ -146,6 +154,7 @@ def simulate(
     progress: Progress | None = None,
     messages: Messages | None = None,
     command_line: str | None = None,
+    **flat: Unpack[DealsKeywords],
 ) -> SimulationResult:
     """Deal ``deals`` deals of each hand size to a line-up of strategies and tally the points of every hand.
 
@@ -155,7 +164,7 @@ def simulate(
     None). predictions: record what the predicting strategies expect of each bid (the table
     ``predictions``, ``predictions.csv`` in an ``out`` folder; the trace lines carry them too).
     """
-    preset, chosen = rules.resolve()
+    preset, chosen = resolve_rules(rules)
     sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_deals, "trace-deals")
@@ -202,7 +211,7 @@ def compare(
     cards: str | int | Sequence[int] = "all",
     deals: int = COMPARED_DEALS,
     duplicate: bool = True,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
@@ -210,6 +219,7 @@ def compare(
     progress: Progress | None = None,
     messages: Messages | None = None,
     command_line: str | None = None,
+    **flat: Unpack[DealsKeywords],
 ) -> SimulationResult:
     """Compare 2 to 8 strategies on the same deals, with paired confidence intervals (``result.pairs()``).
 
@@ -220,7 +230,7 @@ def compare(
     table (in duplicate, without a field): every deal is played once per strategy, the seats taking
     the next ones round the cycle each time, so each still bids every seat's cards once.
     """
-    preset, chosen = rules.resolve()
+    preset, chosen = resolve_rules(rules)
     sizes = tuple(read_cards(cards, chosen))
     lineup = compared_lineup(strategies, field, chosen.players, duplicate)
     filler = lineup.seats[-1].label if field is not None else None
@@ -247,7 +257,7 @@ def play_games(
     *,
     games: int = 20_000,
     rotate: bool = True,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     dealing: DealOptions = DealOptions(),
     output: OutputOptions = OutputOptions(),
@@ -256,6 +266,7 @@ def play_games(
     progress: Progress | None = None,
     messages: Messages | None = None,
     command_line: str | None = None,
+    **flat: Unpack[GamesKeywords],
 ) -> GamesResult:
     """Play whole games by the rules' schedule, points carried over, ties parted; report the chance of winning.
 
@@ -265,7 +276,7 @@ def play_games(
     deals of full and up) and tie_break (all, tied or one) shape each game. trace: a pocha-trace/3 file of every
     deal of the first ``trace_games`` games (all when None).
     """
-    preset, chosen = rules.resolve()
+    preset, chosen = resolve_rules(rules)
     lineup = lineup_from(strategies, chosen.players)
     check_trace(trace, trace_games, "trace-games")
     conditioned = condition_deals(dealing, chosen, chosen.hand_sizes(), run.seed, messages, every=True, games=True)[0]
@@ -299,6 +310,7 @@ def variants(
     progress: Progress | None = None,
     messages: Messages | None = None,
     command_line: str | None = None,
+    **flat: Unpack[StudyKeywords],
 ) -> VariantsResult:
     """Rule sets side by side: the same games under each variant, by the same players.
 
@@ -330,12 +342,13 @@ def score_models(
     models: Sequence[Spec] | None = None,
     cards: str | int | Sequence[int] = "all",
     deals: int = 2_000,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     dealing: DealOptions = DealOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
     command_line: str | None = None,
+    **flat: Unpack[ModelsKeywords],
 ) -> ModelsResult:
     """Which model of a bidder predicts a table's bids best: the mean log score of the bids made, under each model.
 
@@ -346,7 +359,7 @@ def score_models(
     (``bid_likelihood``), at the sharpness that fits best (``pocha.reports.models``).
     """
     run.at_95_only("models")
-    preset, chosen = rules.resolve()
+    preset, chosen = resolve_rules(rules)
     sizes = tuple(read_cards(cards, chosen))
     lineup = lineup_from(MODELLED_TABLE if strategies is None else strategies, chosen.players)
     entrants, families = model_entrants(DEFAULT_MODELS if models is None else models)
@@ -424,14 +437,15 @@ def train(
     out: str | Path,
     *,
     deals: int = LEARN_DEALS,
-    rules: RuleOptions = RuleOptions(),
+    rules: RulesGiven = RuleOptions(),
     run: RunOptions = RunOptions(),
     progress: Progress | None = None,
     messages: Messages | None = None,
+    **flat: Unpack[RulesRunKeywords],
 ) -> TrainingResult:
     """Learn a trick table for ``table`` (every seat bidding ``expected``, playing ``run.play``), written to ``out``."""
     run.at_95_only("train")
-    _, chosen = rules.resolve()
+    _, chosen = resolve_rules(rules)
     if not str(out).endswith(".npz"):
         raise PochaError(f"out: a trick table is an .npz file; give a name ending in .npz, not '{out}'")
     check_writable(out, "out", is_table_file, "pocha trick table")
@@ -485,9 +499,9 @@ def report(folder: str | Path) -> tuple[Path, list[Path]]:
 
 
 @with_flat_options
-def rules_info(*, rules: RuleOptions = RuleOptions()) -> RulesInfo:
+def rules_info(*, rules: RulesGiven = RuleOptions(), **flat: Unpack[RuleKeywords]) -> RulesInfo:
     """The effective rule set of a preset and player count with single options overridden (``players=6``)."""
-    return RulesInfo(*rules.resolve())
+    return RulesInfo(*resolve_rules(rules))
 
 
 def strategies(names: Sequence[str] | None = None) -> list[StrategyInfo]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypedDict, TypeVar
 
 from pocha.engine.atomic import check_writable, named
 from pocha.engine.backends import PER_CORE, Backend, make_backend
@@ -369,7 +369,16 @@ class DealOptions:
         return read_conditions(rules, self.hands, self.trump, self.where)
 
 
+RulesGiven = RuleOptions | str | Rules  # what a run's ``rules`` takes: the options, a preset's name, or whole rules
+
+
+def resolve_rules(rules: RulesGiven) -> tuple[str | None, Rules]:
+    """``(preset, rules)`` of what a run's ``rules`` was given (``RuleOptions.resolve``)."""
+    return (rules if isinstance(rules, RuleOptions) else RuleOptions(preset=rules)).resolve()
+
+
 Result = TypeVar("Result")  # what a run returns, kept for type checkers through with_flat_options
+Parameters = ParamSpec("Parameters")  # a run's parameters, its flat keywords among them (``**flat``)
 DEAL_EXAMPLES = {"hands": "'1=1O 3O' or 'dealer=7C'", "where": "'trumps(dealer) >= 3'"}
 GROUPS = {
     "rules": RuleOptions,
@@ -381,31 +390,106 @@ GROUPS = {
 GROUP_OF = {item.name: group for group, kind in GROUPS.items() for item in fields(kind) if item.init}  # option -> group
 
 
-def with_flat_options(function: Callable[..., Result]) -> Callable[..., Result]:
+class RuleKeywords(TypedDict, total=False):
+    """``RuleOptions``' fields as plain keywords: what a type checker lets a run take beside ``rules``."""
+
+    preset: str | Rules
+    players: int | None
+    deck: str | None
+    rank_order: str | None
+    play_rule: str | None
+    hook: str | None
+    scoring: str | Scoring | None
+    schedule: str | tuple[int, ...] | None
+    tie_break: str | None
+    full_deal_trump: str | None
+    full_deals: str | None
+
+
+class RunKeywords(TypedDict, total=False):
+    """``RunOptions``' fields as plain keywords."""
+
+    play: str
+    seed: int
+    chunk_size: int | None
+    threads: int | None
+    backend: str
+    workers: int | None
+    scheduler: str | None
+    confidence: float
+    learn_tables: bool
+
+
+class OutputKeywords(TypedDict, total=False):
+    """``OutputOptions``' fields as plain keywords."""
+
+    out: str | Path | None
+    plot: bool
+    force: bool
+    csv_style: str
+
+
+class SavingKeywords(TypedDict, total=False):
+    """``CheckpointOptions``' fields as plain keywords."""
+
+    checkpoint: str | Path | None
+    resume: str | Path | None
+    checkpoint_every: float | None
+
+
+class DealKeywords(TypedDict, total=False):
+    """``DealOptions``' fields as plain keywords."""
+
+    hands: str | Sequence[str] | Mapping[str | int, str]
+    trump: str | None
+    where: str | Sequence[str]
+
+
+class RulesRunKeywords(RuleKeywords, RunKeywords, total=False):
+    """The plain keywords of a run that takes ``rules`` and ``run`` (training, advice)."""
+
+
+class ModelsKeywords(RulesRunKeywords, DealKeywords, total=False):
+    """The plain keywords of ``score_models``: ``rules``, ``run``, ``dealing``."""
+
+
+class GamesKeywords(ModelsKeywords, OutputKeywords, total=False):
+    """The plain keywords of ``play_games``: ``rules``, ``run``, ``dealing``, ``output``."""
+
+
+class DealsKeywords(GamesKeywords, SavingKeywords, total=False):
+    """The plain keywords of ``simulate`` and ``compare``: every group's."""
+
+
+class StudyKeywords(RunKeywords, DealKeywords, OutputKeywords, total=False):
+    """The plain keywords of ``variants``: ``run``, ``dealing``, ``output`` (each variant names its rules)."""
+
+
+def with_flat_options(function: Callable[Parameters, Result]) -> Callable[Parameters, Result]:
     """Let a run take its groups' options as plain keywords too: ``players=5`` for ``rules=RuleOptions(players=5)``.
 
     ``rules`` may also be a preset name or a ``Rules`` object. The keywords a run leaves out keep the
     values of the group the run defaults to (advice's greedy play-outs); a keyword given with its whole
-    group is refused. A type checker sees the run's
-    result type, not its keywords (the flat ones are not in its signature).
+    group is refused. The run declares them as ``**flat`` (one of the ``...Keywords`` above), so a
+    type checker reads them as the run's own keywords; they reach it inside their groups, ``flat`` empty.
     """
     parameters = inspect.signature(function).parameters
-    accepted = set(parameters)
+    accepted = {name for name, parameter in parameters.items() if parameter.kind is not parameter.VAR_KEYWORD}
 
     @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Result:
-        flat = {name: kwargs.pop(name) for name in list(kwargs) if name in GROUP_OF and name not in accepted}
+    def call(*args: Parameters.args, **kwargs: Parameters.kwargs) -> Result:
+        flat = {name: kwargs.pop(name) for name in list(kwargs) if name not in accepted}
         if not isinstance(kwargs.get("rules", RuleOptions()), RuleOptions):
             flat["preset"] = kwargs.pop("rules")
         for group, kind in GROUPS.items():
-            given = {name: value for name, value in flat.items() if GROUP_OF[name] == group}
+            given = {name: value for name, value in flat.items() if GROUP_OF.get(name) == group}
             if group in accepted and given:
                 if group in kwargs:
                     raise PochaError(f"{group}: give {', '.join(given)} inside it, not beside it")
                 declared = parameters[group].default
                 options: Any = declared if isinstance(declared, kind) else kind()
                 kwargs[group] = replace(options, **given)
-        unknown = set(flat) - {name for name in flat if GROUP_OF[name] in accepted}
+        unknown = {name for name in flat if GROUP_OF.get(name) not in accepted}
         if unknown:
             raise TypeError(f"{function.__name__}() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
         return function(*args, **kwargs)

@@ -1,6 +1,8 @@
 """The option groups as values: checked when made, frozen, and the same run whether given grouped or flat."""
 
 import dataclasses
+import inspect
+import typing
 
 import pytest
 
@@ -91,3 +93,33 @@ def test_the_run_record_has_a_header_and_the_section_of_its_command():
     with pytest.raises(PochaError, match="missing field"):
         record_from({k: v for k, v in record.to_dict().items() if k != "games"})
     assert DealsRun(cards=(1, 2), deals_per_size=5).planned == 10
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        pocha.simulate,
+        pocha.compare,
+        pocha.play_games,
+        pocha.variants,
+        pocha.score_models,
+        pocha.train,
+        pocha.rules_info,
+        pocha.advise,
+        pocha.advise_card,
+    ],
+)
+def test_a_run_declares_as_flat_keywords_the_fields_of_its_groups(run):
+    """What a type checker reads (``**flat: Unpack[...Keywords]``) is what the run takes: its groups' fields."""
+    from pocha.options import GROUPS
+
+    parameters = inspect.signature(inspect.unwrap(run)).parameters
+    (keywords,) = typing.get_args(parameters["flat"].annotation)
+    fields_ = {
+        item.name
+        for group, kind in GROUPS.items()
+        if group in parameters
+        for item in dataclasses.fields(kind)
+        if item.init
+    }
+    assert keywords.__optional_keys__ == fields_ and not keywords.__required_keys__

@@ -36,3 +36,19 @@ def test_a_wrong_result_type_is_caught(mypy, tmp_path):
     wrong.write_text(TYPED.read_text().replace("players=3), SimulationResult)", "players=3), GamesResult)"))
     result = mypy(wrong)
     assert result.returncode == 1 and 'Expression is of type "SimulationResult", not "GamesResult"' in result.stdout
+
+
+def test_a_misspelt_or_mistyped_keyword_is_caught(mypy, tmp_path):
+    """The runs' signatures are visible, their flat keywords among them (``**flat: Unpack[...Keywords]``)."""
+    wrong = tmp_path / "keywords.py"
+    wrong.write_text(
+        "import pocha\n"
+        "pocha.compare(['expected', 'random'], deelz=3)\n"
+        "pocha.simulate('expected', players='three')\n"
+        "pocha.variants(['ludoteka'], preset='polish')\n"
+    )
+    result = mypy(wrong)
+    assert result.returncode == 1, result.stdout
+    assert 'Unexpected keyword argument "deelz"' in result.stdout, result.stdout
+    assert 'Argument "players" to "simulate" has incompatible type "str"' in result.stdout, result.stdout
+    assert 'Unexpected keyword argument "preset" for "variants"' in result.stdout, result.stdout  # no rules group
