@@ -321,17 +321,19 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
     """Predicted against realised, a panel per quantity (tricks, points), a line per strategy, the diagonal.
 
     Each point is a tenth of a strategy's hands, by their prediction: its mean prediction against
-    what those hands took, with its 95% interval; the legend gives each strategy's bias.
+    what those hands took, with its interval at the run's level; the legend gives each strategy's bias.
     """
     if "predictions" not in tables:
         return None
-    bins, bias = calibration(tables["predictions"]), prediction_bias(tables["predictions"])
+    bins, bias = calibration(tables["predictions"], run.level), prediction_bias(tables["predictions"], run.level)
     quantities = list(dict.fromkeys(bins.quantity))
     strategies = list(dict.fromkeys(run.strategies))  # colours as in the other figures
     figure, grid = plt.subplots(
         1, len(quantities), figsize=(5.4 * len(quantities) + 1.0, 6.2), layout="constrained", squeeze=False
     )
-    _titles(figure, "Predictions against outcomes: each point a tenth of the hands (95% intervals)", run)
+    _titles(
+        figure, f"Predictions against outcomes: each point a tenth of the hands ({percent(run.level)} intervals)", run
+    )
     for axes, quantity in zip(grid.flat, quantities, strict=True):
         rows = bins[bins.quantity == quantity]
         span = [min(rows.predicted.min(), rows.ci_low.min()), max(rows.predicted.max(), rows.ci_high.max())]
@@ -349,7 +351,7 @@ def calibration_plot(run: RunRecord, tables: Tables) -> Figure | None:
                 label=f"{label(str(strategy), 24)}: bias {give_or_take(row.bias, row.ci_high - row.bias, '{:+.2f}')}",
             )
         axes.set_xlabel(f"predicted {quantity} per hand (mean of the tenth)")
-        axes.set_ylabel(f"{quantity} the hands took (mean, 95% interval)")
+        axes.set_ylabel(f"{quantity} the hands took (mean, {percent(run.level)} interval)")
         axes.grid(alpha=0.3)
         axes.legend(loc="upper left", frameon=False, fontsize=8, title="bias: predicted - realised", title_fontsize=8)
     return figure

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from pocha.engine.confidence import Z95
+from pocha.engine.confidence import CONFIDENCE, normal_quantile
 from pocha.engine.predictions import PREDICTION_COLUMNS, Rows
 from pocha.reports.stats import ratio_and_error, stratified
 
@@ -59,12 +59,12 @@ def _predicted(predictions: pd.DataFrame) -> Iterator[tuple[tuple[str, str], pd.
                 yield (str(strategy), quantity), mine.set_axis(["deal", "cards", "predicted", "realised"], axis=1)
 
 
-def prediction_bias(predictions: pd.DataFrame) -> pd.DataFrame:
+def prediction_bias(predictions: pd.DataFrame, level: float = CONFIDENCE) -> pd.DataFrame:
     """Per strategy and quantity predicted (tricks, points): hands, mean predicted, mean realised, and the bias.
 
-    bias = mean predicted - mean realised per hand, with its 95% interval (ci_low, ci_high).
+    bias = mean predicted - mean realised per hand, with its interval at ``level`` (ci_low, ci_high).
     """
-    found = []
+    z, found = normal_quantile(level), []
     for (strategy, quantity), mine in _predicted(predictions):
         bias, error = mean_by_deal(mine.predicted - mine.realised, mine)
         found.append(
@@ -75,19 +75,19 @@ def prediction_bias(predictions: pd.DataFrame) -> pd.DataFrame:
                 "predicted": mine.predicted.mean(),
                 "realised": mine.realised.mean(),
                 "bias": bias,
-                "ci_low": bias - Z95 * error,
-                "ci_high": bias + Z95 * error,
+                "ci_low": bias - z * error,
+                "ci_high": bias + z * error,
             }
         )
     return pd.DataFrame(found, columns=BIAS_COLUMNS)
 
 
-def calibration(predictions: pd.DataFrame) -> pd.DataFrame:
+def calibration(predictions: pd.DataFrame, level: float = CONFIDENCE) -> pd.DataFrame:
     """Per strategy and quantity, its hands in BINS bins of their prediction (deciles; equal values stay together).
 
-    Per bin: hands, mean predicted, mean realised and its 95% interval.
+    Per bin: hands, mean predicted, mean realised and its interval at ``level``.
     """
-    found = []
+    z, found = normal_quantile(level), []
     for (strategy, quantity), mine in _predicted(predictions):
         bins = pd.qcut(mine.predicted, BINS, labels=False, duplicates="drop")
         for number, group in mine.groupby(bins):
@@ -100,8 +100,8 @@ def calibration(predictions: pd.DataFrame) -> pd.DataFrame:
                     "hands": len(group),
                     "predicted": group.predicted.mean(),
                     "realised": realised,
-                    "ci_low": realised - Z95 * error,
-                    "ci_high": realised + Z95 * error,
+                    "ci_low": realised - z * error,
+                    "ci_high": realised + z * error,
                 }
             )
     return pd.DataFrame(found, columns=CALIBRATION_COLUMNS)

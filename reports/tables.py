@@ -46,8 +46,8 @@ def terminal_table(frame: pd.DataFrame, by: str, level: str = "95%") -> str:
     return shown.to_string(index=False, justify="right")
 
 
-def bias_table(bias: pd.DataFrame) -> str:
-    """Each predicting strategy's mean prediction, what its hands took, and the bias with its 95% half-width."""
+def bias_table(bias: pd.DataFrame, level: str = "95%") -> str:
+    """Each predicting strategy's mean prediction, what its hands took, and the bias, its half-width at ``level``."""
     shown = pd.DataFrame(
         {
             "strategy": bias.strategy,
@@ -56,7 +56,7 @@ def bias_table(bias: pd.DataFrame) -> str:
             "predicted": bias.predicted.map(_number("{:.2f}")),
             "realised": bias.realised.map(_number("{:.2f}")),
             "bias": bias.bias.map(_number("{:+.2f}")),
-            "±95%": (bias.ci_high - bias.bias).map(_number("{:.2f}")),
+            f"±{level}": (bias.ci_high - bias.bias).map(_number("{:.2f}")),
         }
     )
     return shown.to_string(index=False, justify="right")

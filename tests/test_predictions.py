@@ -150,3 +150,14 @@ def test_predictions_are_written_read_back_and_drawn(tmp_path):
 def test_runs_without_predictions_draw_no_calibration(tmp_path):
     assert invoke(f"simulate -s expected -k 2 -n 50 --out {tmp_path / 'run'} --plot").exit_code == 0
     assert not (tmp_path / "run" / "calibration.png").exists()
+
+
+def test_the_predictions_intervals_follow_the_run_s_confidence():
+    """Issue 45: the bias's interval is at the run's level, and its caption says so (it was 95% at every level)."""
+    shown = invoke("simulate -s expected -k 2 -n 200 --predictions --confidence 0.9")
+    assert shown.exit_code == 0, shown.output
+    assert "±90%: its half-width" in shown.stdout and "bias ±90%" in " ".join(shown.stdout.split())
+    rows = pocha.simulate("expected", cards=2, deals=200, predictions=True).tables["predictions"]
+    at_95, at_90 = prediction_bias(rows), prediction_bias(rows, 0.9)
+    assert (at_90.ci_high - at_90.bias < at_95.ci_high - at_95.bias).all()
+    assert (calibration(rows, 0.9).ci_high < calibration(rows).ci_high).all()

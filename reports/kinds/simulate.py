@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from pocha.engine.backends import Backend
+from pocha.engine.confidence import percent
 from pocha.engine.predictions import Rows
 from pocha.engine.runner import Outputs, RunTotal
 from pocha.engine.simulate import Deals, simulate
@@ -128,13 +129,14 @@ class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
 
     def prediction_lines(self, run: RunRecord, tables: Tables) -> list[str]:
         """The bias of each recorded prediction (none unless the run recorded some)."""
-        bias = prediction_bias(tables["predictions"]) if "predictions" in tables else None
+        bias = prediction_bias(tables["predictions"], run.level) if "predictions" in tables else None
         if bias is None or bias.empty:
             return []
+        level = percent(run.level)
         return [
             f"\nPredictions ({sizes_text(run, tables['results'], self.sizes(run))}; "
-            "bias: mean predicted - realised per hand, ±95%: its half-width):",
-            bias_table(bias),
+            f"bias: mean predicted - realised per hand, ±{level}: its half-width):",
+            bias_table(bias, level),
         ]
 
     def stopped(self, run: RunRecord, tables: Tables) -> str:
@@ -155,12 +157,12 @@ class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
         """The predictions, when recorded."""
         if "predictions" not in tables:
             return []
-        bias = prediction_bias(tables["predictions"])
+        bias = prediction_bias(tables["predictions"], run.level)
         return [
             "<h2>Predictions</h2>",
             "<p>What each predicting strategy expected of its bids, per hand, against what its hands took. "
-            "The bias is the mean predicted minus the mean realised, with its 95% interval; an interval that "
-            "holds 0 means no bias was detected. The calibration figure shows it across the range of predictions.</p>",
+            f"The bias is the mean predicted minus the mean realised, with its {percent(run.level)} interval; "
+            "an interval that holds 0 means no bias was detected. The calibration figure shows it across the range of predictions.</p>",
             table(
                 ["Strategy", "Predicts", "Predicted", "Realised", "Bias", "Hands"],
                 [
