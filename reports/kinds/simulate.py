@@ -161,8 +161,9 @@ class SimulateKind(HandsKind[Deals, Tally, SimulationResult]):
         return [
             "<h2>Predictions</h2>",
             "<p>What each predicting strategy expected of its bids, per hand, against what its hands took. "
-            f"The bias is the mean predicted minus the mean realised, with its {percent(run.level)} interval; "
-            "an interval that holds 0 means no bias was detected. The calibration figure shows it across the range of predictions.</p>",
+            f"The bias is the mean predicted minus the mean realised, with its {percent(run.level)} interval; an "
+            "interval that holds 0 means no bias was detected. The calibration figure shows it across the range "
+            "of predictions.</p>",
             table(
                 ["Strategy", "Predicts", "Predicted", "Realised", "Bias", "Hands"],
                 [
