@@ -122,16 +122,14 @@ class Player(Decider):
     def __init__(
         self,
         spec: str,
-        rules: Rules | RuleOptions | str = RuleOptions(),
+        rules: RulesGiven = RuleOptions(),
         seed: int = 0,
         messages: Messages | None = None,
         learn_tables: bool = False,
     ) -> None:
-        if isinstance(rules, str):
-            rules = RuleOptions(preset=rules)
-        if not isinstance(rules, Rules | RuleOptions):
+        if not isinstance(rules, RuleOptions | str | Rules):
             raise PochaError(f"rules: a preset name, a pocha.RuleOptions or a pocha.Rules, not {rules!r}")
-        super().__init__(spec, rules if isinstance(rules, Rules) else rules.resolve()[1], seed)
+        super().__init__(spec, resolve_rules(rules)[1], seed)
         bidders = [(self.entrant.strategy, self.policy)]
         learn_default_tables(bidders, self.rules, RunOptions().make_backend(), None, messages, learn_tables)
 

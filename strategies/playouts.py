@@ -122,8 +122,8 @@ def play_outs(
         streams = Streams.start(block)
         own = None if reading else checked_bids(assumed_label(assumed), assumed, block)  # for every candidate
         weights = np.empty((block.size, samples))  # what each play-out counts for
+        shortlist, block_counts = considered[start : start + block.size], counts[start : start + block.size]
         for first, last in pieces(samples) if drawn == samples else [(0, drawn)]:
-            shortlist, block_counts = considered[start : start + block.size], counts[start : start + block.size]
             played = playing.play(block, (first, last), streams, own, shortlist, block_counts)
             weights[:, first : first + played.shape[1]] = played
             if progress is not None:
